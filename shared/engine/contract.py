@@ -1,0 +1,130 @@
+"""The engine contract: what every game implements, in the shape OpenSpiel uses.
+
+A state is a value. `apply` and `apply_chance` return a new state and the events
+the step produced; they never mutate their input, never do I/O and never draw a
+random number. The one who drives an engine (the match driver in the services,
+a test, an AI search) asks `actor(state)` who acts next:
+
+* a seat number (0-based): that seat picks one of `legal_actions(state, seat)`;
+* CHANCE: the state waits for the dice in `chance_request(state)`;
+* TERMINAL: the match is over and `outcome(state)` says who won.
+
+Actions are small JSON objects with a "kind" and the fields that kind needs,
+so they travel over gRPC unchanged and read well in an event log. Events are
+JSON objects with a "type"; an event with "visible_to" (a list of seats) is
+private to those seats, all others are public.
+"""
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+
+from shared.engine.chance import ChanceRequest, Face
+
+CHANCE = -1
+TERMINAL = -2
+
+S = TypeVar("S")
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """How a match is set up: the number of seats, the variant (scenario, mode)
+    and game-specific options. Engines refuse what they cannot set up with InvalidConfig."""
+
+    seats: int
+    variant: str = "standard"
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"seats": self.seats, "variant": self.variant, "options": dict(self.options)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "MatchConfig":
+        return cls(int(d["seats"]), str(d.get("variant", "standard")), dict(d.get("options", {})))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a match: a score per seat and the winning seats (ties share)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    summary: str = ""
+
+    def to_dict(self) -> dict:
+        return {"scores": list(self.scores), "winners": list(self.winners), "summary": self.summary}
+
+
+class GameEngine(ABC, Generic[S]):
+    """One game's rules. Subclasses hold no per-match data: everything is in the state."""
+
+    name: ClassVar[str]  # short id used in APIs and metric labels, e.g. "tower"
+    title: ClassVar[str]  # the game's printed name
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    variants: ClassVar[tuple[str, ...]] = ("standard",)
+
+    # --- set-up and turn structure -------------------------------------------------
+    @abstractmethod
+    def setup(self, config: MatchConfig) -> S:
+        """The state before anything happens; usually CHANCE (shuffles, deals)."""
+
+    @abstractmethod
+    def actor(self, state: S) -> int:
+        """The seat to act, CHANCE or TERMINAL."""
+
+    @abstractmethod
+    def chance_request(self, state: S) -> ChanceRequest | None:
+        """The dice the state waits for when actor() is CHANCE, else None."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
+        """Every action the seat may take now, in a stable sorted order; [] if none."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: Action) -> tuple[S, list[Event]]:
+        """Validate and apply. Raises NotYourTurn, MalformedAction or RuleViolation."""
+
+    @abstractmethod
+    def apply_chance(self, state: S, outcome: Sequence[Sequence[Face]]) -> tuple[S, list[Event]]:
+        """Continue with the faces rolled for chance_request(state), pool by pool."""
+
+    # --- reading --------------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict:
+        """What `seat` may see (None: a spectator), as JSON-ready data."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once actor() is TERMINAL, else None."""
+
+    def action_domain(self, action: Action) -> str:
+        """Which service owns this kind of action: "board" (map and movement) or
+        "combat" (battles, spells, encounters). Engines override for their kinds."""
+        return "board"
+
+    def describe(self, action: Action) -> str:
+        """A one-line label for a person choosing among legal actions."""
+        return " ".join(f"{k}={v}" for k, v in sorted(action.items()))
+
+    def check_invariants(self, state: S) -> None:
+        """Raise AssertionError if the state breaks an invariant of the game."""
+
+    # --- bytes ------------------------------------------------------------------------
+    @abstractmethod
+    def encode(self, state: S) -> bytes:
+        """Exact serialisation: decode(encode(s)) == s."""
+
+    @abstractmethod
+    def decode(self, data: bytes) -> S:
+        """Inverse of encode."""
+
+
+def canonical_json(value: Any) -> bytes:
+    """JSON with sorted keys and no spaces: equal values give equal bytes."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()

@@ -1,0 +1,62 @@
+"""Play an engine without services: random playouts and exact replays.
+
+Used by every game's property tests and by AI search. A playout's log is a list
+of steps, ("act", seat, action) or ("chance", outcome); replay() runs a log again
+and must reach a state that encodes to the same bytes.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Sequence
+
+from shared.engine.chance import ChanceRequest, Face
+from shared.engine.contract import CHANCE, TERMINAL, GameEngine, MatchConfig
+
+Step = tuple
+
+
+def sample_chance(request: ChanceRequest, rng: random.Random) -> list[list[Face]]:
+    """Fair faces for a request, from a local RNG (tests and AI only, never a match)."""
+    return [[rng.choice(pool.faces) for _ in range(pool.count)] for pool in request.pools]
+
+
+def random_playout(
+    engine: GameEngine,
+    config: MatchConfig,
+    rng: random.Random,
+    max_steps: int = 20_000,
+    choose: Callable[[Any, int, list[dict]], dict] | None = None,
+    on_state: Callable[[Any], None] | None = None,
+) -> tuple[Any, list[Step]]:
+    """Play from set-up until TERMINAL (or max_steps), returning the state and the log."""
+    state = engine.setup(config)
+    log: list[Step] = []
+    for _ in range(max_steps):
+        if on_state:
+            on_state(state)
+        who = engine.actor(state)
+        if who == TERMINAL:
+            return state, log
+        if who == CHANCE:
+            outcome = sample_chance(engine.chance_request(state), rng)
+            state, _ = engine.apply_chance(state, outcome)
+            log.append(("chance", outcome))
+            continue
+        actions = engine.legal_actions(state, who)
+        if not actions:
+            raise AssertionError(f"seat {who} must act but has no legal action")
+        action = choose(state, who, actions) if choose else rng.choice(actions)
+        state, _ = engine.apply(state, who, action)
+        log.append(("act", who, action))
+    return state, log
+
+
+def replay(engine: GameEngine, config: MatchConfig, log: Sequence[Step]) -> Any:
+    """Run a log from set-up; raises if any step is no longer legal."""
+    state = engine.setup(config)
+    for step in log:
+        if step[0] == "chance":
+            state, _ = engine.apply_chance(state, step[1])
+        else:
+            state, _ = engine.apply(state, step[1], step[2])
+    return state
