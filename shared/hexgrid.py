@@ -67,7 +67,7 @@ def rotate(h: Hex, steps: int, center: Hex = (0, 0)) -> Hex:
     q, r = sub(h, center)
     x, y, z = q, r, -q - r
     for _ in range(steps % 6):
-        x, y, z = -z, -x, -y
+        x, y, z = -y, -z, -x
     return add((x, y), center)
 
 
