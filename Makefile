@@ -1,0 +1,45 @@
+# Archmage: `make run` starts the platform, `make test` runs the suite.
+# Both set up what is missing first: the virtualenv, the packages, the generated code.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PROTOS := $(shell find protos -name '*.proto')
+GEN := build/proto/.generated
+MODE ?= embedded
+PYTEST_ARGS ?=
+
+.PHONY: run test proto lint bench clean setup
+
+setup: $(STAMP) $(GEN)
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is needed (Python 3.11)"; exit 1; }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $@
+
+proto: $(GEN)
+
+$(GEN): $(PROTOS) $(STAMP)
+	@rm -rf build/proto && mkdir -p build/proto
+	$(PY) -m grpc_tools.protoc -Iprotos --python_out=build/proto --pyi_out=build/proto \
+		--grpc_python_out=build/proto $(PROTOS)
+	@echo "$(CURDIR)/build/proto" > $$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/archmage-proto.pth
+	@touch $@
+
+run: setup
+	$(PY) -m services.runtime.launcher --mode $(MODE)
+
+test: setup
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+lint: setup
+	$(PY) -m compileall -q shared services tests
+
+bench: setup
+	@echo "make bench: the benchmark harness is not built yet"; exit 1
+
+clean:
+	rm -rf build $(VENV) .pytest_cache

@@ -1,0 +1,76 @@
+"""The AI turn task: thin. Read the seat's view and legal actions through the public
+gRPC API with the seat's token, ask the game's policy, submit the choice.
+
+The action id is derived from (match, version), so a task delivered twice acts once:
+the second submission is answered as a replay and changes nothing."""
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import grpc
+
+from services.ai.celery_app import app, settings
+from services.ai.notifier import TASK
+from services.core.metrics import METRICS
+from shared.engine.registry import policy_for
+
+
+def _channels():
+    if not hasattr(_channels, "cache"):
+        _channels.cache = {addr: grpc.insecure_channel(addr) for addr in {settings.board_addr, settings.combat_addr}}
+    return _channels.cache
+
+
+def play_turn_once(match_id: str, seat: int, version: int, token: str, board_addr: str, combat_addr: str,
+                   channels: dict | None = None) -> tuple[str, str]:
+    """One AI turn through the public API: (what happened: "acted", "stale" or "over"; the game)."""
+    from archmage.board.v1 import board_pb2, board_pb2_grpc
+    from archmage.combat.v1 import combat_pb2_grpc
+    from archmage.common.v1 import common_pb2
+
+    channels = channels or {a: grpc.insecure_channel(a) for a in {board_addr, combat_addr}}
+    meta = (("x-seat-token", token),)
+    board = board_pb2_grpc.BoardStub(channels[board_addr])
+    view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta, timeout=10)
+    if view.status != "active":
+        return "over", view.game
+    if view.version != version or view.to_act != seat:
+        return "stale", view.game  # someone acted already; the newer version queued its own task
+    legal = board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=match_id), metadata=meta, timeout=10)
+    if legal.version != version or not legal.actions:
+        return "stale", view.game
+    actions = [json.loads(a.action_json) for a in legal.actions]
+    rng = random.Random(f"{match_id}:{version}")
+    choice = policy_for(view.game)(json.loads(view.view_json), seat, actions, rng)
+    service = next(a.service for a, parsed in zip(legal.actions, actions) if parsed == choice)
+    request = common_pb2.ActRequest(match_id=match_id, action_id=f"ai:{match_id}:{version}",
+                                    expected_version=version, action_json=json.dumps(choice, sort_keys=True))
+    try:
+        if service == "combat":
+            combat_pb2_grpc.CombatStub(channels[combat_addr]).Resolve(request, metadata=meta, timeout=10)
+        else:
+            board.Move(request, metadata=meta, timeout=10)
+    except grpc.RpcError as exc:
+        if exc.code() == grpc.StatusCode.ABORTED:
+            return "stale", view.game
+        raise
+    return "acted", view.game
+
+
+@app.task(name=TASK, bind=True, max_retries=5, default_retry_delay=1)
+def play_turn(self, match_id: str, seat: int, version: int, token: str) -> str:
+    start = time.perf_counter()
+    game = "unknown"
+    try:
+        result, game = play_turn_once(match_id, seat, version, token, settings.board_addr, settings.combat_addr, _channels())
+        METRICS.ai_turns.labels(game, result).inc()
+        return result
+    except grpc.RpcError as exc:
+        METRICS.ai_turns.labels(game, "failed").inc()
+        if exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+            raise self.retry(exc=exc)
+        raise
+    finally:
+        METRICS.ai_turn_seconds.labels(game).observe(time.perf_counter() - start)

@@ -1,0 +1,55 @@
+"""The board service's gRPC handlers: map and movement actions, and the read side
+of every match (views, legal actions, the event stream)."""
+from __future__ import annotations
+
+import json
+
+from archmage.board.v1 import board_pb2
+from archmage.common.v1 import common_pb2
+
+from services.core.errors import BadRequest
+from services.core.matches import Matches
+from services.dice.handlers import event_pb
+from services.runtime.acting import act
+from services.runtime.edge import current_claim
+from shared.engine.registry import engine_for
+
+SERVICE = board_pb2.DESCRIPTOR.services_by_name["Board"]
+
+
+def need_match(match_id: str) -> str:
+    if not match_id:
+        raise BadRequest("match_id is required")
+    return match_id
+
+
+class BoardHandlers:
+    def __init__(self, matches: Matches):
+        self.matches = matches
+
+    async def GetMatch(self, request, context):
+        rec = await self.matches.load(need_match(request.match_id))
+        seat = self.matches.seat_of(rec, current_claim())
+        engine = engine_for(rec.game)
+        outcome = engine.outcome(rec.state) if rec.finished else None
+        return board_pb2.MatchView(
+            match_id=rec.match_id, game=rec.game, variant=rec.config.variant, version=rec.version,
+            status=rec.status, to_act=engine.actor(rec.state),
+            seats=[common_pb2.Seat(index=s.index, kind=s.kind, name=s.name) for s in rec.seats],
+            your_seat=-1 if seat is None else seat,
+            view_json=json.dumps(engine.view(rec.state, seat), sort_keys=True),
+            outcome_json=json.dumps(outcome.to_dict()) if outcome else "",
+            dice_commitment=rec.commitment, last_seq=rec.seq)
+
+    async def ListLegalActions(self, request, context):
+        rec, seat, actions = await self.matches.legal_actions(need_match(request.match_id), current_claim())
+        return board_pb2.LegalActions(version=rec.version, seat=seat, actions=[
+            board_pb2.LegalAction(action_json=json.dumps(a, sort_keys=True), label=label, service=domain)
+            for a, label, domain in actions])
+
+    async def WatchMatch(self, request, context):
+        async for event in self.matches.watch(need_match(request.match_id), current_claim(), request.from_seq):
+            yield event_pb(event)
+
+    async def Move(self, request, context):
+        return await act(self.matches, request, "board")

@@ -1,0 +1,81 @@
+"""Configuration, read once from the environment, typed, failing loudly.
+
+Every setting has a default that runs the embedded platform on one machine;
+a value that cannot be read stops start-up with a message naming it.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+class ConfigError(RuntimeError):
+    pass
+
+
+def _get(env: dict, name: str, default: str) -> str:
+    return env.get(name, default)
+
+
+def _int(env: dict, name: str, default: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
+
+
+def _choice(env: dict, name: str, default: str, choices: tuple[str, ...]) -> str:
+    raw = env.get(name) or default
+    if raw not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, got {raw!r}")
+    return raw
+
+
+@dataclass(frozen=True)
+class Settings:
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    # where clients find each service; in the embedded default all four share one address
+    grpc_host: str = "127.0.0.1"
+    grpc_port: int = 50051
+    dice_addr: str = "127.0.0.1:50051"
+    board_addr: str = "127.0.0.1:50051"
+    combat_addr: str = "127.0.0.1:50051"
+    matchmaking_addr: str = "127.0.0.1:50051"
+    metrics_port: int = 9100  # 0 = no /metrics endpoint
+    dice_mode: str = "inprocess"  # the match driver rolls in process, or through the dice service
+    match_ttl_s: int = 7 * 24 * 3600  # an active match untouched this long expires
+    finished_ttl_s: int = 24 * 3600  # a finished match stays readable (and verifiable) this long
+    action_id_ttl_s: int = 24 * 3600
+    cas_retries: int = 8
+    max_message_bytes: int = 1 << 20
+    ai_enabled: bool = True  # queue AI turns on Celery
+    ai_queue: str = "ai"
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, env: dict | None = None) -> "Settings":
+        env = dict(os.environ if env is None else env)
+        host = _get(env, "ARCHMAGE_HOST", "127.0.0.1")
+        port = _int(env, "ARCHMAGE_PORT", 50051)
+        default_addr = f"{host}:{port}"
+        return cls(
+            redis_url=_get(env, "REDIS_URL", "redis://127.0.0.1:6379/0"),
+            grpc_host=host,
+            grpc_port=port,
+            dice_addr=_get(env, "DICE_ADDR", default_addr),
+            board_addr=_get(env, "BOARD_ADDR", default_addr),
+            combat_addr=_get(env, "COMBAT_ADDR", default_addr),
+            matchmaking_addr=_get(env, "MATCHMAKING_ADDR", default_addr),
+            metrics_port=_int(env, "METRICS_PORT", 9100),
+            dice_mode=_choice(env, "DICE_MODE", "inprocess", ("inprocess", "service")),
+            match_ttl_s=_int(env, "MATCH_TTL_S", 7 * 24 * 3600),
+            finished_ttl_s=_int(env, "FINISHED_TTL_S", 24 * 3600),
+            action_id_ttl_s=_int(env, "ACTION_ID_TTL_S", 24 * 3600),
+            cas_retries=_int(env, "CAS_RETRIES", 8),
+            max_message_bytes=_int(env, "MAX_MESSAGE_BYTES", 1 << 20),
+            ai_enabled=_choice(env, "AI_ENABLED", "1", ("0", "1")) == "1",
+            ai_queue=_get(env, "AI_QUEUE", "ai"),
+        )

@@ -1,0 +1,322 @@
+"""The match driver: create matches, apply actions, answer reads.
+
+Every action follows one path: load the record (one HGETALL), check the seat,
+apply the action with the game's engine, fulfil every chance step with the
+match's dice, then commit state, events, dice cursor and the action id in one
+compare-and-set. A lost race is retried on fresh state (or answered ABORTED when
+the client pinned a version). When the next seat to act is an AI, its turn is
+queued. Rules live in the engines; this module only moves state around them.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import AsyncIterator, Protocol, Sequence
+
+from services.core import seats as seat_tokens
+from services.core.dicesource import DiceSource
+from services.core.errors import BadRequest, Conflict, NotFound, Precondition
+from services.core.metrics import METRICS
+from services.core.store import MatchStore
+from services.core.visibility import redact
+from services.dice.sessions import PoolSpec, hash_token
+from shared import dicelog
+from shared.engine import CHANCE, TERMINAL, GameEngine, MatchConfig, NotYourTurn, RuleViolation
+from shared.engine.registry import engine_for, game_names
+from shared.eventlog import LoggedEvent, link
+
+MAX_CHANCE_STEPS = 10_000
+MAX_ACTION_BYTES = 16_384
+SEAT_KINDS = ("human", "ai")
+
+
+class TurnNotifier(Protocol):
+    """Told after every commit whose next actor is an AI seat."""
+
+    async def ai_turn(self, match_id: str, seat: int, version: int, token: str) -> None: ...
+
+
+class NoAI:
+    async def ai_turn(self, match_id, seat, version, token) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    index: int
+    kind: str
+    name: str
+
+
+@dataclass
+class MatchRecord:
+    """A match as loaded from the store, decoded."""
+
+    match_id: str
+    game: str
+    config: MatchConfig
+    seats: list[SeatInfo]
+    token_hashes: list[str]
+    status: str
+    version: int
+    seq: int
+    head: str
+    cursor: int
+    commitment: str
+    state: object
+    raw: dict
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+
+@dataclass(frozen=True)
+class ActResult:
+    version: int
+    events: list[LoggedEvent]
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class Created:
+    match_id: str
+    commitment: str
+    tokens: dict[int, str]
+    version: int
+
+
+def parse_action(action_json: str) -> dict:
+    if len(action_json) > MAX_ACTION_BYTES:
+        raise BadRequest(f"an action is at most {MAX_ACTION_BYTES} bytes")
+    try:
+        action = json.loads(action_json)
+    except ValueError:
+        raise BadRequest("action_json is not JSON") from None
+    if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+        raise BadRequest('an action is a JSON object with a string "kind"')
+    return action
+
+
+def _known_kinds(engine: GameEngine, rec: "MatchRecord") -> set[str]:
+    """Action kinds worth a metric label: those some seat could take now (bounded)."""
+    return {a["kind"] for s in range(len(rec.seats)) for a in engine.legal_actions(rec.state, s)}
+
+
+class Matches:
+    def __init__(self, store: MatchStore, dice: DiceSource, notifier: TurnNotifier | None = None, *,
+                 match_ttl_s: int = 7 * 24 * 3600, finished_ttl_s: int = 24 * 3600,
+                 action_ttl_s: int = 24 * 3600, retries: int = 8):
+        self.store = store
+        self.dice = dice
+        self.notifier = notifier or NoAI()
+        self.match_ttl_s = match_ttl_s
+        self.finished_ttl_s = finished_ttl_s
+        self.action_ttl_s = action_ttl_s
+        self.retries = retries
+
+    # --- creation ---------------------------------------------------------------------
+    async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict) -> Created:
+        if game not in game_names():
+            raise BadRequest(f"unknown game {game!r}; this platform hosts {', '.join(game_names())}")
+        engine = engine_for(game)
+        variant = variant or engine.variants[0]
+        if variant not in engine.variants:
+            raise BadRequest(f"{engine.title} has no variant {variant!r}; it has {', '.join(engine.variants)}")
+        if not engine.min_seats <= len(seats) <= engine.max_seats:
+            raise BadRequest(f"{engine.title} seats {engine.min_seats} to {engine.max_seats} players, not {len(seats)}")
+        for kind, name in seats:
+            if kind not in SEAT_KINDS:
+                raise BadRequest(f"a seat is 'human' or 'ai', not {kind!r}")
+            if len(name) > 64:
+                raise BadRequest("a seat name is at most 64 characters")
+        config = MatchConfig(len(seats), variant, options)
+        state = engine.setup(config)  # InvalidConfig surfaces as INVALID_ARGUMENT
+        match_id = secrets.token_hex(8)
+        session = await self.dice.create_session(match_id)
+        tokens = {i: seat_tokens.issue(match_id, i) for i in range(len(seats))}
+        seat_list = [{"index": i, "kind": k, "name": n or f"{k} {i + 1}"} for i, (k, n) in enumerate(seats)]
+        rec = await self.store.load(match_id)  # the dice session just made: seed, cursor, log head
+        events: list[tuple[str, dict]] = [("match_created", {"game": game, "config": config.to_dict(), "seats": seat_list})]
+        state, cursor = await self._run_chance(engine, match_id, rec, session.token, state, 0, events)
+        finished = engine.actor(state) == TERMINAL
+        fields = {
+            "game": game, "config": json.dumps(config.to_dict()), "seats": json.dumps(seat_list),
+            "tokens": json.dumps([hash_token(tokens[i]) for i in range(len(seats))]),
+            "ai_tokens": json.dumps({i: tokens[i] for i, s in enumerate(seat_list) if s["kind"] == "ai"}),
+            "dice_token": session.token, "status": "active", "v": 1, "s": engine.encode(state),
+            "cursor": cursor, "created": int(time.time()),
+        }
+        linked = link(events, int(rec["seq"]), rec["head"].decode())
+        fields.update(seq=linked[-1].seq, head=linked[-1].hash)
+        await self.store.commit(match_id, expected_version=None, expected_seq=int(rec["seq"]), fields=fields,
+                                events=linked, ttl_s=self.match_ttl_s)
+        METRICS.matches_created.labels(game).inc()
+        if not finished:
+            await self._maybe_ai(engine, match_id, state, 1, seat_list, tokens)
+        return Created(match_id, session.commitment,
+                       {i: t for i, t in tokens.items() if seat_list[i]["kind"] == "human"}, 1)
+
+    # --- actions ----------------------------------------------------------------------
+    async def act(self, match_id: str, claim, action_id: str, expected_version: int, action_json: str,
+                  domain: str) -> ActResult:
+        if not match_id:
+            raise BadRequest("match_id is required")
+        if not action_id or len(action_id) > 128:
+            raise BadRequest("action_id is required (1 to 128 characters) so a retry is applied once")
+        action = parse_action(action_json)
+        probe = {"game": "unknown", "kind": "invalid"}
+        start = time.perf_counter()
+        outcome = "error"
+        try:
+            result = await self._act_retrying(match_id, claim, action_id, expected_version, action, domain, probe)
+            outcome = "replayed" if result.replayed else "ok"
+            return result
+        except (RuleViolation, NotYourTurn):
+            outcome = "refused"
+            raise
+        except Exception as exc:
+            outcome = "conflict" if isinstance(exc, Conflict) else "invalid"
+            raise
+        finally:
+            METRICS.resolution_seconds.labels(probe["game"], probe["kind"]).observe(time.perf_counter() - start)
+            METRICS.resolutions.labels(probe["game"], probe["kind"], outcome).inc()
+
+    async def _act_retrying(self, match_id, claim, action_id, expected_version, action, domain, probe) -> ActResult:
+        prior = await self.store.prior_answer(match_id, action_id)
+        if prior is not None:
+            return await self._replayed(match_id, prior, claim)
+        last_error: Conflict | None = None
+        for _ in range(self.retries):
+            try:
+                return await self._act_once(match_id, claim, action_id, expected_version, action, domain, probe)
+            except Conflict as exc:
+                METRICS.cas_conflicts.labels("act").inc()
+                if expected_version:
+                    raise
+                last_error = exc
+        raise last_error  # type: ignore[misc]
+
+    async def _act_once(self, match_id, claim, action_id, expected_version, action, domain, probe) -> ActResult:
+        rec = await self.load(match_id)
+        probe["game"] = rec.game
+        seat = seat_tokens.check(claim, match_id, rec.token_hashes)
+        if rec.finished:
+            raise Precondition("the match is over")
+        if expected_version and expected_version != rec.version:
+            raise Conflict(f"stale version: you saw {expected_version}, the match is at {rec.version}")
+        engine = engine_for(rec.game)
+        owner = engine.action_domain(action)
+        if owner != domain:
+            service = "Combat.Resolve" if owner == "combat" else "Board.Move"
+            raise BadRequest(f"a {action['kind']!r} action is served by {service}")
+        try:
+            state, game_events = engine.apply(rec.state, seat, action)
+        except (RuleViolation, NotYourTurn):
+            probe["kind"] = action["kind"][:40] if action["kind"] in _known_kinds(engine, rec) else "invalid"
+            raise
+        probe["kind"] = action["kind"]
+        events: list[tuple[str, dict]] = [("action", {"seat": seat, "action": action, "action_id": action_id})]
+        events += [(e["type"], e) for e in game_events]
+        state, cursor = await self._run_chance(engine, match_id, rec.raw, rec.raw["dice_token"].decode(),
+                                               state, rec.cursor, events)
+        version = rec.version + 1
+        fields: dict = {"v": version, "s": engine.encode(state), "cursor": cursor}
+        ttl = self.match_ttl_s
+        finished = engine.actor(state) == TERMINAL
+        if finished:
+            outcome = engine.outcome(state)
+            events.append(("match_finished", {"outcome": outcome.to_dict() if outcome else None}))
+            events.append(("dice_revealed", {"seed": rec.raw["seed"].decode()}))
+            fields.update(status="finished", revealed=1)
+            ttl = self.finished_ttl_s
+        linked = link(events, rec.seq, rec.head)
+        fields.update(seq=linked[-1].seq, head=linked[-1].hash)
+        answer = json.dumps({"version": version, "first": linked[0].seq, "last": linked[-1].seq})
+        done = await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq, fields=fields,
+                                       events=linked, ttl_s=ttl, action_id=action_id, answer=answer,
+                                       action_ttl_s=self.action_ttl_s)
+        if done.replayed:
+            return await self._replayed(match_id, done.answer, claim)
+        if finished:
+            METRICS.matches_finished.labels(rec.game).inc()
+        else:
+            seats = [{"index": s.index, "kind": s.kind} for s in rec.seats]
+            await self._maybe_ai(engine, match_id, state, version, seats, None, rec.raw)
+        return ActResult(version, [redact(e, seat, finished) for e in linked], False)
+
+    async def _replayed(self, match_id: str, answer: str, claim) -> ActResult:
+        a = json.loads(answer)
+        rec = await self.load(match_id)
+        seat = seat_tokens.check(claim, match_id, rec.token_hashes)
+        events = await self.store.read_log(match_id, a["first"] - 1, a["last"] - a["first"] + 1)
+        return ActResult(a["version"], [redact(e, seat, rec.finished) for e in events], True)
+
+    async def _run_chance(self, engine: GameEngine, match_id: str, raw: dict, dice_token: str, state,
+                          cursor: int, events: list) -> tuple[object, int]:
+        """Fulfil every pending chance step with the match's dice, logging each roll."""
+        for _ in range(MAX_CHANCE_STEPS):
+            if engine.actor(state) != CHANCE:
+                return state, cursor
+            request = engine.chance_request(state)
+            pools = [PoolSpec(p.purpose, p.count, tuple(p.faces)) for p in request.pools]
+            with METRICS.dice_calls.labels(engine.name).time():
+                faces, nonces = await self.dice.draw(match_id, dice_token, raw, cursor, pools)
+            events.append(("roll", dicelog.roll_body([p.to_body() for p in pools], faces, nonces, request.secret)))
+            state, chance_events = engine.apply_chance(state, faces)
+            events += [(e["type"], e) for e in chance_events]
+            cursor = nonces[-1][-1] + 1 if nonces and nonces[-1] else cursor
+        raise RuntimeError(f"{engine.name}: more than {MAX_CHANCE_STEPS} chance steps in one action")
+
+    async def _maybe_ai(self, engine, match_id, state, version, seat_list, tokens=None, raw=None) -> None:
+        who = engine.actor(state)
+        if who < 0 or seat_list[who]["kind"] != "ai":
+            return
+        if tokens is not None:
+            token = tokens[who]
+        else:
+            token = json.loads(raw["ai_tokens"])[str(who)]
+        await self.notifier.ai_turn(match_id, who, version, token)
+
+    # --- reads --------------------------------------------------------------------------
+    async def load(self, match_id: str) -> MatchRecord:
+        raw = await self.store.load(match_id)
+        if "game" not in raw:
+            raise NotFound(f"no match {match_id!r}")
+        engine = engine_for(raw["game"].decode())
+        return MatchRecord(
+            match_id=match_id, game=raw["game"].decode(),
+            config=MatchConfig.from_dict(json.loads(raw["config"])),
+            seats=[SeatInfo(s["index"], s["kind"], s["name"]) for s in json.loads(raw["seats"])],
+            token_hashes=json.loads(raw["tokens"]), status=raw["status"].decode(), version=int(raw["v"]),
+            seq=int(raw["seq"]), head=raw["head"].decode(), cursor=int(raw["cursor"]),
+            commitment=raw["commitment"].decode(), state=engine.decode(raw["s"]), raw=raw,
+        )
+
+    def seat_of(self, rec: MatchRecord, claim) -> int | None:
+        """The caller's seat, or None for a spectator (no token)."""
+        return None if claim is None else seat_tokens.check(claim, rec.match_id, rec.token_hashes)
+
+    async def legal_actions(self, match_id: str, claim) -> tuple[MatchRecord, int, list[tuple[dict, str, str]]]:
+        rec = await self.load(match_id)
+        seat = seat_tokens.check(claim, match_id, rec.token_hashes)
+        engine = engine_for(rec.game)
+        actions = [] if rec.finished else engine.legal_actions(rec.state, seat)
+        return rec, seat, [(a, engine.describe(a), engine.action_domain(a)) for a in actions]
+
+    async def watch(self, match_id: str, claim, from_seq: int) -> AsyncIterator[LoggedEvent]:
+        """Events after from_seq as the caller may see them, live until the match ends."""
+        rec = await self.load(match_id)
+        seat = self.seat_of(rec, claim)
+        if rec.finished:
+            for event in await self.store.read_log(match_id, from_seq):
+                yield redact(event, seat, True)
+            return
+        async for batch in self.store.follow_log(match_id, from_seq):
+            ended = any(e.type == "dice_revealed" for e in batch)
+            for event in batch:
+                yield redact(event, seat, ended)
+            if ended:
+                return

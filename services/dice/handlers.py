@@ -1,0 +1,69 @@
+"""The dice service's gRPC handlers: validate, call DiceSessions, encode."""
+from __future__ import annotations
+
+from archmage.common.v1 import common_pb2
+from archmage.dice.v1 import dice_pb2
+
+from services.core.dicesource import pool_from_proto
+from services.core.errors import BadRequest
+from services.dice.sessions import DiceSessions, SessionInfo
+
+SERVICE = dice_pb2.DESCRIPTOR.services_by_name["Dice"]
+
+
+def _session(info: SessionInfo) -> dice_pb2.Session:
+    return dice_pb2.Session(session_id=info.session_id, commitment=info.commitment, token=info.token,
+                            next_nonce=info.next_nonce, revealed=info.revealed, seed=info.seed_hex,
+                            client_seeds=info.client_seeds, owned_by_match=info.owned_by_match)
+
+
+def _results(pools, faces, nonces) -> dice_pb2.RollResponse:
+    return dice_pb2.RollResponse(results=[
+        dice_pb2.PoolResult(purpose=p.purpose, faces=[str(f) for f in fs], nonces=ns)
+        for p, fs, ns in zip(pools, faces, nonces)])
+
+
+def event_pb(e) -> common_pb2.Event:
+    return common_pb2.Event(seq=e.seq, type=e.type, body_json=e.body_json, prev_hash=e.prev_hash, hash=e.hash)
+
+
+def _need(session_id: str) -> str:
+    if not session_id:
+        raise BadRequest("session_id is required")
+    return session_id
+
+
+class DiceHandlers:
+    def __init__(self, sessions: DiceSessions):
+        self.sessions = sessions
+
+    async def CreateSession(self, request, context):
+        return _session(await self.sessions.create(request.session_id, request.owned_by_match))
+
+    async def GetSession(self, request, context):
+        return _session(await self.sessions.get(_need(request.session_id)))
+
+    async def AddClientSeed(self, request, context):
+        return _session(await self.sessions.add_client_seed(_need(request.session_id), request.client_seed))
+
+    async def Roll(self, request, context):
+        pools = [pool_from_proto(p) for p in request.pools]
+        faces, nonces = await self.sessions.roll(_need(request.session_id), request.token, pools)
+        return _results(pools, faces, nonces)
+
+    async def Draw(self, request, context):
+        pools = [pool_from_proto(p) for p in request.pools]
+        faces, nonces = await self.sessions.draw(_need(request.session_id), request.token, request.first_nonce, pools)
+        return _results(pools, faces, nonces)
+
+    async def Reveal(self, request, context):
+        return _session(await self.sessions.reveal(_need(request.session_id), request.token))
+
+    async def Verify(self, request, context):
+        v = await self.sessions.verify(_need(request.session_id))
+        return dice_pb2.VerifyResponse(ok=v.ok, rolls_checked=v.rolls_checked, events_checked=v.events_checked,
+                                       problems=v.problems)
+
+    async def ExportLog(self, request, context):
+        commitment, events = await self.sessions.export(_need(request.session_id))
+        return dice_pb2.ExportLogResponse(commitment=commitment, events=[event_pb(e) for e in events])

@@ -1,0 +1,76 @@
+"""Assembly: from Settings to running services. The one place that knows how the
+parts fit; handlers and the driver receive what they need, nothing global."""
+from __future__ import annotations
+
+import logging
+import os
+
+import grpc
+from prometheus_client import start_http_server
+
+from services.core.config import Settings
+from services.core.dicesource import InProcessDice, RemoteDice
+from services.core.matches import Matches
+from services.core.store import MatchStore
+from services.dice.sessions import DiceSessions
+from services.runtime.server import Mounted, serve
+
+log = logging.getLogger("archmage")
+
+SERVICE_NAMES = ("dice", "board", "combat", "matchmaking")
+
+
+class Platform:
+    """The domain objects shared by the services of one process."""
+
+    def __init__(self, settings: Settings, notifier=None):
+        self.settings = settings
+        self.store = MatchStore.from_url(settings.redis_url)
+        self.sessions = DiceSessions(self.store, settings.match_ttl_s, settings.cas_retries)
+        self._dice_channel = None
+        if settings.dice_mode == "service":
+            self._dice_channel = grpc.aio.insecure_channel(settings.dice_addr)
+            dice = RemoteDice(self._dice_channel)
+        else:
+            dice = InProcessDice(self.sessions)
+        self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
+                               finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
+                               retries=settings.cas_retries)
+
+    def bindings(self, names) -> list[tuple]:
+        from services.board.handlers import SERVICE as BOARD, BoardHandlers
+        from services.combat.handlers import SERVICE as COMBAT, CombatHandlers
+        from services.dice.handlers import SERVICE as DICE, DiceHandlers
+        from services.matchmaking.handlers import SERVICE as MATCHMAKING, MatchmakingHandlers
+
+        table = {
+            "dice": (DICE, lambda: DiceHandlers(self.sessions)),
+            "board": (BOARD, lambda: BoardHandlers(self.matches)),
+            "combat": (COMBAT, lambda: CombatHandlers(self.matches)),
+            "matchmaking": (MATCHMAKING, lambda: MatchmakingHandlers(self.matches)),
+        }
+        return [(table[n][0], table[n][1]()) for n in names]
+
+    async def start(self, names, host: str | None = None, port: int | None = None) -> Mounted:
+        await self.store.ping()
+        return await serve(self.bindings(names), host or self.settings.grpc_host,
+                           self.settings.grpc_port if port is None else port, self.settings.max_message_bytes)
+
+    async def close(self) -> None:
+        if self._dice_channel is not None:
+            await self._dice_channel.close()
+        await self.store.close()
+
+
+def celery_notifier(settings: Settings):
+    if not settings.ai_enabled:
+        return None
+    from services.ai.celery_app import app
+    from services.ai.notifier import CeleryTurns
+
+    return CeleryTurns(app, settings.ai_queue)
+
+
+def start_metrics(port: int) -> None:
+    if port:
+        start_http_server(port, addr=os.environ.get("METRICS_HOST", "127.0.0.1"))

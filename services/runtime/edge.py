@@ -1,0 +1,188 @@
+"""The edge of every server: three interceptors and the request decoding they rely on.
+
+* SeatInterceptor reads the "x-seat-token" metadata into a context variable, so
+  handlers know which seat claims to call (the match driver proves the claim);
+* ErrorInterceptor translates domain and engine errors to status codes, once, and
+  turns anything unexpected into INTERNAL with the cause logged, never UNKNOWN;
+* MetricsInterceptor times every call and counts its status code.
+Requests are decoded by `safe_deserializer`: bytes that are not the expected message
+become a Malformed marker that the error interceptor answers with INVALID_ARGUMENT.
+"""
+from __future__ import annotations
+
+import contextvars
+import logging
+import time
+from typing import Any, Callable
+
+import grpc
+
+from services.core import errors as perr
+from services.core import seats
+from services.core.metrics import METRICS
+from shared.engine import errors as eerr
+
+log = logging.getLogger("archmage.edge")
+
+CLAIM: contextvars.ContextVar[seats.SeatClaim | None] = contextvars.ContextVar("seat_claim", default=None)
+
+
+class Malformed:
+    """A request whose bytes did not parse as its message type."""
+
+    def __init__(self, type_name: str, reason: str):
+        self.type_name, self.reason = type_name, reason
+
+
+def safe_deserializer(message_class) -> Callable[[bytes], Any]:
+    def decode(data: bytes):
+        try:
+            return message_class.FromString(data)
+        except Exception as exc:  # any parse failure is the client's malformed input
+            return Malformed(message_class.DESCRIPTOR.full_name, str(exc) or type(exc).__name__)
+
+    return decode
+
+
+_CODES: list[tuple[type, grpc.StatusCode]] = [
+    (perr.BadRequest, grpc.StatusCode.INVALID_ARGUMENT),
+    (perr.NotFound, grpc.StatusCode.NOT_FOUND),
+    (perr.Conflict, grpc.StatusCode.ABORTED),
+    (perr.Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
+    (perr.PermissionDenied, grpc.StatusCode.PERMISSION_DENIED),
+    (perr.Precondition, grpc.StatusCode.FAILED_PRECONDITION),
+    (perr.LimitExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (eerr.MalformedAction, grpc.StatusCode.INVALID_ARGUMENT),
+    (eerr.InvalidConfig, grpc.StatusCode.INVALID_ARGUMENT),
+    (eerr.NotYourTurn, grpc.StatusCode.FAILED_PRECONDITION),
+    (eerr.RuleViolation, grpc.StatusCode.FAILED_PRECONDITION),
+    (eerr.WrongChanceOutcome, grpc.StatusCode.FAILED_PRECONDITION),
+]
+
+
+def status_for(exc: BaseException) -> grpc.StatusCode | None:
+    for cls, code in _CODES:
+        if isinstance(exc, cls):
+            return code
+    return None
+
+
+def _wrap(handler: grpc.RpcMethodHandler, around) -> grpc.RpcMethodHandler:
+    """A copy of `handler` whose behaviour runs inside `around(behavior, streaming)`."""
+    if handler is None:
+        return None
+    if handler.unary_unary:
+        return grpc.unary_unary_rpc_method_handler(around(handler.unary_unary, False),
+                                                   handler.request_deserializer, handler.response_serializer)
+    if handler.unary_stream:
+        return grpc.unary_stream_rpc_method_handler(around(handler.unary_stream, True),
+                                                    handler.request_deserializer, handler.response_serializer)
+    return handler
+
+
+class SeatInterceptor(grpc.aio.ServerInterceptor):
+    async def intercept_service(self, continuation, details):
+        handler = await continuation(details)
+        token = next((v for k, v in details.invocation_metadata or () if k == seats.METADATA_KEY), None)
+
+        def around(behavior, streaming):
+            def claim():
+                if token is None:
+                    return None
+                return seats.parse(token if isinstance(token, str) else token.decode())
+
+            if streaming:
+                async def stream(request, context):
+                    CLAIM.set(claim())
+                    async for item in behavior(request, context):
+                        yield item
+                return stream
+
+            async def unary(request, context):
+                CLAIM.set(claim())
+                return await behavior(request, context)
+            return unary
+
+        return _wrap(handler, around)
+
+
+class ErrorInterceptor(grpc.aio.ServerInterceptor):
+    async def intercept_service(self, continuation, details):
+        handler = await continuation(details)
+        method = details.method
+
+        async def fail(context, exc: BaseException):
+            code = status_for(exc)
+            if code is None:
+                log.exception("unexpected error in %s", method, exc_info=exc)
+                await context.abort(grpc.StatusCode.INTERNAL, f"internal error in {method}; it has been logged")
+            if isinstance(exc, eerr.RuleViolation):
+                context.set_trailing_metadata((("x-rule", exc.rule.encode("ascii", "replace").decode()),))
+            await context.abort(code, str(exc))
+
+        def around(behavior, streaming):
+            if streaming:
+                async def stream(request, context):
+                    if isinstance(request, Malformed):
+                        await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                            f"the request is not a valid {request.type_name}: {request.reason}")
+                    try:
+                        async for item in behavior(request, context):
+                            yield item
+                    except grpc.aio.AbortError:
+                        raise
+                    except Exception as exc:
+                        await fail(context, exc)
+                return stream
+
+            async def unary(request, context):
+                if isinstance(request, Malformed):
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                        f"the request is not a valid {request.type_name}: {request.reason}")
+                try:
+                    return await behavior(request, context)
+                except grpc.aio.AbortError:
+                    raise
+                except Exception as exc:
+                    await fail(context, exc)
+            return unary
+
+        return _wrap(handler, around)
+
+
+class MetricsInterceptor(grpc.aio.ServerInterceptor):
+    async def intercept_service(self, continuation, details):
+        handler = await continuation(details)
+        method = details.method.rsplit("/", 1)[-1] if details.method else "?"
+        seconds = METRICS.rpc_seconds.labels(method)
+
+        def code_of(context) -> str:
+            code = context.code()
+            if code is None:
+                return "OK"
+            return code.name if hasattr(code, "name") else str(code)
+
+        def around(behavior, streaming):
+            if streaming:
+                async def stream(request, context):
+                    try:
+                        async for item in behavior(request, context):
+                            yield item
+                    finally:
+                        METRICS.rpc_total.labels(method, code_of(context)).inc()
+                return stream
+
+            async def unary(request, context):
+                start = time.perf_counter()
+                try:
+                    return await behavior(request, context)
+                finally:
+                    seconds.observe(time.perf_counter() - start)
+                    METRICS.rpc_total.labels(method, code_of(context)).inc()
+            return unary
+
+        return _wrap(handler, around)
+
+
+def current_claim() -> seats.SeatClaim | None:
+    return CLAIM.get()

@@ -1,0 +1,46 @@
+"""Fixtures shared by the suite: a real Redis, and the platform's gRPC services
+running for real on a loopback port in a background thread."""
+from __future__ import annotations
+
+import os
+
+import pytest
+import redis
+
+from shared.engine import registry
+
+# the platform-test game (tests/support/race.py), registered like any real game
+registry.register("race", "tests.support.race:RaceGame")
+registry.POLICIES["race"] = "tests.support.race:choose"
+
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        client.ping()
+    except redis.ConnectionError:
+        pytest.exit(f"no Redis at {REDIS_URL}: start one (make test does) or set REDIS_URL", returncode=3)
+    return REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def platform(redis_url):
+    """All four services in one server on a free loopback port (embedded mode)."""
+    from tests.support.server import ServerThread
+
+    server = ServerThread(redis_url=redis_url)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def channel(platform):
+    import grpc
+
+    ch = grpc.insecure_channel(platform.address)
+    yield ch
+    ch.close()

@@ -1,0 +1,103 @@
+"""A tiny game for testing the platform without a real rulebook: Race to 15.
+
+Seats take turns; on its turn a seat either rolls a d6 (a chance step) and adds
+the faces to its total, or "hides" a secret number only it can see. First to 15
+or more wins. It has every feature the driver handles: chance steps, secret
+rolls, private events, illegal moves, a terminal outcome."""
+from __future__ import annotations
+
+import json
+
+from shared.engine import (CHANCE, TERMINAL, ChanceRequest, GameEngine, MalformedAction, MatchConfig, NotYourTurn,
+                           Outcome, RuleViolation, InvalidConfig, d6)
+from shared.engine.contract import canonical_json
+
+GOAL = 15
+
+
+class RaceGame(GameEngine[dict]):
+    name = "race"
+    title = "Race to 15"
+    min_seats = 1
+    max_seats = 4
+    variants = ("standard", "secret-start")
+
+    def setup(self, config: MatchConfig) -> dict:
+        if config.options.get("goal", GOAL) != GOAL:
+            raise InvalidConfig("the goal is always 15")
+        return {"seats": config.seats, "totals": [0] * config.seats, "secrets": [None] * config.seats,
+                "turn": 0, "pending": "start" if config.variant == "secret-start" else None, "winner": None}
+
+    def actor(self, s):
+        if s["winner"] is not None:
+            return TERMINAL
+        return CHANCE if s["pending"] else s["turn"]
+
+    def chance_request(self, s):
+        if s["pending"] == "start":
+            return ChanceRequest((d6("secret start", s["seats"]),), secret=True)
+        if s["pending"] == "roll":
+            return ChanceRequest((d6("advance", 1),))
+        return None
+
+    def legal_actions(self, s, seat):
+        if self.actor(s) != seat:
+            return []
+        return [{"kind": "hide", "number": n} for n in (1, 2, 3)] + [{"kind": "roll"}]
+
+    def action_domain(self, action):
+        return "combat" if action.get("kind") == "roll" else "board"
+
+    def apply(self, s, seat, action):
+        if self.actor(s) != seat:
+            raise NotYourTurn(f"it is not seat {seat}'s turn")
+        kind = action.get("kind")
+        s = json.loads(json.dumps(s))
+        if kind == "roll":
+            s["pending"] = "roll"
+            return s, [{"type": "rolling", "seat": seat}]
+        if kind == "hide":
+            n = action.get("number")
+            if not isinstance(n, int):
+                raise MalformedAction("hide needs a whole number")
+            if n not in (1, 2, 3):
+                raise RuleViolation("Race 2", "you may hide 1, 2 or 3")
+            s["secrets"][seat] = n
+            s["turn"] = (s["turn"] + 1) % s["seats"]
+            return s, [{"type": "hid", "seat": seat, "number": n, "visible_to": [seat]}]
+        raise MalformedAction(f"unknown action kind {kind!r}")
+
+    def apply_chance(self, s, outcome):
+        self.chance_request(s).check(outcome)
+        s = json.loads(json.dumps(s))
+        if s["pending"] == "start":
+            s["secrets"] = list(outcome[0])
+            s["pending"] = None
+            return s, []
+        seat = s["turn"]
+        s["totals"][seat] += outcome[0][0]
+        s["pending"] = None
+        if s["totals"][seat] >= GOAL:
+            s["winner"] = seat
+        s["turn"] = (seat + 1) % s["seats"]
+        return s, [{"type": "advanced", "seat": seat, "by": outcome[0][0]}]
+
+    def view(self, s, seat):
+        v = json.loads(json.dumps(s))
+        v["secrets"] = [x if i == seat or s["winner"] is not None else None for i, x in enumerate(s["secrets"])]
+        return v
+
+    def outcome(self, s):
+        if s["winner"] is None:
+            return None
+        return Outcome(tuple(s["totals"]), (s["winner"],), f"seat {s['winner']} reached {GOAL}")
+
+    def encode(self, s):
+        return canonical_json(s)
+
+    def decode(self, data):
+        return json.loads(data)
+
+
+def choose(view, seat, legal, rng):
+    return {"kind": "roll"} if {"kind": "roll"} in legal else legal[0]

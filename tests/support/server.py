@@ -1,0 +1,48 @@
+"""Runs the platform's services on a loopback port in a background thread, so
+tests call them over real gRPC with ordinary blocking stubs."""
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import replace
+
+from services.core.config import Settings
+
+
+class ServerThread:
+    def __init__(self, redis_url: str, names=("dice", "board", "combat", "matchmaking"), notifier=None, **overrides):
+        self.settings = replace(Settings.from_env({"REDIS_URL": redis_url}), grpc_port=0, metrics_port=0,
+                                **overrides)
+        self.names = list(names)
+        self.notifier = notifier
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.port = 0
+
+    def run(self, coro, timeout: float = 30):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def start(self) -> None:
+        from services.runtime.app import Platform
+
+        self._thread.start()
+
+        async def boot():
+            self.platform = Platform(self.settings, self.notifier)
+            self.mounted = await self.platform.start(self.names, host="127.0.0.1", port=0)
+            return self.mounted.port
+
+        self.port = self.run(boot())
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        async def down():
+            await self.mounted.stop(0.5)
+            await self.platform.close()
+
+        self.run(down())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
