@@ -1,0 +1,132 @@
+"""The `archmage` command line.
+
+    archmage dice new                       open a dice session (prints id, commitment, token)
+    archmage dice roll ID TOKEN 3d6 2d8     roll pools of dice, recorded in the session's log
+    archmage dice reveal ID TOKEN           reveal the seed
+    archmage dice export ID [-o FILE]       the log as JSON
+    archmage verify ID | --file FILE        recompute every roll and the hash chain, locally
+    archmage play GAME [--ai N]             play a match in the terminal
+    archmage watch MATCH_ID                 follow a match's events
+
+Addresses come from ARCHMAGE_ADDR (default 127.0.0.1:50051) or --addr.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+
+import grpc
+
+from shared import dicelog
+from shared.eventlog import LoggedEvent
+
+DEFAULT_ADDR = os.environ.get("ARCHMAGE_ADDR", "127.0.0.1:50051")
+
+
+def _dice(addr: str):
+    from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
+
+    return dice_pb2, dice_pb2_grpc.DiceStub(grpc.insecure_channel(addr))
+
+
+def parse_pool(text: str):
+    """'3d6' -> 3 six-sided dice; 'd8' -> one; '2x[a,b,c]' -> 2 dice with custom faces."""
+    m = re.fullmatch(r"(\d*)d(\d+)", text)
+    if m:
+        return int(m.group(1) or 1), int(m.group(2)), []
+    m = re.fullmatch(r"(\d*)x\[(.+)\]", text)
+    if m:
+        return int(m.group(1) or 1), 0, m.group(2).split(",")
+    raise SystemExit(f"cannot read the pool {text!r}: write 3d6, d8 or 2x[wand,ward,blank]")
+
+
+def cmd_dice(args) -> int:
+    pb, stub = _dice(args.addr)
+    if args.action == "new":
+        s = stub.CreateSession(pb.CreateSessionRequest(session_id=args.id or ""))
+        print(json.dumps({"session_id": s.session_id, "commitment": s.commitment, "token": s.token}, indent=2))
+    elif args.action == "roll":
+        pools = []
+        for text in args.pools:
+            count, sides, faces = parse_pool(text)
+            pools.append(pb.Pool(purpose=text, count=count, sides=sides, faces=faces))
+        reply = stub.Roll(pb.RollRequest(session_id=args.id, token=args.token, pools=pools))
+        for r in reply.results:
+            print(f"{r.purpose}: {' '.join(r.faces)}   (nonces {r.nonces[0]}..{r.nonces[-1]})")
+    elif args.action == "reveal":
+        s = stub.Reveal(pb.RevealRequest(session_id=args.id, token=args.token))
+        print(json.dumps({"session_id": s.session_id, "commitment": s.commitment, "seed": s.seed}, indent=2))
+    elif args.action == "export":
+        log = stub.ExportLog(pb.ExportLogRequest(session_id=args.id))
+        data = {"session_id": args.id, "commitment": log.commitment, "events": [
+            {"seq": e.seq, "type": e.type, "body": e.body_json, "prev": e.prev_hash, "hash": e.hash}
+            for e in log.events]}
+        text = json.dumps(data, indent=1)
+        if args.output:
+            with open(args.output, "w") as fh:
+                fh.write(text + "\n")
+        else:
+            print(text)
+    return 0
+
+
+def cmd_verify(args) -> int:
+    if args.file:
+        with open(args.file) as fh:
+            data = json.load(fh)
+        session_id, commitment = data["session_id"], data["commitment"]
+        events = [LoggedEvent.from_dict(e) for e in data["events"]]
+    else:
+        if not args.id:
+            raise SystemExit("verify needs a session or match id, or --file")
+        pb, stub = _dice(args.addr)
+        log = stub.ExportLog(pb.ExportLogRequest(session_id=args.id))
+        session_id, commitment = args.id, log.commitment
+        events = [LoggedEvent(e.seq, e.type, e.body_json, e.prev_hash, e.hash) for e in log.events]
+    verdict = dicelog.verify(session_id, args.commitment or commitment, events)
+    for problem in verdict.problems:
+        print(f"FAIL {problem}")
+    print(f"{'OK' if verdict.ok else 'TAMPERED'}: {verdict.events_checked} events, {verdict.rolls_checked} dice "
+          f"checked against commitment {(args.commitment or commitment)[:16]}...")
+    return 0 if verdict.ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="archmage", description="Archmage game platform client")
+    p.add_argument("--addr", default=DEFAULT_ADDR, help="the platform's gRPC address")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("dice", help="provably fair dice sessions")
+    d.add_argument("action", choices=["new", "roll", "reveal", "export"])
+    d.add_argument("id", nargs="?", default="")
+    d.add_argument("token", nargs="?", default="")
+    d.add_argument("pools", nargs="*", help="3d6 2d8 x[a,b]")
+    d.add_argument("-o", "--output")
+    d.set_defaults(run=cmd_dice)
+
+    v = sub.add_parser("verify", help="recompute every roll of a session or match")
+    v.add_argument("id", nargs="?")
+    v.add_argument("--file", help="an exported log instead of asking the platform")
+    v.add_argument("--commitment", help="the commitment you were shown, if not the log's own")
+    v.set_defaults(run=cmd_verify)
+
+    from services.cli import play
+
+    play.add_commands(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except grpc.RpcError as exc:
+        print(f"error: {exc.code().name}: {exc.details()}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
