@@ -1,0 +1,123 @@
+"""Movement on the Board and Caves: where a Character may go this turn, and by what path.
+
+A path is a list of legs, each `["walk", territory]` (to a touching territory) or
+`["cave", territory]` (underground to another cave territory). Readings of the rules:
+
+* 'move 1, 2 or 3 territories': a move is at least one leg and ends on another
+  territory than the start; re-entering spaces on the way is allowed, landing back on
+  the start is not (that would be a move of nothing). A turn with no such destination
+  is a pass (see turns.py).
+* 'you may pass through a space with a Character on it' but never land there.
+* 'You may not re-enter the rocky space after the start of the game': it is only ever
+  a start, left by a walk onto a territory that touches it.
+* 'All Characters except the Dragon and Skeleton cross rivers only at a bridge.'
+* Caves: 'If you land in a Territory with a cave, if you wish, enter the cave
+  immediately': a Character that arrives in a cave territory during its move may go
+  underground to any other cave territory as one space and keep going. A Character that
+  starts its turn in a cave territory did not land there this move, so it walks out first.
+* 'Ogres are allowed to move 2 extra spaces after exiting a Mountain cave' (Minotaurs: a
+  Forest cave): the exit territory's terrain decides, once per turn, so a chain of caves
+  cannot feed itself.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from shared.engine import RuleViolation
+from shared.tower.pack import ROCKY, Pack, pack
+
+MOVEMENT = "Movement on the Board"
+CAVES = "Caves"
+
+
+def crossable(p: Pack, character: str, river: str | None, bridge: bool) -> bool:
+    return river is None or bridge or p.characters[character].crosses_rivers
+
+
+def walks(p: Pack, where: str, character: str) -> list[str]:
+    """Territories one walk away, rivers permitting."""
+    if where == ROCKY:
+        return list(p.rocky_touches)
+    return [c.to for c in p.crossings[where] if crossable(p, character, c.river, c.bridge)]
+
+
+def _cave_exit(p: Pack, character: str, exit_to: str, left: int, bonus_used: bool) -> tuple[int, bool]:
+    """Spaces left after a cave leg that came out at `exit_to`, with the Ogre/Minotaur bonus."""
+    bonus = p.characters[character].cave_bonus
+    left -= 1
+    if bonus and not bonus_used and p.territories[exit_to].terrain == bonus[0]:
+        return left + bonus[1], True
+    return left, bonus_used
+
+
+def reachable(start: str, character: str, occupied: set[str] | frozenset[str]) -> dict[str, list[list[str]]]:
+    """Every destination this turn with one path to it (fewest legs, then by name)."""
+    p = pack()
+    # a search node: (territory, spaces left, cave bonus used, may go underground here)
+    first = (start, p.characters[character].moves, False, False)
+    came: dict[tuple, tuple | None] = {first: None}
+    leg_to: dict[tuple, list[str]] = {}
+    queue = deque([first])
+    found: dict[str, tuple] = {}
+    while queue:
+        node = queue.popleft()
+        where, left, bonus_used, may_cave = node
+        if left <= 0:
+            continue
+        nexts = [("walk", t, left - 1, bonus_used) for t in walks(p, where, character)]
+        if may_cave and where in p.caves:
+            for cave in p.caves:
+                if cave != where:
+                    nl, nb = _cave_exit(p, character, cave, left, bonus_used)
+                    nexts.append(("cave", cave, nl, nb))
+        for via, to, nl, nb in nexts:
+            nxt = (to, nl, nb, True)
+            if nxt in came:
+                continue
+            came[nxt] = node
+            leg_to[nxt] = [via, to]
+            queue.append(nxt)
+            if to != start and to not in occupied and to not in found:
+                found[to] = nxt
+    paths = {}
+    for dest, node in found.items():
+        legs = []
+        while came[node] is not None:
+            legs.append(leg_to[node])
+            node = came[node]
+        paths[dest] = legs[::-1]
+    return paths
+
+
+def check_path(start: str, character: str, occupied: set[str] | frozenset[str], path: list[list[str]]) -> str:
+    """The destination of a well-formed path, or RuleViolation naming the broken rule."""
+    p = pack()
+    if not path:
+        raise RuleViolation(MOVEMENT, "a move crosses at least one territory ('you may move 1, 2 or 3 territories')")
+    where, left, bonus_used, may_cave = start, p.characters[character].moves, False, False
+    for via, to in path:
+        if to not in p.territories:
+            if to == ROCKY:
+                raise RuleViolation(MOVEMENT, "you may not re-enter the rocky space after the start of the game")
+            raise RuleViolation(MOVEMENT, f"{to!r} is not a territory of the Wizard's Realm")
+        if left <= 0:
+            raise RuleViolation(MOVEMENT, f"a {character} moves up to {p.characters[character].moves} spaces")
+        if via == "walk":
+            touching = p.rocky_touches if where == ROCKY else [c.to for c in p.crossings[where]]
+            if to not in touching:
+                raise RuleViolation(MOVEMENT, f"{to} does not touch {where}")
+            if to not in walks(p, where, character):
+                raise RuleViolation(MOVEMENT, "all Characters except the Dragon and Skeleton cross rivers only at a bridge")
+            left -= 1
+        else:
+            if not may_cave or where not in p.caves:
+                raise RuleViolation(CAVES, "enter a cave only on landing in a territory with a cave during the move")
+            if to not in p.caves or to == where:
+                raise RuleViolation(CAVES, "the caverns lead only to another territory with a cave")
+            left, bonus_used = _cave_exit(p, character, to, left, bonus_used)
+        where, may_cave = to, True
+    if where == start:
+        raise RuleViolation(MOVEMENT, "a move ends on another territory than the one it started on")
+    if where in occupied:
+        raise RuleViolation(MOVEMENT, "you may not land on a space occupied by another Character")
+    return where

@@ -1,0 +1,151 @@
+"""Text for a terminal client: the Wizard's Realm ring by ring, the players, the Ramp of
+Time and what happens next; and one line per event. Plain text by default, ANSI colour
+for the Wizards' Pennants behind `colour=True`.
+
+Board legend: `[castle ?]` / `[spell ?]` face-down tokens; `[Ogre's Hideout]`, `[fire
+symbol]`, `[Revelation]` face-up ones; `red x3` Pennants; `(P)` a Spell of Protection;
+`@Warrior/red` a Character; after `|` the touching territories, `~` across a river without
+a bridge, `=` over a bridge; `cave` marks a cave."""
+from __future__ import annotations
+
+from shared.tower.pack import pack
+
+ANSI = {"red": "31", "blue": "34", "green": "32", "yellow": "33"}
+RINGS = (("inner", "Inner ring (touches the rocky space round the Tower)"), ("middle", "Middle ring"),
+         ("outer", "Outer ring"))
+
+
+def _paint(text: str, colour: str | None, on: bool) -> str:
+    if not on or colour not in ANSI:
+        return text
+    return f"\x1b[{ANSI[colour]}m{text}\x1b[0m"
+
+
+def _colour_of(wizard: str | None) -> str | None:
+    return next((w.colour for w in pack().wizards if w.id == wizard), None)
+
+
+def _token(square: dict) -> str:
+    token = square["token"]
+    if token is None:
+        return ""
+    if not token.get("up"):
+        return "[castle ?]" if square["castle"] else "[spell ?]"
+    kind, name = token["id"].split(":")
+    p = pack()
+    if kind == "home":
+        return f"[{p.homes[name].name}]"
+    if kind == "symbol":
+        return f"[{name} symbol]"
+    return f"[{p.map_spells[name]['name'].replace('Spell of ', '')}]"
+
+
+def _decision(view: dict) -> str:
+    if view["stage"] == "over":
+        return "Game over: the Wizard King has reached the top of his Tower."
+    if view["stage"] != "play":
+        return "Setting up: waiting for the dice."
+    task = view["tasks"][-1]
+    kind = task["task"]
+    if kind == "move":
+        return f"Seat {task['seat']} to move" + (" (extra turn, may pass)" if task["extra"] else "")
+    if kind == "home":
+        return f"Seat {task['seat']}: Add the Home Castle's Pennants or Go Again"
+    if kind == "spell":
+        return f"Seat {task['seat']}: use {task['spell'].replace('_', ' ')} ({task['source']} token)"
+    if kind == "battle":
+        players = view["players"]
+        a = task["attacker"]
+        d = task["defender"]
+        line = f"Battle for {pack().territories[task['at']].name}: seat {a} ({players[a]['character']})"
+        line += f" v seat {d} ({players[d]['character']})" if d is not None else " v ? (declare an opponent)"
+        if task["dice"]:
+            line += f"  dice {' '.join(map(str, task['dice']['attacker']))} v {' '.join(map(str, task['dice']['defender']))}"
+        return line + f"  [{task['stage']}]"
+    return kind
+
+
+def render(view: dict, seat: int | None, colour: bool = False) -> str:
+    p = pack()
+    board = view["board"]
+    occupant = {pl["at"]: (s, pl) for s, pl in enumerate(view["players"])}
+    steps = sorted(int(s) for s in view["ramp"])
+    lines = [f"Tower of the Wizard King - Ramp of Time: the King is on step {view['king']} of {p.ramp_steps}"
+             f" (Ramp tokens on {', '.join(map(str, steps)) or 'none'}); turn {view['turn']['played'] + 1}",
+             ""]
+    scores = {}
+    for sq in board.values():
+        if sq["pennants"]:
+            scores[sq["pennants"]["wizard"]] = scores.get(sq["pennants"]["wizard"], 0) + sq["pennants"]["count"]
+    for s, pl in enumerate(view["players"]):
+        wiz = next((w for w in p.wizards if w.id == pl["wizard"]), None)
+        who = f"{wiz.name} ({wiz.colour})" if wiz else "?"
+        at = p.territories[pl["at"]].name if pl["at"] in p.territories else "rocky space"
+        mark = "  <- you" if s == seat else ""
+        lines.append(_paint(f"Seat {s}: {who:<18} {str(pl['character']):<9} at {at:<17} Pennants left {pl['supply']:>2}"
+                            f"  on Castles {scores.get(pl['wizard'], 0):>2}{mark}", wiz.colour if wiz else None, colour))
+    for ring, title in RINGS:
+        lines += ["", title]
+        for t in sorted((t for t in p.territory_ids if p.territories[t].ring == ring),
+                        key=lambda t: p.territories[t].position):
+            terr, sq = p.territories[t], board[t]
+            cells = [f"{terr.name:<17}", f"{terr.terrain:<9}", "cave" if terr.cave else "    ", f"{_token(sq):<22}"]
+            pen = sq["pennants"]
+            pen_text = f"{_colour_of(pen['wizard'])} x{pen['count']}" if pen else ""
+            cells.append(_paint(f"{pen_text:<10}", _colour_of(pen["wizard"]) if pen else None, colour))
+            cells.append("(P)" if sq["protected"] else "   ")
+            who = occupant.get(t)
+            cells.append(f"{'@' + who[1]['character'] + '/' + str(_colour_of(who[1]['wizard'])) if who else '':<16}")
+            touching = [p.territories[c.to].name + ("" if c.river is None else "=" if c.bridge else "~")
+                        for c in p.crossings[t]]
+            lines.append("  " + " ".join(cells) + " | " + ", ".join(touching))
+    lines += ["", _decision(view)]
+    return "\n".join(lines)
+
+
+def _where(t: str | None) -> str:
+    terr = pack().territories.get(t) if t else None
+    return terr.name if terr else "the rocky space"
+
+
+def _event(e: dict) -> str:
+    kind = e["type"]
+    dice = lambda xs: " ".join(map(str, xs))  # noqa: E731
+    text = {
+        "eliminated": lambda: f"Set-up: out of the game - Characters {', '.join(e['characters'])}; Wizards {', '.join(e['wizards'])}",
+        "castle_sites": lambda: f"Set-up: castle tokens on {len(e['territories'])} territories; Ramp tokens on steps {dice(e['ramp_steps'])}",
+        "tokens_placed": lambda: f"Set-up: {e['face_down']} tokens face down, {e['ramp_tokens']} on the Ramp, {e['tower']} Characters in the Tower",
+        "character_dealt": lambda: f"Seat {e['seat']} ({e['wizard']}) starts as the {e['character']}",
+        "turn_started": lambda: f"Seat {e['seat']}'s {'extra ' if e['extra'] else ''}turn",
+        "moved": lambda: f"Seat {e['seat']} ({e['character']}) moves from {_where(e['from'])} to {_where(e['to'])} ({len(e['path'])} spaces)",
+        "passed": lambda: f"Seat {e['seat']} passes",
+        "flew": lambda: f"Seat {e['seat']} flies from {_where(e['from'])} to {_where(e['to'])}",
+        "token_revealed": lambda: f"Token in {_where(e['territory'])} turned over: {e['token']}",
+        "token_removed": lambda: f"Token {e['token']} leaves {_where(e['territory'])}",
+        "token_left_face_up": lambda: f"Token {e['token']} stays face up in {_where(e['territory'])} ({e['why']})",
+        "spell_cast": lambda: f"Seat {e['seat']} uses {e['spell'].replace('_', ' ')}",
+        "extra_turn": lambda: f"Seat {e['seat']} will take another turn ({e['why']})",
+        "home_castle_already_yours": lambda: f"Seat {e['seat']} already holds this Home Castle",
+        "pennants_placed": lambda: f"Seat {e['seat']} places {e['count']} Pennant(s) in {_where(e['territory'])} (now {e['total']}; {e['why']})",
+        "pennants_returned": lambda: f"{e['count']} {e['wizard']} Pennant(s) go home from {_where(e['territory'])} ({e['why']})",
+        "castle_protected": lambda: f"The Castle in {_where(e['territory'])} is protected: no battle",
+        "battle_started": lambda: f"Battle for {_where(e['territory'])}: seat {e['attacker']} attacks" + (f" seat {e['defender']}" if e['defender'] is not None else ""),
+        "opponent_declared": lambda: f"Seat {e['attacker']} will do battle with seat {e['defender']}",
+        "transformed": lambda: f"Seat {e['seat']} transforms: {e['from']} goes into the Tower, {e['pulls']} pull(s), the {e['to']} comes out",
+        "king_climbed": lambda: "The Wizard King steps onto the top of the Tower!" if e["on_tower"] else f"The Wizard King climbs to step {e['step']}" + (" and finds a Ramp token" if e.get("ramp_token") else "") + (" (tired of waiting)" if e["cause"] == "patience" else ""),
+        "ramp_token_taken": lambda: f"Seat {e['seat']} takes the Ramp token from step {e['step']}",
+        "ramp_token_lost": lambda: f"The Ramp token on step {e['step']} leaves the game unused",
+        "ramp_token_revealed": lambda: f"Seat {e['seat']} turns over the Ramp token: {e['token']}",
+        "ramp_token_discarded": lambda: f"The Ramp token {e['token']} cannot be used and leaves the game",
+        "battle_dice": lambda: f"Dice: seat {e['attacker']} rolls {dice(e['attacker_dice'])} v seat {e['defender']} rolls {dice(e['defender_dice'])}",
+        "battle_reroll": lambda: f"Seat {e['defender']} re-rolls {dice(e['was'])} -> {dice(e['now'])}: now {dice(e['defender_dice'])}",
+        "battle_won": lambda: f"Seat {e['winner']} wins the battle ({dice(e['attacker_dice'])} v {dice(e['defender_dice'])})",
+        "protection_placed": lambda: f"Seat {e['seat']} protects the Castle in {_where(e['territory'])}",
+        "protection_moved": lambda: f"Seat {e['seat']} moves a Protection from {_where(e['from'])} to {_where(e['to'])}",
+        "game_over": lambda: f"Game over: {e['summary']} (scores {dice(e['scores'])})",
+    }.get(kind)
+    return text() if text else f"{kind}: {', '.join(f'{k}={v}' for k, v in sorted(e.items()) if k != 'type')}"
+
+
+def render_events(events: list[dict]) -> list[str]:
+    return [_event(e) for e in events]

@@ -1,0 +1,188 @@
+"""The Spell tokens on the map and on the Ramp (The Powers of the Spell Tokens on the
+Map / on the Ramp). A spell is usable when it has at least one target; a map spell that
+is not stays face up for another player, a Ramp spell that is not leaves the game
+(Tokens in Territories and on the Ramp). Used map tokens leave the board, except
+Protection, which stays beside the Castle it guards.
+
+Readings (each tested):
+* Revelation turns over 2 face-down tokens on the map (as many as are left if fewer),
+  then its user goes again; with none face down it cannot be used.
+* Transformation: its user picks the other player and the pulls; the changed player's
+  Character acts on a Ramp token the King lands on.
+* Protection goes on a Castle holding Pennants (the map token: your own Pennants; the
+  Ramp token: 'a Castle of your choice'), never a Home Castle nor a Castle already
+  protected. Move a Protection moves one to another such Castle.
+* Conquer a Castle may not take a protected Castle or a Home Castle: both 'may not be
+  attacked', and seizing a Castle is the strongest attack there is.
+* Transport: fly to any territory but your own and those with a Character on them
+  (the rocky space is never re-entered); the Ramp Transports keep to their two terrains.
+* Power adds 1 (map) or 2 (Ramp) to a Castle already holding your Pennants, protected
+  ones included, and needs a Pennant left in your supply.
+"""
+from __future__ import annotations
+
+from shared.tower import pennants, tower
+from shared.tower.pack import pack
+from shared.tower.tasks import Task, grant_extra_turn, pop, push
+
+SECTION = {
+    ("map", "revelation"): "Spell of Revelation",
+    ("map", "transformation"): "Spell of Transformation",
+    ("map", "protection"): "Spell of Protection",
+    ("map", "move_protection"): "Move a Spell of Protection",
+    ("map", "transport"): "Spell of Transport",
+    ("map", "power"): "Spell of Power",
+    ("ramp", "conquer"): "Conquer a Castle",
+    ("ramp", "self_transformation"): "Spell of Self-Transformation",
+    ("ramp", "power2"): "Spell of Power (Ramp)",
+    ("ramp", "protection"): "Spell of Protection (Ramp)",
+    ("ramp", "transport_swamp_forest"): "Spell of Transport-Swamp or Forest",
+    ("ramp", "transport_mountain_plain"): "Spell of Transport-Mountain or Plain",
+}
+
+
+def _occupied(state: dict) -> set[str]:
+    return {p["at"] for p in state["players"]}
+
+
+def _guardable(state: dict, t: str) -> bool:
+    square = state["board"][t]
+    return bool(square["pennants"]) and not pennants.is_home(square) and not square["protected"]
+
+
+def _flights(state: dict, seat: int, terrains: tuple[str, ...] | None) -> list[dict]:
+    p = pack()
+    taken = _occupied(state)
+    return [{"kind": "fly", "to": t} for t in p.territory_ids
+            if t not in taken and (terrains is None or p.territories[t].terrain in terrains)]
+
+
+def targets(state: dict, seat: int, spell: str, source: str) -> list[dict]:
+    """Every way to use the spell now; empty when it cannot be used."""
+    p = pack()
+    mine = state["players"][seat]["wizard"]
+    held = pennants.castles_held(state)
+    own = [t for t in held if pennants.holder(state, t) == mine]
+    if spell == "revelation":
+        return [{"kind": "reveal", "territory": t} for t, sq in sorted(state["board"].items())
+                if sq["token"] is not None and not sq["token"]["up"]]
+    if spell == "transformation":
+        return [{"kind": "transform_other", "seat": o, "pulls": k}
+                for o in range(state["seats"]) if o != seat for k in p.pulls]
+    if spell == "self_transformation":
+        return [{"kind": "transform", "pulls": k} for k in p.pulls]
+    if spell == "protection":
+        pool = own if source == "map" else held
+        return [{"kind": "protect", "territory": t} for t in pool if _guardable(state, t)]
+    if spell == "move_protection":
+        guarded = [t for t, sq in sorted(state["board"].items()) if sq["protected"]]
+        return [{"kind": "move_protection", "from": a, "to": b}
+                for a in guarded for b in held if b != a and _guardable(state, b)]
+    if spell in ("power", "power2"):
+        if pennants.supply(state, seat) == 0:
+            return []
+        return [{"kind": "power", "territory": t} for t in own]
+    if spell == "conquer":
+        if pennants.supply(state, seat) == 0:
+            return []
+        return [{"kind": "conquer", "territory": t} for t in held
+                if pennants.holder(state, t) != mine and not state["board"][t]["protected"]
+                and not pennants.is_home(state["board"][t])]
+    if spell == "transport":
+        return _flights(state, seat, None)
+    if spell in ("transport_swamp_forest", "transport_mountain_plain"):
+        return _flights(state, seat, tuple(p.ramp_spells[spell]["terrains"]))
+    raise ValueError(f"unknown spell {spell!r}")
+
+
+def take_map_spell(state: dict, seat: int, at: str, spell: str, events: list) -> None:
+    """Landing on a face-up map Spell: 'obey it if you can'; if not, it stays face up."""
+    if not targets(state, seat, spell, "map"):
+        events.append({"type": "token_left_face_up", "territory": at, "token": f"spell:{spell}", "seat": seat,
+                       "why": "cannot be used now"})
+        return
+    state["board"][at]["token"] = None
+    events.append({"type": "spell_cast", "seat": seat, "spell": spell, "source": "map", "territory": at})
+    task = {"task": "spell", "seat": seat, "spell": spell, "source": "map"}
+    if spell == "revelation":
+        task["left"] = 2
+    push(state, task)
+
+
+def after_transformation(state: dict, seat: int, token: str | None, events: list) -> None:
+    """The King landed on a Ramp token: the transformed Character acts on it now."""
+    if token is not None:
+        events.append({"type": "ramp_token_taken", "seat": seat, "step": state["king"]})
+        push(state, {"task": "ramp", "seat": seat, "token": token})
+
+
+class RampToken(Task):
+    """Turn over a Ramp token and follow its orders, or remove it if it cannot be used."""
+
+    kind = "ramp"
+    automatic = True
+
+    def run(self, state, task, events):
+        pop(state, task)
+        seat, spell = task["seat"], task["token"].split(":")[1]
+        events.append({"type": "ramp_token_revealed", "seat": seat, "token": task["token"]})
+        if not targets(state, seat, spell, "ramp"):
+            events.append({"type": "ramp_token_discarded", "seat": seat, "token": task["token"],
+                           "why": "cannot be used now"})
+            return
+        push(state, {"task": "spell", "seat": seat, "spell": spell, "source": "ramp"})
+
+
+class SpellChoice(Task):
+    kind = "spell"
+
+    def legal(self, state, task):
+        return targets(state, task["seat"], task["spell"], task["source"])
+
+    def refuse(self, state, task, action):
+        from shared.engine import RuleViolation
+
+        return RuleViolation(SECTION[(task["source"], task["spell"])],
+                             f"{action.get('kind')!r} with these targets is not a use of this spell now")
+
+    def apply(self, state, task, action, events):
+        seat, spell, kind = task["seat"], task["spell"], action["kind"]
+        board = state["board"]
+        if kind == "reveal":
+            t = action["territory"]
+            board[t]["token"]["up"] = True
+            events.append({"type": "token_revealed", "territory": t, "token": board[t]["token"]["id"], "by": seat,
+                           "spell": "revelation"})
+            task["left"] -= 1
+            if task["left"] == 0 or not targets(state, seat, spell, "map"):
+                pop(state, task)
+                grant_extra_turn(state, seat, events, "Spell of Revelation: go again")
+            return
+        pop(state, task)
+        if kind == "transform_other":
+            # 'Take another player's Character ... and change it in the Tower'
+            token = tower.transform(state, action["seat"], action["pulls"], events, "Spell of Transformation")
+            after_transformation(state, action["seat"], token, events)
+        elif kind == "transform":
+            token = tower.transform(state, seat, action["pulls"], events, "Spell of Self-Transformation")
+            after_transformation(state, seat, token, events)
+        elif kind == "protect":
+            board[action["territory"]]["protected"] = True
+            events.append({"type": "protection_placed", "territory": action["territory"], "seat": seat})
+        elif kind == "move_protection":
+            board[action["from"]]["protected"] = False
+            board[action["to"]]["protected"] = True
+            events.append({"type": "protection_moved", "from": action["from"], "to": action["to"], "seat": seat})
+        elif kind == "power":
+            n = 2 if spell == "power2" else 1
+            pennants.place(state, action["territory"], seat, n, events, SECTION[(task["source"], spell)])
+        elif kind == "conquer":
+            t = action["territory"]
+            n = pennants.count(state, t)
+            pennants.send_home(state, t, events, "Conquer a Castle")
+            pennants.place(state, t, seat, n, events, "Conquer a Castle")
+        elif kind == "fly":
+            player = state["players"][seat]
+            events.append({"type": "flew", "seat": seat, "from": player["at"], "to": action["to"], "spell": spell})
+            player["at"] = action["to"]
+            push(state, {"task": "land", "seat": seat, "at": action["to"]})

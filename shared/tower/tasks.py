@@ -1,0 +1,64 @@
+"""Turn order and phases as data. The state keeps a stack of tasks (`state["tasks"]`,
+top last): each names what happens next and who decides it. A Task class per kind says
+who acts, what they may do and what follows; automatic tasks (the end of a turn,
+landing on a space, turning over a Ramp token) run as soon as they reach the top.
+
+    turn     end of a turn: the King's patience, extra turns, next seat   (automatic)
+    move     a seat moves or passes                                        (turns.py)
+    land     what the space landed on does                                 (automatic, tokens.py)
+    home     Add Pennants or Go Again on your own Home Castle              (tokens.py)
+    spell    a spell token's choice: targets, pulls, destinations          (spells.py)
+    ramp     turn over a Ramp token taken by the King                      (automatic, spells.py)
+    battle   declare, transform, roll, re-roll, resolve                    (battle.py)
+"""
+from __future__ import annotations
+
+from shared.engine import ChanceRequest, RuleViolation
+
+
+class Task:
+    kind: str = ""
+    rule: str = "How to Play"  # the section cited when an action is not allowed here
+    automatic: bool = False
+
+    def actor(self, state: dict, task: dict) -> int:
+        return task["seat"]
+
+    def legal(self, state: dict, task: dict) -> list[dict]:
+        return []
+
+    def apply(self, state: dict, task: dict, action: dict, events: list) -> None:
+        raise NotImplementedError
+
+    def accepts(self, state: dict, task: dict, action: dict) -> bool:
+        """Whether `action` is allowed now. By default: it is one of the listed actions."""
+        return action in self.legal(state, task)
+
+    def refuse(self, state: dict, task: dict, action: dict) -> RuleViolation:
+        """The error for an action that is well formed but not allowed here."""
+        return RuleViolation(self.rule, f"{action.get('kind')!r} is not one of the choices now")
+
+    def run(self, state: dict, task: dict, events: list) -> None:
+        """Automatic tasks: do the work (pop self, maybe push more)."""
+        raise NotImplementedError
+
+    def request(self, state: dict, task: dict) -> ChanceRequest | None:
+        return None
+
+    def apply_chance(self, state: dict, task: dict, outcome, events: list) -> None:
+        raise NotImplementedError
+
+
+def push(state: dict, task: dict) -> None:
+    state["tasks"].append(task)
+
+
+def pop(state: dict, task: dict) -> None:
+    top = state["tasks"].pop()
+    assert top is task, "a task may only pop itself"
+
+
+def grant_extra_turn(state: dict, seat: int, events: list, why: str) -> None:
+    """'take another turn': queued, taken when the current turn ends."""
+    state["turn"]["extra"].append(seat)
+    events.append({"type": "extra_turn", "seat": seat, "why": why})

@@ -1,0 +1,90 @@
+"""A turn: move, act on what you land on, end the turn (How to Play). Play passes to
+the left (seat + 1); extra turns ('Go Again', 'take another turn') come first.
+
+Readings: 'move 1, 2 or 3 territories' means a regular turn moves when it can; a seat
+with no destination passes so the game goes on. An extra turn is offered ('you may take
+another turn'), so it may always be passed.
+
+The Wizard King's patience (authored, rules.json `king_patience`): transformations are
+the game's only clock, so after that many turns in a row without the King climbing he
+climbs one step at the end of a turn; a Ramp token on that step leaves the game unused.
+Every game therefore ends."""
+from __future__ import annotations
+
+from shared.engine import RuleViolation
+from shared.tower import movement, tower
+from shared.tower.pack import pack
+from shared.tower.tasks import Task, pop, push
+
+
+def occupied(state: dict, seat: int) -> set[str]:
+    """Territories other Characters stand on (the rocky space holds any number)."""
+    return {p["at"] for s, p in enumerate(state["players"]) if s != seat and p["at"] != "rocky"}
+
+
+def begin(state: dict, seat: int, extra: bool, events: list) -> None:
+    state["turn"]["seat"] = seat
+    push(state, {"task": "turn"})
+    push(state, {"task": "move", "seat": seat, "extra": extra})
+    events.append({"type": "turn_started", "seat": seat, "extra": extra})
+
+
+class TurnEnd(Task):
+    kind = "turn"
+    automatic = True
+
+    def run(self, state, task, events):
+        pop(state, task)
+        turn = state["turn"]
+        turn["played"] += 1
+        turn["quiet"] += 1
+        if turn["quiet"] >= pack().king_patience:
+            token = tower.climb(state, events, "patience")
+            if token is not None:
+                events.append({"type": "ramp_token_lost", "step": state["king"]})
+        if state["ended"]:
+            return
+        if turn["extra"]:
+            begin(state, turn["extra"].pop(0), True, events)
+        else:
+            turn["regular"] = (turn["regular"] + 1) % state["seats"]
+            begin(state, turn["regular"], False, events)
+
+
+class Move(Task):
+    kind = "move"
+    rule = movement.MOVEMENT
+
+    def legal(self, state, task):
+        seat = task["seat"]
+        player = state["players"][seat]
+        paths = movement.reachable(player["at"], player["character"], occupied(state, seat))
+        actions = [{"kind": "move", "to": to, "path": path} for to, path in paths.items()]
+        if task["extra"] or not actions:
+            actions.append({"kind": "pass"})
+        return actions
+
+    def accepts(self, state, task, action):
+        # any path the rules allow is accepted, not only the listed one
+        if action["kind"] == "move":
+            player = state["players"][task["seat"]]
+            if movement.check_path(player["at"], player["character"], occupied(state, task["seat"]), action["path"]) != action["to"]:
+                raise RuleViolation(movement.MOVEMENT, "the path does not end at 'to'")
+            return True
+        return action in self.legal(state, task)
+
+    def refuse(self, state, task, action):
+        return RuleViolation(movement.MOVEMENT, "you may move up to your allowance; pass only when you cannot move "
+                                                "or on an extra turn")
+
+    def apply(self, state, task, action, events):
+        seat = task["seat"]
+        pop(state, task)
+        if action["kind"] == "pass":
+            events.append({"type": "passed", "seat": seat})
+            return
+        player = state["players"][seat]
+        events.append({"type": "moved", "seat": seat, "character": player["character"], "from": player["at"],
+                       "to": action["to"], "path": action["path"]})
+        player["at"] = action["to"]
+        push(state, {"task": "land", "seat": seat, "at": action["to"]})
