@@ -1,0 +1,63 @@
+"""AI seats: a Celery worker plays them through the public gRPC API, once per turn."""
+from __future__ import annotations
+
+import json
+import secrets
+
+import grpc
+import pytest
+from archmage.board.v1 import board_pb2, board_pb2_grpc
+from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
+from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
+
+from services.ai.tasks import play_turn_once
+from tests.support.processes import celery_worker, wait_for
+from tests.support.server import ServerThread
+
+
+def test_a_turn_run_twice_acts_once(platform):
+    channel = grpc.insecure_channel(platform.address)
+    m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
+        game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai"), matchmaking_pb2.SeatSpec(kind="human")]))
+    rec = platform.run(platform.platform.store.load(m.match_id))
+    token = json.loads(rec["ai_tokens"])["0"]
+    first = play_turn_once(m.match_id, 0, 1, token, platform.address, platform.address)
+    second = play_turn_once(m.match_id, 0, 1, token, platform.address, platform.address)
+    assert first == ("acted", "race") and second == ("stale", "race")
+    view = board_pb2_grpc.BoardStub(channel).GetMatch(board_pb2.GetMatchRequest(match_id=m.match_id))
+    assert view.version == 2
+
+
+def test_an_ai_token_acts_only_for_its_seat(platform):
+    channel = grpc.insecure_channel(platform.address)
+    m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
+        game="race", seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
+    rec = platform.run(platform.platform.store.load(m.match_id))
+    token = json.loads(rec["ai_tokens"])["1"]
+    assert play_turn_once(m.match_id, 1, 1, token, platform.address, platform.address)[0] == "stale"
+
+
+@pytest.fixture
+def ai_platform(redis_url):
+    from services.ai.celery_app import app
+    from services.ai.notifier import CeleryTurns
+
+    queue = "ai-test-" + secrets.token_hex(4)
+    server = ServerThread(redis_url, notifier=CeleryTurns(app, queue))
+    server.start()
+    env = {"REDIS_URL": redis_url, "BOARD_ADDR": server.address, "COMBAT_ADDR": server.address, "AI_QUEUE": queue}
+    with celery_worker(env, queue=queue):
+        yield server
+    server.stop()
+
+
+def test_celery_workers_play_an_all_ai_match_to_the_end(ai_platform):
+    channel = grpc.insecure_channel(ai_platform.address)
+    m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
+        game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai") for _ in range(3)]))
+    board = board_pb2_grpc.BoardStub(channel)
+    view = wait_for(lambda: (v := board.GetMatch(board_pb2.GetMatchRequest(match_id=m.match_id))).status == "finished"
+                    and v, timeout=60, what="the AI match to finish")
+    assert json.loads(view.outcome_json)["winners"]
+    verdict = dice_pb2_grpc.DiceStub(channel).Verify(dice_pb2.VerifyRequest(session_id=m.match_id))
+    assert verdict.ok, list(verdict.problems)
