@@ -10,6 +10,7 @@ become a Malformed marker that the error interceptor answers with INVALID_ARGUME
 """
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
 import time
@@ -23,6 +24,9 @@ from services.core.metrics import METRICS
 from shared.engine import errors as eerr
 
 log = logging.getLogger("archmage.edge")
+
+# no unary call may hold a server longer than this, whatever deadline the client set
+UNARY_LIMIT_S = 30.0
 
 CLAIM: contextvars.ContextVar[seats.SeatClaim | None] = contextvars.ContextVar("seat_claim", default=None)
 
@@ -139,8 +143,13 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
                 if isinstance(request, Malformed):
                     await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                         f"the request is not a valid {request.type_name}: {request.reason}")
+                remaining = context.time_remaining()
+                limit = UNARY_LIMIT_S if remaining is None else min(remaining, UNARY_LIMIT_S)
                 try:
-                    return await behavior(request, context)
+                    return await asyncio.wait_for(behavior(request, context), limit)
+                except asyncio.TimeoutError:
+                    await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                        f"{method} did not finish within {limit:.1f}s")
                 except grpc.aio.AbortError:
                     raise
                 except Exception as exc:

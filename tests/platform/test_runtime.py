@@ -116,3 +116,21 @@ def test_list_games_names_registered_games(channel):
     games = matchmaking_pb2_grpc.MatchmakingStub(channel).ListGames(matchmaking_pb2.ListGamesRequest())
     race = next(g for g in games.games if g.name == "race")
     assert (race.min_seats, race.max_seats) == (1, 4)
+
+
+def test_oversized_requests_are_resource_exhausted(channel):
+    m = new_match(channel)
+    meta = (("x-seat-token", m.seat_tokens[0].token),)
+    with pytest.raises(grpc.RpcError) as err:
+        board_pb2_grpc.BoardStub(channel).Move(common_pb2.ActRequest(
+            match_id=m.match_id, action_id="big", action_json="x" * (2 << 20)), metadata=meta)
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def test_large_but_allowed_action_is_invalid_argument_not_a_crash(channel):
+    m = new_match(channel)
+    meta = (("x-seat-token", m.seat_tokens[0].token),)
+    with pytest.raises(grpc.RpcError) as err:
+        board_pb2_grpc.BoardStub(channel).Move(common_pb2.ActRequest(
+            match_id=m.match_id, action_id="big", action_json='{"kind":"' + "x" * 20000 + '"}'), metadata=meta)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
