@@ -1,0 +1,100 @@
+"""Build Tower states directly for scenario tests: a finished set-up with scripted
+dice, then an emptied board the test fills with exactly what the rule needs."""
+from __future__ import annotations
+
+import json
+
+from shared.engine import CHANCE, MatchConfig
+from shared.tower.engine import TowerEngine
+from shared.tower.pack import pack
+
+E = TowerEngine()
+
+
+def first_faces(request) -> list[list]:
+    """The first face of every die: a scripted, repeatable chance outcome."""
+    return [[pool.faces[0]] * pool.count for pool in request.pools]
+
+
+def started(seats: int = 4) -> dict:
+    state = E.setup(MatchConfig(seats=seats))
+    while E.actor(state) == CHANCE:
+        state, _ = E.apply_chance(state, first_faces(E.chance_request(state)))
+    return state
+
+
+def blank(seats: int = 4, characters: dict[int, str] | None = None, tower: list[str] | None = None) -> dict:
+    """A game in play, seat 0 to move, every Character on the rocky space, no tokens,
+    no Pennants, no Castles. `characters` sets who each seat is; `tower` the ring
+    order from the door (chamber door+1, door+2, ...)."""
+    state = started(seats)
+    for square in state["board"].values():
+        square.update(castle=False, token=None, pennants=None, protected=False)
+    state["ramp"] = {}
+    if characters:
+        cast(state, characters, tower)
+    E.check_invariants(state)
+    return state
+
+
+def cast(state: dict, characters: dict[int, str], tower: list[str] | None = None) -> None:
+    for seat, c in characters.items():
+        state["players"][seat]["character"] = c
+    held = {p["character"] for p in state["players"]}
+    rest = [c for c in pack().character_names if c not in held and c not in state["removed"]["characters"]]
+    inside = tower if tower is not None else rest[:4]
+    assert sorted(inside) == sorted(rest), f"the Tower must hold {rest}"
+    state["tower"] = {"chambers": [None] + list(inside), "door": 0}
+
+
+def castle(state: dict, t: str, token: str | None = None, up: bool = False,
+           wizard: str | None = None, count: int = 0, protected: bool = False) -> None:
+    """A Castle on t, with an optional castle token and Pennants taken from the supply."""
+    square = state["board"][t]
+    square.update(castle=True, token={"id": token, "up": up} if token else None, protected=protected)
+    if wizard:
+        seat = next(s for s, p in enumerate(state["players"]) if p["wizard"] == wizard)
+        state["players"][seat]["supply"] -= count
+        square["pennants"] = {"wizard": wizard, "count": count}
+
+
+def spell(state: dict, t: str, name: str, up: bool = False) -> None:
+    state["board"][t].update(castle=False, token={"id": f"spell:{name}", "up": up}, pennants=None)
+
+
+def at(state: dict, seat: int, t: str) -> None:
+    state["players"][seat]["at"] = t
+
+
+def wizard(state: dict, seat: int) -> str:
+    return state["players"][seat]["wizard"]
+
+
+def act(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
+    new, events = E.apply(state, seat, action)
+    E.check_invariants(new)
+    return new, events
+
+
+def roll(state: dict, *pools: list[int]) -> tuple[dict, list[dict]]:
+    new, events = E.apply_chance(state, [list(p) for p in pools])
+    E.check_invariants(new)
+    return new, events
+
+
+def top(state: dict) -> dict:
+    return state["tasks"][-1]
+
+
+def types(events: list[dict]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def neighbour_path(a: str, b: str) -> dict:
+    return {"kind": "move", "to": b, "path": [["walk", b]]}
+
+
+def same(actions: list[dict], expected: list[dict]) -> bool:
+    """Equal as sets of actions (legal lists come in canonical-JSON order)."""
+    key = lambda a: json.dumps(a, sort_keys=True)  # noqa: E731
+    return sorted(map(key, actions)) == sorted(map(key, expected))

@@ -1,0 +1,140 @@
+"""The engine contract: turns, typed errors, domains, labels, bytes."""
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shared.engine import CHANCE, EngineError, MalformedAction, NotYourTurn, RuleViolation, WrongChanceOutcome
+from shared.engine.playout import random_playout
+from shared.engine.registry import engine_for, policy_for
+from shared.engine import MatchConfig
+from shared.tower.actions import FIELDS
+from tests.tower.scenario import E, at, blank, castle, started, wizard
+
+CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
+
+
+def test_registered_under_its_name():
+    """The platform finds the engine and the AI policy by the name 'tower'."""
+    engine = engine_for("tower")
+    assert (engine.name, engine.title, engine.min_seats, engine.max_seats) == ("tower", "Tower of the Wizard King", 2, 4)
+    assert callable(policy_for("tower"))
+
+
+def test_only_the_seat_to_act_may_act():
+    """How to Play: turns pass to the left; others wait (NotYourTurn)."""
+    state = started(4)
+    action = E.legal_actions(state, 0)[0]
+    with pytest.raises(NotYourTurn):
+        E.apply(state, 1, action)
+    assert E.legal_actions(state, 1) == []
+    chance = E.setup(MatchConfig(seats=4))
+    assert E.actor(chance) == CHANCE
+    with pytest.raises(NotYourTurn):
+        E.apply(chance, 0, {"kind": "pass"})
+
+
+@pytest.mark.parametrize("action", [
+    None, [], "move", {}, {"kind": 3}, {"kind": "teleport"}, {"kind": "move"}, {"kind": "move", "to": "x"},
+    {"kind": "move", "to": 5, "path": []}, {"kind": "move", "to": "x", "path": "x"},
+    {"kind": "move", "to": "x", "path": [["walk"]]}, {"kind": "pass", "extra": 1},
+    {"kind": "transform", "pulls": True}, {"kind": "transform", "pulls": "1"}, {"kind": "reroll", "dice": [0, 0]},
+    {"kind": "reroll", "dice": []}, {"kind": "home", "choice": "both"}, {"kind": "declare", "seat": None},
+])
+def test_garbage_is_malformed(action):
+    """Contract: unknown kinds, missing or mistyped fields are MalformedAction, never KeyError or TypeError."""
+    with pytest.raises(MalformedAction):
+        E.apply(started(4), 0, action)
+
+
+def test_well_formed_but_illegal_is_a_rule_violation_naming_the_rule():
+    """Contract: RuleViolation(rule=<rulebook section>) for an action the rules forbid now."""
+    state = started(4)
+    with pytest.raises(RuleViolation) as err:
+        E.apply(state, 0, {"kind": "fight"})
+    assert err.value.rule
+    with pytest.raises(RuleViolation) as err:
+        E.apply(state, 0, {"kind": "move", "to": "greyfang", "path": [["walk", "greyfang"]]})
+    assert err.value.rule == "Movement on the Board"
+
+
+json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 50), st.text(max_size=12),
+                      st.sampled_from(["thornwood", "goldmeadow", "walk", "cave", "again", "pennants"]))
+json_value = st.recursive(json_leaf, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
+actions = st.one_of(
+    json_value,
+    st.builds(lambda kind, extra: {"kind": kind, **extra}, st.sampled_from(sorted(FIELDS)),
+              st.dictionaries(st.sampled_from(["to", "path", "seat", "pulls", "dice", "territory", "from", "choice"]),
+                              json_value, max_size=3)),
+)
+
+
+@cache
+def some_state(seed: int) -> bytes:
+    state, _ = random_playout(E, MatchConfig(seats=2 + seed % 3), random.Random(seed), max_steps=40 + seed * 7)
+    return E.encode(state)
+
+
+@settings(max_examples=150, deadline=None)
+@given(action=actions, seed=st.integers(0, 5))
+def test_any_json_is_answered_with_an_engine_error_or_applied(action, seed):
+    """Contract: apply raises only the engine's own errors on bad input, and never changes its input state."""
+    before = some_state(seed)
+    state = E.decode(before)
+    who = E.actor(state)
+    try:
+        E.apply(state, who if who >= 0 else 0, action)
+    except EngineError:
+        pass
+    assert E.encode(state) == before
+
+
+def test_wrong_dice_are_refused():
+    """Chance steps: dice that do not answer the request are WrongChanceOutcome."""
+    state = E.setup(MatchConfig(seats=4))
+    with pytest.raises(WrongChanceOutcome):
+        E.apply_chance(state, [[1]])
+    with pytest.raises(WrongChanceOutcome):
+        E.apply_chance(started(4), [[1]])
+
+
+def test_apply_returns_a_new_state_and_leaves_the_old_one_alone():
+    """Contract: apply never mutates its input."""
+    state = blank(4, CHARS)
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", f"symbol:{wizard(state, 0)}")
+    before = E.encode(state)
+    new, _ = E.apply(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    assert E.encode(state) == before and new is not state
+
+
+def test_action_domains():
+    """Contract: 'board' for map and movement, 'combat' for battles, spells, transformations, token effects."""
+    for kind in ("move", "pass", "fly"):
+        assert E.action_domain({"kind": kind}) == "board"
+    for kind in ("fight", "transform", "reroll", "accept", "declare", "reveal", "protect", "move_protection",
+                 "power", "conquer", "transform_other", "home"):
+        assert E.action_domain({"kind": kind}) == "combat"
+
+
+def test_every_legal_action_has_a_label_and_round_trips_as_bytes():
+    """Contract: describe() labels actions for people; encode/decode are exact."""
+    rng = random.Random(2)
+    seen = set()
+
+    def check(state):
+        assert E.decode(E.encode(state)) == state
+        who = E.actor(state)
+        if who >= 0:
+            for a in E.legal_actions(state, who):
+                label = E.describe(a)
+                assert label and "Unknown" not in label and "\n" not in label
+                seen.add(a["kind"])
+
+    for seats in (2, 3, 4):
+        random_playout(E, MatchConfig(seats=seats), rng, on_state=check)
+    assert {"move", "fight", "transform"} <= seen

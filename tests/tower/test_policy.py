@@ -1,0 +1,110 @@
+"""The AI policy: legal, fast, sensible, and reading only its own view."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from shared.engine import CHANCE, TERMINAL, MatchConfig
+from shared.engine.playout import sample_chance
+from shared.tower.policy import choose
+from tests.tower.scenario import E, act, at, blank, castle, roll, top, wizard
+
+CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
+
+
+def policy_game(seats: int, seed: int) -> tuple[dict, float]:
+    rng = random.Random(seed)
+    state = E.setup(MatchConfig(seats=seats))
+    slowest = 0.0
+    for _ in range(5000):
+        who = E.actor(state)
+        if who == TERMINAL:
+            return state, slowest
+        if who == CHANCE:
+            state, _ = E.apply_chance(state, sample_chance(E.chance_request(state), rng))
+            continue
+        legal = E.legal_actions(state, who)
+        t = time.perf_counter()
+        action = choose(E.view(state, who), who, legal, rng)
+        slowest = max(slowest, time.perf_counter() - t)
+        assert action in legal
+        state, _ = E.apply(state, who, action)
+    raise AssertionError("the policy game did not end")
+
+
+@pytest.mark.parametrize("seats,seed", [(2, 1), (3, 2), (4, 3)])
+def test_policy_plays_only_legal_actions_to_the_end_and_fast(seats, seed):
+    """Every seat an AI: the game ends, every choice is legal, each well under 50 ms."""
+    state, slowest = policy_game(seats, seed)
+    assert E.outcome(state) is not None and slowest < 0.05
+
+
+def first_turn(chars=CHARS) -> dict:
+    state = blank(4, chars)
+    at(state, 0, "thornwood")
+    return state
+
+
+def test_goes_for_its_own_symbol():
+    """General Strategy: explore for the Tokens that help you; your own symbol is a Pennant."""
+    state = first_turn()
+    castle(state, "foggy-fen", f"symbol:{wizard(state, 0)}", up=True)
+    castle(state, "goldmeadow", "home:Ogre", up=True)
+    action = choose(E.view(state, 0), 0, E.legal_actions(state, 0), random.Random(0))
+    assert action["kind"] == "move" and action["to"] == "foggy-fen"
+
+
+def test_takes_its_home_castles_pennants():
+    """Home Castles: the Pennants count at the end; the policy adds them."""
+    state = first_turn()
+    castle(state, "goldmeadow", "home:Warrior")
+    state, _ = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    assert choose(E.view(state, 0), 0, E.legal_actions(state, 0), random.Random(0)) == {"kind": "home", "choice": "pennants"}
+
+
+def test_attacks_when_the_odds_are_good_and_not_when_they_are_bad():
+    """General Strategy: 'Attack your opponents to increase your strength' - when the dice favour you."""
+    good = first_turn()  # the Warrior rolls 5 against the Dwarf's 3
+    castle(good, "goldmeadow", None, wizard=wizard(good, 1), count=3)
+    assert choose(E.view(good, 0), 0, E.legal_actions(good, 0), random.Random(0))["to"] == "goldmeadow"
+    bad = first_turn({0: "Orc", 1: "Dragon", 2: "Warrior", 3: "Ogre"})  # 2 dice against 5; the Tower no better
+    castle(bad, "goldmeadow", None, wizard=wizard(bad, 1), count=1)
+    picks = {choose(E.view(bad, 0), 0, E.legal_actions(bad, 0), random.Random(s)).get("to") for s in range(5)}
+    assert "goldmeadow" not in picks
+
+
+def test_transforms_when_the_matchup_is_bad_and_fights_when_it_is_good():
+    """Attacker's Special Transformation Power: 'If you ... don't like the difference in strength ... change'."""
+    for chars, expected in (({0: "Elf", 1: "Dragon", 2: "Warrior", 3: "Orc"}, "transform"),
+                            ({0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}, "fight")):
+        state = first_turn(chars)
+        castle(state, "goldmeadow", f"symbol:{wizard(state, 1)}")
+        state, _ = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+        assert top(state)["stage"] == "ready"
+        assert choose(E.view(state, 0), 0, E.legal_actions(state, 0), random.Random(0))["kind"] == expected
+
+
+def test_rerolls_a_losing_defence_and_keeps_a_winning_one():
+    """Defender's Special Pennant Power: 'If you think you can improve your combat roll, you have the option of
+    re-rolling'."""
+    state = first_turn()
+    castle(state, "goldmeadow", None, wizard=wizard(state, 1), count=3)
+    state, _ = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    state, _ = act(state, 0, {"kind": "fight"})
+    losing, _ = roll(state, [5, 4, 1, 1, 1], [3, 2, 1])
+    action = choose(E.view(losing, 1), 1, E.legal_actions(losing, 1), random.Random(0))
+    assert action["kind"] == "reroll"
+    winning, _ = roll(state, [5, 4, 1, 1, 1], [6, 2, 1])
+    assert choose(E.view(winning, 1), 1, E.legal_actions(winning, 1), random.Random(0)) == {"kind": "accept"}
+
+
+def test_chooses_from_the_redacted_view_alone():
+    """AI seats act through the public API: the policy works on a view where tokens and the Tower are hidden."""
+    state = first_turn()
+    castle(state, "goldmeadow", f"symbol:{wizard(state, 0)}")  # face down: the policy cannot know
+    view = E.view(state, 0)
+    assert view["board"]["goldmeadow"]["token"] == {"up": False} and "chambers" not in view["tower"]
+    action = choose(view, 0, E.legal_actions(state, 0), random.Random(0))
+    assert action in E.legal_actions(state, 0)

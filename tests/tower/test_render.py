@@ -1,0 +1,67 @@
+"""Text for a terminal client: the board from a view, one line per event."""
+from __future__ import annotations
+
+import random
+
+from shared.engine import CHANCE, MatchConfig
+from shared.engine.playout import random_playout, sample_chance
+from shared.tower.pack import pack
+from shared.tower.render import render, render_events
+from tests.tower.scenario import E, act, at, blank, castle, roll, wizard
+
+P = pack()
+
+
+def test_board_shows_every_territory_the_players_and_the_ramp():
+    """Render: the Wizard's Realm with its terrains, caves, rivers, Pennants, Characters and the King's step."""
+    state = blank(4, {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"})
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", None, wizard=wizard(state, 1), count=3, protected=True)
+    text = render(E.view(state, 0), 0)
+    for t in P.territories.values():
+        assert t.name in text
+    assert "blue x3" in text and "(P)" in text and "@Warrior/red" in text
+    assert "step 0 of 18" in text and "<- you" in text and "Reedwater~" in text and "cave" in text
+    assert "\x1b[" not in text and "\x1b[" in render(E.view(state, 0), 0, colour=True)
+
+
+def test_board_never_shows_a_face_down_token():
+    """Render draws from the view: face-down tokens are '[castle ?]' / '[spell ?]'."""
+    state = blank(4, {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"})
+    castle(state, "goldmeadow", "home:Ogre")
+    text = render(E.view(state, None), None)
+    assert "[castle ?]" in text and "Ogre's Hideout" not in text
+
+
+def test_events_are_one_line_each_with_the_dice_shown():
+    """Render events: battles show both rolls and re-rolls."""
+    state = blank(4, {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"})
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", None, wizard=wizard(state, 1), count=2)
+    state, e1 = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    state, e2 = act(state, 0, {"kind": "transform", "pulls": 1})
+    state, e3 = roll(state, [6, 2, 2, 2], [1, 1, 3])
+    state, e4 = act(state, 1, {"kind": "reroll", "dice": [0]})
+    state, e5 = roll(state, [4])
+    lines = render_events(e1 + e2 + e3 + e4 + e5)
+    assert len(lines) == len(e1 + e2 + e3 + e4 + e5) and all("\n" not in line for line in lines)
+    text = "\n".join(lines)
+    assert "rolls 6 2 2 2 v seat 1 rolls 1 1 3" in text and "re-rolls 1 -> 4" in text
+    assert "Warrior goes into the Tower" in text and "the Dragon comes out" in text
+
+
+def test_every_state_and_event_of_a_game_renders():
+    """Render works for every state and event a whole game produces, for seats and spectators."""
+    rng = random.Random(4)
+    state = E.setup(MatchConfig(seats=3))
+    while True:
+        who = E.actor(state)
+        if who == -2:
+            break
+        if who == CHANCE:
+            state, events = E.apply_chance(state, sample_chance(E.chance_request(state), rng))
+        else:
+            state, events = E.apply(state, who, rng.choice(E.legal_actions(state, who)))
+        assert all(isinstance(line, str) and line for line in render_events(events))
+        assert render(E.view(state, rng.choice([None, 0, 1, 2])), None)
+    assert "Game over" in render(E.view(state, 0), 0)

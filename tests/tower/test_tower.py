@@ -1,0 +1,107 @@
+"""The Wizard's Tower - To Experience Its Power; The Wizard King's Ramp; Winning the Game; and the
+authored Wizard King's patience."""
+from __future__ import annotations
+
+import json
+
+from shared.engine import TERMINAL
+from shared.tower import tower
+from shared.tower.pack import pack
+from tests.tower.scenario import E, act, at, blank, castle, spell, top, types, wizard
+
+P = pack()
+CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}  # the Tower from the door: Dragon, Ogre, Minotaur, Skeleton
+
+
+def test_the_ring_turns_one_chamber_per_pull():
+    """The Wizard's Tower 2-4: into the empty chamber, 'pull the lever down once or twice (you decide)', the
+    Character at the door comes out; the ring keeps its order, so what comes out depends on all that went before."""
+    state = blank(4, CHARS)
+    one = json.loads(json.dumps(state))
+    tower.transform(one, 0, 1, [], "test")
+    assert one["players"][0]["character"] == "Dragon"
+    assert one["tower"]["chambers"] == ["Warrior", None, "Ogre", "Minotaur", "Skeleton"]
+    tower.transform(one, 0, 1, [], "test")
+    assert one["players"][0]["character"] == "Ogre", "the Dragon went in at the door; the next one comes out"
+    two = json.loads(json.dumps(state))
+    tower.transform(two, 0, 2, [], "test")
+    assert two["players"][0]["character"] == "Ogre"
+    tower.transform(two, 1, 2, [], "test")
+    assert two["players"][1]["character"] == "Skeleton"
+    for s in (one, two):
+        E.check_invariants(s)
+
+
+def test_every_transformation_moves_the_king_one_step():
+    """The Wizard King's Ramp: 'moves up one step every time the Tower is used to change a Character'."""
+    state = blank(4, CHARS)
+    events: list = []
+    for n in range(1, 4):
+        tower.transform(state, n % 4, 1, events, "test")
+        assert state["king"] == n and state["turn"]["quiet"] == 0
+    assert types(events).count("king_climbed") == 3
+
+
+def test_the_game_ends_when_the_king_steps_from_the_last_step_onto_the_tower():
+    """Winning the Game: 'The game ends when the Wizard King makes the final step from the Ramp of Time onto the
+    top of the Tower.' The Wizard with the most Pennants on his Castles wins."""
+    state = blank(4, CHARS)
+    at(state, 0, "thornwood")
+    castle(state, "frostpeak", None, wizard=wizard(state, 2), count=5)
+    castle(state, "grimstone", None, wizard=wizard(state, 0), count=3)
+    spell(state, "goldmeadow", "transformation")
+    state["king"] = P.ramp_steps - 1
+    new, _ = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    new, events = act(new, 0, {"kind": "transform_other", "seat": 1, "pulls": 1})
+    assert new["king"] == P.ramp_steps and E.actor(new) != TERMINAL, "on the last step: not yet"
+    new["board"]["eagle-spire"]["token"] = {"id": "spell:transformation", "up": True}
+    at(new, 1, "thornwood")
+    new, _ = act(new, 1, {"kind": "move", "to": "eagle-spire", "path": [["walk", "eagle-spire"]]})
+    new, events = act(new, 1, {"kind": "transform_other", "seat": 3, "pulls": 2})
+    assert E.actor(new) == TERMINAL and events[-1]["type"] == "game_over"
+    result = E.outcome(new)
+    assert result.scores == (3, 0, 5, 0) and result.winners == (2,)
+    assert E.legal_actions(new, 0) == []
+
+
+def test_tied_scores_share_the_throne():
+    """Winning the Game: 'The Wizard player with the most Pennants on all his Castles is the victor'; equal
+    most share the win."""
+    state = blank(2, {0: "Warrior", 1: "Elf"})
+    castle(state, "frostpeak", None, wizard=wizard(state, 0), count=2)
+    castle(state, "grimstone", None, wizard=wizard(state, 1), count=2)
+    state["stage"], state["tasks"], state["king"], state["ended"] = "over", [], P.ramp_steps + 1, True
+    assert E.outcome(state).winners == (0, 1) and "tie" in E.outcome(state).summary
+
+
+def play_turns(state: dict, n: int) -> tuple[dict, list]:
+    """n turns in which nobody transforms: each seat walks to its first listed destination."""
+    events: list = []
+    for _ in range(n):
+        seat = E.actor(state)
+        state, ev = act(state, seat, E.legal_actions(state, seat)[0])
+        events += ev
+    return state, events
+
+
+def test_the_king_climbs_on_his_own_after_eight_quiet_turns():
+    """Authored (rules.json king_patience, RULE-GAPS 'keep the game playable'): transformations are the only clock,
+    so after 8 turns without one the King climbs a step; a Ramp token there leaves the game unused."""
+    state = blank(4, CHARS)
+    state["ramp"] = {"1": "ramp:conquer", "5": "ramp:power2"}
+    new, events = play_turns(state, P.king_patience - 1)
+    assert new["king"] == 0 and new["turn"]["quiet"] == P.king_patience - 1
+    new, events = play_turns(new, 1)
+    assert new["king"] == 1 and "ramp_token_lost" in types(events) and new["ramp"] == {"5": "ramp:power2"}
+    assert [e for e in events if e["type"] == "king_climbed"][0]["cause"] == "patience"
+    assert new["turn"]["quiet"] == 0
+
+
+def test_a_transformation_resets_the_kings_patience():
+    """The Wizard King's Ramp: a transformation moves the King, so the waiting starts again."""
+    state = blank(4, CHARS)
+    new, _ = play_turns(state, 5)
+    tower.transform(new, 0, 1, [], "test")
+    assert new["turn"]["quiet"] == 0
+    new, _ = play_turns(new, P.king_patience - 1)
+    assert new["king"] == 1
