@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from shared.engine import ChanceRequest, DicePool, RuleViolation
+from shared.engine import CHANCE, ChanceRequest, DicePool, RuleViolation
 from shared.tower import pennants, tower
 from shared.tower.pack import pack
 from shared.tower.tasks import Task, pop, push
@@ -89,8 +89,6 @@ class Battle(Task):
     rule = BATTLE
 
     def actor(self, state, task):
-        from shared.engine import CHANCE
-
         stage = task["stage"]
         if stage in ("roll", "reroll_roll"):
             return CHANCE

@@ -9,17 +9,20 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from shared.engine import CHANCE, TERMINAL, ChanceRequest, GameEngine, MatchConfig, NotYourTurn, Outcome
+from shared.engine import (CHANCE, TERMINAL, ChanceRequest, GameEngine, MatchConfig, NotYourTurn, Outcome,
+                           WrongChanceOutcome)
 from shared.engine.contract import canonical_json
-from shared.tower import actions, assembly, invariants, pennants, view
+from shared.tower import actions, assembly, invariants, pennants
 from shared.tower.battle import Battle, final_battle_under_way
 from shared.tower.spells import RampToken, SpellChoice
 from shared.tower.tasks import Task
 from shared.tower.tokens import HomeChoice, Land
 from shared.tower.turns import Move, TurnEnd, begin
 from shared.tower.pack import pack
+from shared.tower.view import view as redact
 
-TASKS: dict[str, Task] = {t.kind: t for t in (TurnEnd(), Move(), Land(), HomeChoice(), SpellChoice(), RampToken(), Battle())}
+TASKS: dict[str, Task] = {t.kind: t for t in (TurnEnd(), Move(), Land(), HomeChoice(), SpellChoice(), RampToken(),
+                                                Battle())}
 
 
 def _clone(state: dict) -> dict:
@@ -76,8 +79,6 @@ class TowerEngine(GameEngine[dict]):
     def apply_chance(self, state: dict, outcome: Sequence[Sequence]) -> tuple[dict, list[dict]]:
         request = self.chance_request(state)
         if request is None:
-            from shared.engine import WrongChanceOutcome
-
             raise WrongChanceOutcome("the state does not wait for dice")
         request.check(outcome)
         outcome = [list(faces) for faces in outcome]
@@ -112,7 +113,7 @@ class TowerEngine(GameEngine[dict]):
 
     # --- reading --------------------------------------------------------------------
     def view(self, state: dict, seat: int | None) -> dict:
-        return view.view(state, seat)
+        return redact(state, seat)
 
     def outcome(self, state: dict) -> Outcome | None:
         if state["stage"] != "over":

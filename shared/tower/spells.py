@@ -21,6 +21,7 @@ Readings (each tested):
 """
 from __future__ import annotations
 
+from shared.engine import RuleViolation
 from shared.tower import pennants, tower
 from shared.tower.pack import pack
 from shared.tower.tasks import Task, grant_extra_turn, pop, push
@@ -140,8 +141,6 @@ class SpellChoice(Task):
         return targets(state, task["seat"], task["spell"], task["source"])
 
     def refuse(self, state, task, action):
-        from shared.engine import RuleViolation
-
         return RuleViolation(SECTION[(task["source"], task["spell"])],
                              f"{action.get('kind')!r} with these targets is not a use of this spell now")
 

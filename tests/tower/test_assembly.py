@@ -8,7 +8,7 @@ import pytest
 
 from shared.engine import CHANCE, InvalidConfig, MatchConfig
 from shared.engine.playout import sample_chance
-from shared.tower.pack import TERRAINS, pack
+from shared.tower.pack import pack
 from tests.tower.scenario import E, first_faces
 
 P = pack()

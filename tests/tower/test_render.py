@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from shared.engine import CHANCE, MatchConfig
-from shared.engine.playout import random_playout, sample_chance
+from shared.engine.playout import sample_chance
 from shared.tower.pack import pack
 from shared.tower.render import render, render_events
 from tests.tower.scenario import E, act, at, blank, castle, roll, wizard

@@ -2,8 +2,6 @@
 Tokens in Territories and on the Ramp."""
 from __future__ import annotations
 
-import pytest
-
 from tests.tower.scenario import E, act, at, blank, castle, spell, top, types, wizard
 
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}

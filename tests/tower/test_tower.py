@@ -7,7 +7,7 @@ import json
 from shared.engine import TERMINAL
 from shared.tower import tower
 from shared.tower.pack import pack
-from tests.tower.scenario import E, act, at, blank, castle, spell, top, types, wizard
+from tests.tower.scenario import E, act, at, blank, castle, spell, types, wizard
 
 P = pack()
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}  # the Tower from the door: Dragon, Ogre, Minotaur, Skeleton

@@ -6,9 +6,8 @@ import random
 
 from shared.engine import MatchConfig
 from shared.engine.playout import random_playout
-from shared.tower.engine import TowerEngine
 from shared.tower.pack import pack
-from tests.tower.scenario import E, act, at, blank, castle, started, wizard
+from tests.tower.scenario import E, blank, castle, started
 
 P = pack()
 
