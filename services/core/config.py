@@ -27,6 +27,16 @@ def _int(env: dict, name: str, default: int) -> int:
         raise ConfigError(f"{name} must be a whole number, got {raw!r}") from None
 
 
+def _float(env: dict, name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, got {raw!r}") from None
+
+
 def _choice(env: dict, name: str, default: str, choices: tuple[str, ...]) -> str:
     raw = env.get(name) or default
     if raw not in choices:
@@ -53,6 +63,12 @@ class Settings:
     max_message_bytes: int = 1 << 20
     ai_enabled: bool = True  # queue AI turns on Celery
     ai_queue: str = "ai"
+    ticket_ttl_s: int = 600  # a ticket not matched in this long expires
+    mm_interval_s: float = 0.2  # how often each matchmaking replica runs a cycle
+    mm_window_base: float = 100.0  # rating gap accepted at once
+    mm_window_per_s: float = 25.0  # and how much wider it grows per second waited
+    mm_lock_ms: int = 5_000  # a replica holds a queue this long at most per cycle
+    mm_claim_ms: int = 30_000  # tickets claimed by a replica that died go back after this
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -78,4 +94,10 @@ class Settings:
             max_message_bytes=_int(env, "MAX_MESSAGE_BYTES", 1 << 20),
             ai_enabled=_choice(env, "AI_ENABLED", "1", ("0", "1")) == "1",
             ai_queue=_get(env, "AI_QUEUE", "ai"),
+            ticket_ttl_s=_int(env, "TICKET_TTL_S", 600),
+            mm_interval_s=_float(env, "MM_INTERVAL_S", 0.2),
+            mm_window_base=_float(env, "MM_WINDOW_BASE", 100.0),
+            mm_window_per_s=_float(env, "MM_WINDOW_PER_S", 25.0),
+            mm_lock_ms=_int(env, "MM_LOCK_MS", 5_000),
+            mm_claim_ms=_int(env, "MM_CLAIM_MS", 30_000),
         )

@@ -46,3 +46,7 @@ class Precondition(PlatformError):
 
 class LimitExceeded(PlatformError):
     pass
+
+
+class AlreadyExists(PlatformError):
+    pass

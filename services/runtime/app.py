@@ -13,6 +13,9 @@ from services.core.dicesource import InProcessDice, RemoteDice
 from services.core.matches import Matches
 from services.core.store import MatchStore
 from services.dice.sessions import DiceSessions
+from services.matchmaking.matchmaker import Matchmaker, MatchmakerSettings
+from services.matchmaking.matching import Window
+from services.matchmaking.tickets import TicketStore
 from services.runtime.server import Mounted, serve
 
 log = logging.getLogger("archmage")
@@ -33,6 +36,8 @@ class Platform:
             dice = RemoteDice(self._dice_channel)
         else:
             dice = InProcessDice(self.sessions)
+        self.tickets = TicketStore(self.store.redis, settings.ticket_ttl_s)
+        self.matchmaker: Matchmaker | None = None
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
                                finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
                                retries=settings.cas_retries)
@@ -47,16 +52,24 @@ class Platform:
             "dice": (DICE, lambda: DiceHandlers(self.sessions)),
             "board": (BOARD, lambda: BoardHandlers(self.matches)),
             "combat": (COMBAT, lambda: CombatHandlers(self.matches)),
-            "matchmaking": (MATCHMAKING, lambda: MatchmakingHandlers(self.matches)),
+            "matchmaking": (MATCHMAKING, lambda: MatchmakingHandlers(self.matches, self.tickets)),
         }
         return [(table[n][0], table[n][1]()) for n in names]
 
     async def start(self, names, host: str | None = None, port: int | None = None) -> Mounted:
         await self.store.ping()
+        if "matchmaking" in names:
+            s = self.settings
+            self.matchmaker = Matchmaker(self.tickets, self.matches, s.board_addr, s.combat_addr, MatchmakerSettings(
+                interval_s=s.mm_interval_s, lock_ms=s.mm_lock_ms, claim_ms=s.mm_claim_ms,
+                window=Window(s.mm_window_base, s.mm_window_per_s)))
+            self.matchmaker.start()
         return await serve(self.bindings(names), host or self.settings.grpc_host,
                            self.settings.grpc_port if port is None else port, self.settings.max_message_bytes)
 
     async def close(self) -> None:
+        if self.matchmaker is not None:
+            await self.matchmaker.stop()
         if self._dice_channel is not None:
             await self._dice_channel.close()
         await self.store.close()

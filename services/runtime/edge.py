@@ -56,6 +56,7 @@ _CODES: list[tuple[type, grpc.StatusCode]] = [
     (perr.PermissionDenied, grpc.StatusCode.PERMISSION_DENIED),
     (perr.Precondition, grpc.StatusCode.FAILED_PRECONDITION),
     (perr.LimitExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (perr.AlreadyExists, grpc.StatusCode.ALREADY_EXISTS),
     (eerr.MalformedAction, grpc.StatusCode.INVALID_ARGUMENT),
     (eerr.InvalidConfig, grpc.StatusCode.INVALID_ARGUMENT),
     (eerr.NotYourTurn, grpc.StatusCode.FAILED_PRECONDITION),

@@ -1,0 +1,244 @@
+"""The ticket store: tickets, queues and their state changes, in Redis.
+
+Keys of one queue share the hash tag `{q:<game>:<variant>}`, so each state change
+is one Lua script in one Cluster slot:
+    {q:..}:t:<id>   the ticket (hash)       {q:..}:waiting  queued ids by arrival (zset)
+    {q:..}:pending  ids being matched, by claim deadline (zset)
+    {q:..}:lock     which replica is matching this queue now
+`mm:player:<id>` (one active ticket per player) and `mm:queues` live elsewhere.
+
+A ticket moves queued -> matching -> assigned, or queued -> cancelled / expired.
+Only a script moves it, checking the state it expects, so no ticket is in two
+matches, a cancel either wins (queued) or loses to the match (matching, assigned),
+and a replica that dies after claiming leaves tickets that go back to the queue
+when the claim's deadline passes.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+
+from services.core.errors import AlreadyExists, NotFound, Precondition
+from services.matchmaking.matching import QueuedTicket
+
+_CLAIM = """
+-- KEYS: waiting, pending, ticket keys...   ARGV: deadline_ms, proposal, ids...
+for i = 3, #KEYS do
+  if redis.call('HGET', KEYS[i], 'state') ~= 'queued' then return i - 2 end
+end
+for i = 3, #KEYS do
+  redis.call('HSET', KEYS[i], 'state', 'matching', 'proposal', ARGV[2])
+  redis.call('ZREM', KEYS[1], ARGV[i])
+  redis.call('ZADD', KEYS[2], ARGV[1], ARGV[i])
+end
+return 0
+"""
+
+_ASSIGN = """
+-- KEYS: pending, ticket keys...   ARGV: proposal, keep_s, then per ticket: id, assignment json
+local n = 0
+for i = 2, #KEYS do
+  local id, assignment = ARGV[1 + (i - 1) * 2], ARGV[2 + (i - 1) * 2]
+  if redis.call('HGET', KEYS[i], 'proposal') == ARGV[1] and redis.call('HGET', KEYS[i], 'state') == 'matching' then
+    redis.call('HSET', KEYS[i], 'state', 'assigned', 'assignment', assignment)
+    redis.call('EXPIRE', KEYS[i], tonumber(ARGV[2]))
+    n = n + 1
+  end
+  redis.call('ZREM', KEYS[1], id)
+end
+return n
+"""
+
+_FINISH = """
+-- queued -> cancelled or expired.  KEYS: waiting, ticket   ARGV: id, new state, keep_s
+local state = redis.call('HGET', KEYS[2], 'state')
+if not state then return {'missing'} end
+if state ~= 'queued' then return {state} end
+redis.call('HSET', KEYS[2], 'state', ARGV[2])
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
+return {'ok'}
+"""
+
+_RELEASE = """
+-- claims past their deadline go back to the queue.  KEYS: waiting, pending, ticket prefix   ARGV: now_ms
+local stale = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+for _, id in ipairs(stale) do
+  local key = KEYS[3] .. id
+  if redis.call('HGET', key, 'state') == 'matching' then
+    redis.call('HSET', key, 'state', 'queued')
+    redis.call('HDEL', key, 'proposal')
+    redis.call('ZADD', KEYS[1], redis.call('HGET', key, 'created'), id)
+  end
+  redis.call('ZREM', KEYS[2], id)
+end
+return #stale
+"""
+
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def queue_name(game: str, variant: str) -> str:
+    return f"{game}:{variant}"
+
+
+def tag(queue: str) -> str:
+    return "{q:%s}" % queue
+
+
+@dataclass
+class TicketRecord:
+    ticket_id: str
+    queue: str
+    game: str
+    variant: str
+    state: str
+    created_ms: int
+    expires_ms: int
+    assignment: dict | None
+    queued: QueuedTicket
+
+
+def ticket_id_for(queue: str) -> str:
+    """A ticket id names its queue, so a lookup needs nothing else; the random part is its secret."""
+    return f"{queue}:{secrets.token_urlsafe(18)}"
+
+
+def split_ticket_id(ticket_id: str) -> tuple[str, str]:
+    parts = ticket_id.split(":")
+    if len(parts) != 3 or not all(parts):
+        raise NotFound(f"no ticket {ticket_id!r}")
+    return f"{parts[0]}:{parts[1]}", ticket_id
+
+
+class TicketStore:
+    def __init__(self, client: aioredis.Redis, ticket_ttl_s: int = 600, keep_s: int = 300):
+        self.redis = client
+        self.ticket_ttl_s = ticket_ttl_s
+        self.keep_s = keep_s
+        self._claim = client.register_script(_CLAIM)
+        self._assign = client.register_script(_ASSIGN)
+        self._finish = client.register_script(_FINISH)
+        self._release = client.register_script(_RELEASE)
+        self._unlock = client.register_script(_UNLOCK)
+
+    # --- creation and reading -----------------------------------------------------------
+    async def create(self, game: str, variant: str, party: list[str], seats: int, rating: int,
+                     ai_welcome: bool, max_wait_s: int, invite: str, now_ms: int) -> TicketRecord:
+        queue = queue_name(game, variant)
+        ticket_id = ticket_id_for(queue)
+        claimed = []
+        for player in party:
+            if not await self.redis.set(f"mm:player:{player}", ticket_id, nx=True, ex=self.ticket_ttl_s):
+                for p in claimed:
+                    await self.redis.delete(f"mm:player:{p}")
+                other = await self.redis.get(f"mm:player:{player}")
+                raise AlreadyExists(f"player {player!r} already has an active ticket"
+                                    f"{' (' + other.decode() + ')' if other else ''}; cancel it first")
+            claimed.append(player)
+        key = f"{tag(queue)}:t:{ticket_id}"
+        fields = {"game": game, "variant": variant, "party": json.dumps(party), "seats": seats, "rating": rating,
+                  "ai": int(ai_welcome), "max_wait_ms": max_wait_s * 1000, "invite": invite, "state": "queued",
+                  "created": now_ms, "expires": now_ms + self.ticket_ttl_s * 1000}
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping=fields)
+            pipe.expire(key, self.ticket_ttl_s + self.keep_s)
+            pipe.zadd(f"{tag(queue)}:waiting", {ticket_id: now_ms})
+            pipe.sadd("mm:queues", queue)
+            await pipe.execute()
+        return await self.get(ticket_id)
+
+    async def get(self, ticket_id: str) -> TicketRecord:
+        queue, _ = split_ticket_id(ticket_id)
+        raw = await self.redis.hgetall(f"{tag(queue)}:t:{ticket_id}")
+        if not raw:
+            raise NotFound(f"no ticket {ticket_id!r} (it may have expired)")
+        return _record(ticket_id, queue, raw)
+
+    async def waiting(self, queue: str, limit: int = 50_000) -> list[TicketRecord]:
+        ids = await self.redis.zrange(f"{tag(queue)}:waiting", 0, limit - 1)
+        if not ids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for i in ids:
+                pipe.hgetall(f"{tag(queue)}:t:{i.decode()}")
+            raws = await pipe.execute()
+        out, vanished = [], []
+        for i, raw in zip(ids, raws):
+            if raw:
+                out.append(_record(i.decode(), queue, raw))
+            else:
+                vanished.append(i)
+        if vanished:  # the hash expired under a crashed replica: drop the id too
+            await self.redis.zrem(f"{tag(queue)}:waiting", *vanished)
+        return out
+
+    async def queues(self) -> list[str]:
+        return sorted(q.decode() for q in await self.redis.smembers("mm:queues"))
+
+    async def depth(self, queue: str) -> tuple[int, int | None]:
+        """(tickets waiting, arrival of the oldest in ms)."""
+        key = f"{tag(queue)}:waiting"
+        n = await self.redis.zcard(key)
+        oldest = await self.redis.zrange(key, 0, 0, withscores=True)
+        return n, int(oldest[0][1]) if oldest else None
+
+    # --- state changes --------------------------------------------------------------------
+    async def claim(self, queue: str, ids: list[str], proposal: str, deadline_ms: int) -> bool:
+        t = tag(queue)
+        keys = [f"{t}:waiting", f"{t}:pending"] + [f"{t}:t:{i}" for i in ids]
+        return await self._claim(keys=keys, args=[deadline_ms, proposal, *ids]) == 0
+
+    async def assign(self, queue: str, proposal: str, assignments: dict[str, dict], players: list[str]) -> int:
+        t = tag(queue)
+        ids = list(assignments)
+        args: list = [proposal, self.keep_s]
+        for i in ids:
+            args += [i, json.dumps(assignments[i])]
+        n = await self._assign(keys=[f"{t}:pending"] + [f"{t}:t:{i}" for i in ids], args=args)
+        await self._free_players(players)
+        return n
+
+    async def finish(self, ticket_id: str, state: str) -> str:
+        """queued -> cancelled or expired. Returns "ok" or the state that prevented it."""
+        queue, _ = split_ticket_id(ticket_id)
+        t = tag(queue)
+        reply = await self._finish(keys=[f"{t}:waiting", f"{t}:t:{ticket_id}"], args=[ticket_id, state, self.keep_s])
+        result = reply[0].decode()
+        if result == "missing":
+            raise NotFound(f"no ticket {ticket_id!r} (it may have expired)")
+        if result == "ok":
+            await self._free_players(list((await self.get(ticket_id)).queued.party))
+        return result
+
+    async def release_stale(self, queue: str, now_ms: int) -> int:
+        t = tag(queue)
+        return await self._release(keys=[f"{t}:waiting", f"{t}:pending", f"{t}:t:"], args=[now_ms])
+
+    async def lock(self, queue: str, owner: str, ttl_ms: int) -> bool:
+        return bool(await self.redis.set(f"{tag(queue)}:lock", owner, nx=True, px=ttl_ms))
+
+    async def unlock(self, queue: str, owner: str) -> None:
+        await self._unlock(keys=[f"{tag(queue)}:lock"], args=[owner])
+
+    async def _free_players(self, players: list[str]) -> None:
+        if players:
+            await self.redis.delete(*[f"mm:player:{p}" for p in players])
+
+
+def _record(ticket_id: str, queue: str, raw: dict) -> TicketRecord:
+    f = {k.decode(): v.decode() for k, v in raw.items()}
+    party = tuple(json.loads(f["party"]))
+    created = int(f["created"])
+    return TicketRecord(
+        ticket_id=ticket_id, queue=queue, game=f["game"], variant=f["variant"], state=f["state"],
+        created_ms=created, expires_ms=int(f["expires"]),
+        assignment=json.loads(f["assignment"]) if "assignment" in f else None,
+        queued=QueuedTicket(ticket_id, party, int(f["seats"]), int(f["rating"]), f["ai"] == "1",
+                            int(f["max_wait_ms"]), f["invite"], created))

@@ -1,0 +1,169 @@
+"""Tickets over real gRPC and Redis, with the matchmaker running in the server."""
+from __future__ import annotations
+
+import secrets
+import time
+
+import grpc
+import pytest
+from archmage.matchmaking.v1 import matchmaking_pb2 as mm
+from archmage.matchmaking.v1 import matchmaking_pb2_grpc
+
+from tests.support.server import ServerThread
+
+
+@pytest.fixture(scope="module")
+def stub(redis_url):
+    server = ServerThread(redis_url, mm_interval_s=0.05, mm_window_base=100, mm_window_per_s=400)
+    server.start()
+    with grpc.insecure_channel(server.address) as ch:
+        yield matchmaking_pb2_grpc.MatchmakingStub(ch)
+    server.stop()
+
+
+def players(n):
+    tag = secrets.token_hex(4)
+    return [f"player-{tag}-{i}" for i in range(n)]
+
+
+def ticket(stub, party, invite, **kw):
+    kw.setdefault("game", "race")
+    return stub.CreateTicket(mm.CreateTicketRequest(party=party, invite_code=invite, **kw))
+
+
+def watch_to_end(stub, ticket_id, timeout=20):
+    return list(stub.WatchTicket(mm.TicketRef(ticket_id=ticket_id), timeout=timeout))
+
+
+def test_four_players_form_one_four_seat_match_without_ai(stub):
+    invite = secrets.token_hex(4)
+    ts = [ticket(stub, [p], invite, seats=4) for p in players(4)]
+    finals = [watch_to_end(stub, t.ticket_id)[-1] for t in ts]
+    assert {f.state for f in finals} == {"assigned"}
+    assert len({f.assignment.match_id for f in finals}) == 1
+    assert sorted(s.seat for f in finals for s in f.assignment.seats) == [0, 1, 2, 3]
+    assert finals[0].assignment.ai_seats == 0 and finals[0].assignment.board_addr
+
+
+def test_ai_fills_the_rest_after_the_wait_and_the_stream_ends_with_the_assignment(stub):
+    start = time.monotonic()
+    t = ticket(stub, players(1), secrets.token_hex(4), seats=3, ai_welcome=True, max_wait_s=1)
+    states = watch_to_end(stub, t.ticket_id)
+    assert states[0].state == "queued" and states[-1].state == "assigned"
+    assert time.monotonic() - start >= 1.0
+    a = states[-1].assignment
+    assert a.ai_seats == 2 and len(a.seats) == 1 and a.seats[0].seat_token
+
+
+def test_a_party_sits_together(stub):
+    invite = secrets.token_hex(4)
+    party = players(2)
+    t = ticket(stub, party, invite, seats=4)
+    others = [ticket(stub, [p], invite, seats=4) for p in players(2)]
+    final = watch_to_end(stub, t.ticket_id)[-1]
+    assert [s.player for s in final.assignment.seats] == party
+    assert {watch_to_end(stub, o.ticket_id)[-1].assignment.match_id for o in others} == {final.assignment.match_id}
+
+
+def test_ratings_far_apart_match_only_once_the_window_widens(stub):
+    invite = secrets.token_hex(4)
+    start = time.monotonic()
+    a = ticket(stub, players(1), invite, seats=2, rating=1000)
+    b = ticket(stub, players(1), invite, seats=2, rating=2000)
+    final = watch_to_end(stub, a.ticket_id)[-1]
+    waited = time.monotonic() - start
+    assert final.state == "assigned"
+    assert waited >= 2.0  # gap 1000 = 100 + 400/s * 2.25 s
+    assert watch_to_end(stub, b.ticket_id)[-1].assignment.match_id == final.assignment.match_id
+
+
+def test_one_active_ticket_per_player(stub):
+    [p] = players(1)
+    first = ticket(stub, [p], secrets.token_hex(4), seats=4)
+    with pytest.raises(grpc.RpcError) as err:
+        ticket(stub, [p], secrets.token_hex(4), seats=4)
+    assert err.value.code() == grpc.StatusCode.ALREADY_EXISTS
+    stub.CancelTicket(mm.TicketRef(ticket_id=first.ticket_id))
+    again = ticket(stub, [p], secrets.token_hex(4), seats=4)
+    assert again.state == "queued"
+    stub.CancelTicket(mm.TicketRef(ticket_id=again.ticket_id))
+
+
+def test_cancel_a_queued_ticket_ends_its_watch(stub):
+    t = ticket(stub, players(1), secrets.token_hex(4), seats=4)
+    cancelled = stub.CancelTicket(mm.TicketRef(ticket_id=t.ticket_id))
+    assert cancelled.state == "cancelled"
+    assert [s.state for s in watch_to_end(stub, t.ticket_id)] == ["cancelled"]
+
+
+def test_an_assigned_ticket_cannot_be_cancelled(stub):
+    t = ticket(stub, players(1), secrets.token_hex(4), seats=2, ai_welcome=True, max_wait_s=0)
+    assert watch_to_end(stub, t.ticket_id)[-1].state == "assigned"
+    with pytest.raises(grpc.RpcError) as err:
+        stub.CancelTicket(mm.TicketRef(ticket_id=t.ticket_id))
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "assigned" in err.value.details()
+
+
+def test_list_queues_shows_depth_and_oldest_wait(stub):
+    t = ticket(stub, players(1), secrets.token_hex(4), seats=4)
+    time.sleep(0.2)
+    queues = {(q.game, q.variant): q for q in stub.ListQueues(mm.ListQueuesRequest()).queues}
+    q = queues[("race", "standard")]
+    assert q.depth >= 1 and q.oldest_wait_ms >= 200
+    stub.CancelTicket(mm.TicketRef(ticket_id=t.ticket_id))
+
+
+@pytest.mark.parametrize("kw, fragment", [
+    ({"game": "chess"}, "unknown game"),
+    ({"variant": "nope"}, "no variant"),
+    ({"seats": 9}, "seats 1 to 4"),
+    ({"party": [f"p{i}" for i in range(5)]}, "does not fit"),
+    ({"party": []}, "at least one player"),
+    ({"party": ["a b"]}, "player id"),
+    ({"party": ["dup", "dup"]}, "twice"),
+    ({"rating": -5}, "rating"),
+    ({"rating": 10**6}, "rating"),
+    ({"max_wait_s": 10**6}, "max_wait_s"),
+    ({"invite_code": "x" * 100}, "invite code"),
+])
+def test_bad_tickets_are_invalid_argument_and_nothing_is_queued(stub, kw, fragment):
+    kw.setdefault("party", players(1))
+    kw.setdefault("game", "race")
+    before = {(q.game, q.variant): q.depth for q in stub.ListQueues(mm.ListQueuesRequest()).queues}
+    with pytest.raises(grpc.RpcError) as err:
+        stub.CreateTicket(mm.CreateTicketRequest(**kw))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert fragment in err.value.details()
+    after = {(q.game, q.variant): q.depth for q in stub.ListQueues(mm.ListQueuesRequest()).queues}
+    assert after == before
+
+
+def test_unknown_ticket_is_not_found(stub):
+    with pytest.raises(grpc.RpcError) as err:
+        stub.GetTicket(mm.TicketRef(ticket_id="race:standard:nope"))
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    with pytest.raises(grpc.RpcError) as err:
+        stub.GetTicket(mm.TicketRef(ticket_id="garbage"))
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_tickets_expire_and_leave_nothing_behind(redis_url):
+    import redis
+
+    server = ServerThread(redis_url, mm_interval_s=0.05, ticket_ttl_s=1)
+    server.start()
+    try:
+        server.platform.tickets.keep_s = 1
+        with grpc.insecure_channel(server.address) as ch:
+            s = matchmaking_pb2_grpc.MatchmakingStub(ch)
+            [p] = players(1)
+            t = ticket(s, [p], secrets.token_hex(4), seats=4)
+            assert watch_to_end(s, t.ticket_id)[-1].state == "expired"
+            r = redis.Redis.from_url(redis_url)
+            assert r.get(f"mm:player:{p}") is None
+            assert r.zscore("{q:race:standard}:waiting", t.ticket_id) is None
+            time.sleep(1.2)
+            assert not r.exists("{q:race:standard}:t:" + t.ticket_id)
+    finally:
+        server.stop()
