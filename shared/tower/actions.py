@@ -77,30 +77,35 @@ def _name(t: str) -> str:
     return terr.name if terr else t
 
 
+def _move_label(action: dict) -> str:
+    legs = action["path"]
+    caves = sum(1 for leg in legs if leg[0] == "cave")
+    via = f", {caves} by cave" if caves else ""
+    return f"Move to {_name(action['to'])} ({len(legs)} space{'s' if len(legs) != 1 else ''}{via})"
+
+
+LABELS = {
+    "move": _move_label,
+    "pass": lambda a: "Pass (stay where you are)",
+    "fly": lambda a: f"Fly to {_name(a['to'])}",
+    "home": lambda a: "Add the Home Castle's Pennants" if a["choice"] == "pennants" else "Go again",
+    "reveal": lambda a: f"Turn over the token in {_name(a['territory'])}",
+    "transform_other": lambda a: f"Transform seat {a['seat']}'s Character (pull the lever {a['pulls']}x)",
+    "transform": lambda a: f"Transform in the Tower (pull the lever {a['pulls']}x)",
+    "protect": lambda a: f"Protect the Castle in {_name(a['territory'])}",
+    "move_protection": lambda a: f"Move the Protection from {_name(a['from'])} to {_name(a['to'])}",
+    "power": lambda a: f"Add Pennants to the Castle in {_name(a['territory'])}",
+    "conquer": lambda a: f"Conquer the Castle in {_name(a['territory'])}",
+    "declare": lambda a: f"Do battle with seat {a['seat']}",
+    "fight": lambda a: "Fight as you are",
+    "accept": lambda a: "Keep the dice",
+    "reroll": lambda a: "Re-roll die " + ", ".join(str(i + 1) for i in a["dice"]),
+}
+
+
 def describe(action: dict) -> str:
-    kind = action.get("kind") if isinstance(action, dict) else None
-    if kind == "move":
-        legs = action.get("path") or []
-        caves = sum(1 for leg in legs if leg[0] == "cave")
-        via = f", {caves} by cave" if caves else ""
-        return f"Move to {_name(action['to'])} ({len(legs)} space{'s' if len(legs) != 1 else ''}{via})"
-    labels = {
-        "pass": lambda a: "Pass (stay where you are)",
-        "fly": lambda a: f"Fly to {_name(a['to'])}",
-        "home": lambda a: "Add the Home Castle's Pennants" if a["choice"] == "pennants" else "Go again",
-        "reveal": lambda a: f"Turn over the token in {_name(a['territory'])}",
-        "transform_other": lambda a: f"Transform seat {a['seat']}'s Character (pull the lever {a['pulls']}x)",
-        "transform": lambda a: f"Transform in the Tower (pull the lever {a['pulls']}x)",
-        "protect": lambda a: f"Protect the Castle in {_name(a['territory'])}",
-        "move_protection": lambda a: f"Move the Protection from {_name(a['from'])} to {_name(a['to'])}",
-        "power": lambda a: f"Add Pennants to the Castle in {_name(a['territory'])}",
-        "conquer": lambda a: f"Conquer the Castle in {_name(a['territory'])}",
-        "declare": lambda a: f"Do battle with seat {a['seat']}",
-        "fight": lambda a: "Fight as you are",
-        "accept": lambda a: "Keep the dice",
-        "reroll": lambda a: "Re-roll die " + ", ".join(str(i + 1) for i in a["dice"]),
-    }
     try:
-        return labels[kind](action)
-    except (KeyError, TypeError):
+        check_shape(action)
+        return LABELS[action["kind"]](action)
+    except (MalformedAction, KeyError, TypeError):
         return f"Unknown action {action!r}"

@@ -138,3 +138,9 @@ def test_every_legal_action_has_a_label_and_round_trips_as_bytes():
     for seats in (2, 3, 4):
         random_playout(E, MatchConfig(seats=seats), rng, on_state=check)
     assert {"move", "fight", "transform"} <= seen
+
+
+@pytest.mark.parametrize("action", [None, {"kind": "move"}, {"kind": "move", "to": "x", "path": 3}, {"kind": "nope"}])
+def test_describe_never_fails(action):
+    """Contract: describe() is a label, so it answers even for an action that is not well formed."""
+    assert E.describe(action).startswith("Unknown action")
