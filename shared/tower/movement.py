@@ -30,6 +30,11 @@ MOVEMENT = "Movement on the Board"
 CAVES = "Caves"
 
 
+def occupied(state: dict, seat: int | None = None) -> set[str]:
+    """Territories with a Character on them, other than `seat`'s (the rocky space holds any number)."""
+    return {p["at"] for s, p in enumerate(state["players"]) if s != seat and p["at"] != ROCKY}
+
+
 def crossable(p: Pack, character: str, river: str | None, bridge: bool) -> bool:
     return river is None or bridge or p.characters[character].crosses_rivers
 

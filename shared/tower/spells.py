@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from shared.engine import RuleViolation
 from shared.tower import pennants, tower
+from shared.tower.movement import occupied
 from shared.tower.pack import pack
 from shared.tower.tasks import Task, grant_extra_turn, pop, push
 
@@ -42,10 +43,6 @@ SECTION = {
 }
 
 
-def _occupied(state: dict) -> set[str]:
-    return {p["at"] for p in state["players"]}
-
-
 def _guardable(state: dict, t: str) -> bool:
     square = state["board"][t]
     return bool(square["pennants"]) and not pennants.is_home(square) and not square["protected"]
@@ -53,7 +50,7 @@ def _guardable(state: dict, t: str) -> bool:
 
 def _flights(state: dict, seat: int, terrains: tuple[str, ...] | None) -> list[dict]:
     p = pack()
-    taken = _occupied(state)
+    taken = occupied(state)  # every Character's territory, the flyer's own included
     return [{"kind": "fly", "to": t} for t in p.territory_ids
             if t not in taken and (terrains is None or p.territories[t].terrain in terrains)]
 

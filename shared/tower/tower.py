@@ -47,8 +47,3 @@ def climb(state: dict, events: list, cause: str) -> str | None:
     events.append({"type": "king_climbed", "step": state["king"], "on_tower": False, "cause": cause,
                    "ramp_token": token is not None})
     return token
-
-
-def tower_characters(state: dict) -> list[str]:
-    """Who is inside the Tower (hidden from every seat; for invariants and the end reveal)."""
-    return [c for c in state["tower"]["chambers"] if c is not None]

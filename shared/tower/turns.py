@@ -17,11 +17,6 @@ from shared.tower.pack import pack
 from shared.tower.tasks import Task, pop, push
 
 
-def occupied(state: dict, seat: int) -> set[str]:
-    """Territories other Characters stand on (the rocky space holds any number)."""
-    return {p["at"] for s, p in enumerate(state["players"]) if s != seat and p["at"] != "rocky"}
-
-
 def begin(state: dict, seat: int, extra: bool, events: list) -> None:
     state["turn"]["seat"] = seat
     push(state, {"task": "turn"})
@@ -58,7 +53,7 @@ class Move(Task):
     def legal(self, state, task):
         seat = task["seat"]
         player = state["players"][seat]
-        paths = movement.reachable(player["at"], player["character"], occupied(state, seat))
+        paths = movement.reachable(player["at"], player["character"], movement.occupied(state, seat))
         actions = [{"kind": "move", "to": to, "path": path} for to, path in paths.items()]
         if task["extra"] or not actions:
             actions.append({"kind": "pass"})
@@ -68,7 +63,8 @@ class Move(Task):
         # any path the rules allow is accepted, not only the listed one
         if action["kind"] == "move":
             player = state["players"][task["seat"]]
-            if movement.check_path(player["at"], player["character"], occupied(state, task["seat"]), action["path"]) != action["to"]:
+            others = movement.occupied(state, task["seat"])
+            if movement.check_path(player["at"], player["character"], others, action["path"]) != action["to"]:
                 raise RuleViolation(movement.MOVEMENT, "the path does not end at 'to'")
             return True
         return action in self.legal(state, task)
