@@ -1,0 +1,196 @@
+"""WizardsEngine: the Wizards rulebook as a state machine with chance steps.
+
+The flow is data: `state["step"]` names the next automatic step (setup.STEPS,
+turns.STEPS). After every action or chance outcome the engine settles the state,
+running steps until one waits for a seat (`state["await"]`) or for dice
+(`state["chance"]`), or the match is over. Actions and chance outcomes are
+dispatched by kind to small functions that change a private copy of the state.
+
+Part one (this module's scope): the world, the set-up, random spaces and getting
+around. Part two adds encounters, tasks, orders, spells at encounters, the Evil
+attack, gems and winning; until then a match ends after MatchConfig.options["days"]
+days (default 13, the days before the first Evil attack on Day 14).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from shared.engine import (
+    CHANCE, TERMINAL, ChanceRequest, GameEngine, InvalidConfig, MalformedAction, MatchConfig, NotYourTurn, Outcome,
+    RuleViolation, WrongChanceOutcome,
+)
+from shared.engine.contract import canonical_json
+from shared.wizards import invariants, lair, setup, turns
+from shared.wizards.dice import request_of
+from shared.wizards.pack import pack
+from shared.wizards.placement import legal_placements
+from shared.wizards.state import DEFAULT_DAYS, clone, new_state
+from shared.wizards.views import view as redact
+
+STEPS = {**setup.STEPS, **turns.STEPS}
+CHANCE_HANDLERS = {**setup.CHANCE, **turns.CHANCE}
+ACTIONS = {**setup.ACTIONS, **turns.ACTIONS}
+LEGAL = {**setup.LEGAL, **turns.LEGAL, "place_tile": legal_placements}
+
+# What a seat may do while the state awaits it for each purpose, and the rule that says so.
+ALLOWED = {
+    "set_aside_tower": ({"set_aside_tower"}, "Appendix A 1"),
+    "place_tile": ({"place_tile"}, "3.21"),
+    "choose_colour": ({"choose_colour"}, "3.7"),
+    "pre_roll": ({"roll", "cast"}, "5.1"),
+    "move": ({"move", "cast", "end_move"}, "6"),
+    "summon_boat": ({"summon_boat"}, "11.211"),
+}
+COMBAT_KINDS = {"cast", "summon_boat"}  # spells are served by the combat service
+VARIANTS = ("standard", "solitaire")
+
+
+class WizardsEngine(GameEngine[dict]):
+    name = "wizards"
+    title = "Wizards"
+    min_seats = 1
+    max_seats = 6
+    variants = VARIANTS
+
+    # --- set-up and turn structure ----------------------------------------------------
+    def setup(self, config: MatchConfig) -> dict:
+        if not self.min_seats <= config.seats <= self.max_seats:
+            raise InvalidConfig(f"Wizards is played by 1-6 players, not {config.seats}")
+        if config.variant not in VARIANTS:
+            raise InvalidConfig(f"unknown variant {config.variant!r}; Wizards has {', '.join(VARIANTS)}")
+        if config.variant == "solitaire" and config.seats != 1:
+            raise InvalidConfig("the solitaire game (Appendix A) has one player")
+        options = dict(config.options)
+        days = options.get("days", DEFAULT_DAYS)
+        if type(days) is not int or days < 1:
+            raise InvalidConfig("options.days must be a whole number of days, at least 1")
+        removed = options.get("removed_tiles")
+        if removed is not None and (type(removed) is not int or not 0 <= removed <= 6):
+            raise InvalidConfig("options.removed_tiles (solitaire difficulty) must be 0-6 (Appendix A 3)")
+        unknown = set(options) - {"days", "removed_tiles"}
+        if unknown:
+            raise InvalidConfig(f"unknown options {sorted(unknown)}")
+        pack()  # load and validate the content pack once, up front
+        state = new_state(config.seats, config.variant, options, days)
+        events: list = []
+        settle(state, events)
+        return state
+
+    def actor(self, state: dict) -> int:
+        if state["phase"] == "over":
+            return TERMINAL
+        if state["chance"] is not None:
+            return CHANCE
+        return state["await"]["seat"]
+
+    def chance_request(self, state: dict) -> ChanceRequest | None:
+        return request_of(state) if state["phase"] != "over" else None
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        if state["phase"] == "over" or state["chance"] is not None or state["await"]["seat"] != seat:
+            return []
+        return LEGAL[state["await"]["for"]](state, seat)
+
+    def apply(self, state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
+        if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+            raise MalformedAction("an action is an object with a 'kind'")
+        kind = action["kind"]
+        if kind not in ACTIONS:
+            raise MalformedAction(f"unknown action kind {kind!r}")
+        if type(seat) is not int or self.actor(state) != seat:
+            raise NotYourTurn(f"seat {seat} may not act now")
+        allowed, rule = ALLOWED[state["await"]["for"]]
+        if kind not in allowed:
+            raise RuleViolation(rule, f"{kind} is not possible now: the game waits for {state['await']['for'].replace('_', ' ')}")
+        new = clone(state)
+        new["await"] = None
+        events: list = []
+        ACTIONS[kind](new, seat, action, events)
+        settle(new, events)
+        return new, events
+
+    def apply_chance(self, state: dict, outcome: Sequence[Sequence]) -> tuple[dict, list[dict]]:
+        request = self.chance_request(state)
+        if request is None:
+            raise WrongChanceOutcome("the state is not waiting for dice")
+        request.check(outcome)
+        faces = [[int(f) if isinstance(f, int) else f for f in pool] for pool in outcome]
+        new = clone(state)
+        then = new["chance"]["then"]
+        new["chance"] = None
+        dice = {"type": "dice", "for": then["do"], "secret": request.secret,
+                "rolls": [{"purpose": p.purpose, "faces": list(f)} for p, f in zip(request.pools, faces)]}
+        if request.secret:
+            dice["visible_to"] = []  # secret rolls are shown to seats only when the match ends
+        events: list = [dice]
+        CHANCE_HANDLERS[then["do"]](new, then, faces, events)
+        settle(new, events)
+        return new, events
+
+    # --- reading --------------------------------------------------------------------------
+    def view(self, state: dict, seat: int | None) -> dict:
+        return redact(state, seat)
+
+    def outcome(self, state: dict) -> Outcome | None:
+        r = state["result"]
+        if state["phase"] != "over" or r is None:
+            return None
+        return Outcome(tuple(r["scores"]), tuple(r["winners"]), r["summary"])
+
+    def action_domain(self, action: dict) -> str:
+        return "combat" if isinstance(action, dict) and action.get("kind") in COMBAT_KINDS else "board"
+
+    def describe(self, action: dict) -> str:
+        return describe(action)
+
+    def check_invariants(self, state: dict) -> None:
+        invariants.check(state)
+
+    # --- bytes ------------------------------------------------------------------------------
+    def encode(self, state: dict) -> bytes:
+        return canonical_json(state)
+
+    def decode(self, data: bytes) -> dict:
+        import json
+
+        return json.loads(data)
+
+
+def settle(state: dict, events: list) -> None:
+    """Run automatic steps until the state waits for a seat or for dice, or is over."""
+    for _ in range(10_000):
+        if state["phase"] == "over" or state["chance"] is not None or state["await"] is not None:
+            return
+        if state["interrupts"]:
+            interrupt = state["interrupts"].pop(0)
+            if interrupt["do"] == "dragon_return":  # 8.421
+                lair.ask_dragon_move(state, "8.421", state["step"])
+            continue
+        STEPS[state["step"]](state, events)
+    raise AssertionError(f"the flow did not settle at step {state['step']}")
+
+
+def describe(action: dict) -> str:
+    """A short label for a person choosing among legal actions."""
+    kind = action.get("kind")
+    if kind == "place_tile":
+        tile = action.get("tile")
+        name = pack().tiles[tile]["name"] if tile in pack().tiles else "the next face-down tile"
+        return f"place {name} centred at {action.get('at')} turned {action.get('rotation')}/6"
+    if kind == "move":
+        return f"{action.get('by')} to {action.get('to')} ({action.get('cost')} MP)"
+    if kind == "cast":
+        where = f" to {action['territory']}" if action.get("territory") else (f" to {action['to']}" if action.get("to") else "")
+        return f"cast {str(action.get('spell')).replace('_', ' ')}{where}"
+    if kind == "summon_boat":
+        return f"bring Boat {action.get('boat')} to {action.get('to')}"
+    if kind == "choose_colour":
+        return f"take the {action.get('colour')} Playing Piece"
+    if kind == "set_aside_tower":
+        tile = action.get("tile")
+        return f"set aside {pack().tiles[tile]['name'] if tile in pack().tiles else tile}"
+    if kind == "end_move":
+        return "end movement"
+    if kind == "roll":
+        return "roll for movement"
+    return " ".join(f"{k}={v}" for k, v in sorted(action.items()))

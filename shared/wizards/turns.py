@@ -1,0 +1,248 @@
+"""The Sequence of Play (section 5, 3.74) as steps, and the movement actions.
+
+    turn_start      lost turns are spent (8.3, 7.304); Transporting may replace the roll
+    pre_roll        the player chooses: roll, or cast Transporting (11.213)
+    movement_roll   two dice: white = Movement Points, red 1-3 = a Random Encounter may follow (5.1, 5.21)
+    movement        the player moves, casts Movement Spells, ends his movement (section 6)
+    summon_boat     a Boat Summoning succeeded: he picks the Boat and the Water space (11.211)
+    encounter       what the space calls for (5.2, sections 7-8; resolved in part two)
+    turn_end        the Dragon moves if he ends his turn in the Lair (12.52)
+    turn_close      Animals count down their turns (8.43-8.46)
+    next_turn       extra turns, then the player on the left; the dealer advances the Day
+                    Marker before his turn (3.74); part one ends after the configured days
+"""
+from __future__ import annotations
+
+from shared.engine import MalformedAction, RuleViolation, d6
+from shared.wizards import casting, lair
+from shared.wizards.arrival import arrive
+from shared.wizards.cards import movement_modifiers
+from shared.wizards.dice import ask
+from shared.wizards.encounters import encounters_due, resolve_encounters
+from shared.wizards.movement import ANIMAL_BONUS, Move, legal_moves, options, refusal
+from shared.wizards.pack import pack
+from shared.wizards.state import hx, ls, next_seat, player
+from shared.wizards.world import world_for
+
+
+def fresh_turn(seat: int, extra: bool, number: int) -> dict:
+    return {"seat": seat, "extra": extra, "number": number, "roll": None, "mp": 0, "bonus": 0, "moved": False,
+            "ended": False, "boarded": None, "swiftness": [], "cast": [], "arrived": False, "summon": None}
+
+
+def step_turn_start(state: dict, events: list) -> None:
+    seat, extra = state["turn"]["seat"], state["turn"].get("extra", False)
+    p = player(state, seat)
+    p["turns_taken"] += 1
+    state["turn"] = fresh_turn(seat, extra, p["turns_taken"])
+    events.append({"type": "turn_begins", "seat": seat, "day": state["calendar"]["day"], "extra": extra})
+    if p["lost_turns"] > 0:
+        p["lost_turns"] -= 1
+        events.append({"type": "turn_lost", "seat": seat, "left": p["lost_turns"]})
+        state["turn"]["ended"] = True
+        state["step"] = "encounter"
+        return
+    state["step"] = "pre_roll" if casting.transport_casts(state, seat) else "movement_roll"
+
+
+def step_pre_roll(state: dict, events: list) -> None:
+    state["await"] = {"seat": state["turn"]["seat"], "for": "pre_roll"}
+
+
+def legal_pre_roll(state: dict, seat: int) -> list[dict]:
+    return [{"kind": "roll"}] + casting.transport_casts(state, seat)
+
+
+def act_roll(state: dict, seat: int, action: dict, events: list) -> None:
+    if set(action) != {"kind"}:
+        raise MalformedAction("roll takes no fields")
+    state["step"] = "movement_roll"
+
+
+def step_movement_roll(state: dict, events: list) -> None:
+    ask(state, [d6("white die: Movement Points"), d6("red die: Random Encounter on 1-3")], {"do": "movement_rolled"})
+
+
+def on_movement_rolled(state: dict, then: dict, faces: list, events: list) -> None:
+    t = state["turn"]
+    seat = t["seat"]
+    p = player(state, seat)
+    white, red = faces[0][0], faces[1][0]
+    add, _ = movement_modifiers(p)
+    base = white + add
+    if add < 0:
+        base = max(base, pack().terrain["movement_penalty_floor"]["value"])
+    bonus = ANIMAL_BONUS.get(p["animal"]["kind"], 0) if p["animal"] else 0
+    trap = p["trap"]
+    if trap is not None and trap.get("roll_to_leave"):
+        if white in trap["roll_to_leave"]:  # 8.3 result 5: once he rolls it, the Trap expires
+            p["trap"] = None
+            events.append({"type": "trap_ends", "seat": seat, "rule": "8.3"})
+        else:
+            base = bonus = 0
+            events.append({"type": "still_trapped", "seat": seat, "needs": trap["roll_to_leave"]})
+    t["roll"] = {"white": white, "red": red}
+    t["mp"], t["bonus"] = base + bonus, bonus
+    events.append({"type": "movement_roll", "seat": seat, "white": white, "red": red, "points": t["mp"],
+                   "random_encounter": red <= 3})
+    state["step"] = "movement"
+
+
+def step_movement(state: dict, events: list) -> None:
+    t = state["turn"]
+    if t["ended"] or t["mp"] <= 0:
+        state["step"] = "encounter"
+        return
+    state["await"] = {"seat": t["seat"], "for": "move"}
+
+
+def legal_movement(state: dict, seat: int) -> list[dict]:
+    return legal_moves(state, seat) + casting.movement_casts(state, seat) + [{"kind": "end_move"}]
+
+
+def read_move(action: dict) -> tuple[str, tuple[int, int]]:
+    by, to = action.get("by"), action.get("to")
+    if not isinstance(by, str) or by not in ("walk", "swim", "sail", "stone", "circle", "fly", "ride"):
+        raise MalformedAction("move needs 'by': walk, swim, sail, stone, circle, fly or ride")
+    if not (isinstance(to, list) and len(to) == 2 and all(type(v) is int for v in to)):
+        raise MalformedAction("move needs 'to': [q, r] with integer q and r")
+    if "cost" in action and type(action["cost"]) is not int:
+        raise MalformedAction("a move's 'cost' is an integer")
+    extra = set(action) - {"kind", "by", "to", "cost"}
+    if extra:
+        raise MalformedAction(f"move has unknown fields {sorted(extra)}")
+    return by, (to[0], to[1])
+
+
+def act_move(state: dict, seat: int, action: dict, events: list) -> None:
+    by, to = read_move(action)
+    move = options(state, seat).get((by, to))
+    if move is None:
+        raise refusal(state, seat, by, to)
+    if "cost" in action and action["cost"] != move.cost:
+        raise RuleViolation("6", f"that move costs {move.cost} Movement Points, not {action['cost']}")
+    apply_move(state, seat, move, events)
+
+
+def apply_move(state: dict, seat: int, move: Move, events: list) -> None:
+    p, t = player(state, seat), state["turn"]
+    w = world_for(state)
+    old = hx(p["at"])
+    t["mp"] -= move.cost
+    if move.animal_leaves:
+        events.append({"type": "animal_departs", "seat": seat, "animal": p["animal"]["kind"], "rule": "8.45-8.46"})
+        p["animal"] = None
+        t["bonus"] = 0
+    if move.by == "sail":
+        state["boats"][p["boat"]]["at"] = ls(move.to)
+    elif p["boat"] is not None and not (move.by == "walk" and move.to == old):
+        state["boats"][p["boat"]]["rider"] = None  # he steps out; the Boat stays
+        p["boat"] = None
+    if move.boards is not None:
+        state["boats"][move.boards]["rider"] = seat
+        p["boat"] = move.boards
+        t["boarded"] = move.boards
+    if move.by == "ride":  # 8.43: after this one use the Unicorn departs
+        events.append({"type": "animal_departs", "seat": seat, "animal": "unicorn", "rule": "8.43"})
+        p["animal"] = None
+    t["moved"] = t["arrived"] = True
+    if move.ends:
+        t["ended"] = True  # 7.2 and the whole-turn moves
+    events.append({"type": "moved", "seat": seat, "by": move.by, "from": ls(old), "to": ls(move.to),
+                   "cost": move.cost, "space": w.space_name(move.to), "points_left": t["mp"]})
+    arrive(state, seat, old, move.to, move.by, events)
+
+
+def act_end_move(state: dict, seat: int, action: dict, events: list) -> None:
+    if set(action) != {"kind"}:
+        raise MalformedAction("end_move takes no fields")
+    state["turn"]["ended"] = True
+    events.append({"type": "movement_ends", "seat": seat})
+
+
+def step_summon_boat(state: dict, events: list) -> None:
+    state["await"] = {"seat": state["turn"]["seat"], "for": "summon_boat"}
+
+
+def step_encounter(state: dict, events: list) -> None:
+    seat = state["turn"]["seat"]
+    due = encounters_due(state, world_for(state), seat)
+    resolve_encounters(state, seat, due, events)
+    state["step"] = "turn_end"
+
+
+def step_turn_end(state: dict, events: list) -> None:
+    at = hx(player(state, state["turn"]["seat"])["at"])
+    if at is not None and world_for(state).in_lair(at):  # 12.52, 8.4211
+        lair.ask_dragon_move(state, "12.52", "turn_close")
+        return
+    state["step"] = "turn_close"
+
+
+def step_turn_close(state: dict, events: list) -> None:
+    seat = state["turn"]["seat"]
+    p = player(state, seat)
+    a = p["animal"]
+    if a is not None and a["since"] < p["turns_taken"]:  # a turn the animal could be used has passed
+        a["turns"] -= 1
+        if a["turns"] <= 0:
+            events.append({"type": "animal_departs", "seat": seat, "animal": a["kind"], "rule": "8.43-8.46 uses"})
+            p["animal"] = None
+    state["step"] = "next_turn"
+
+
+def step_next_turn(state: dict, events: list) -> None:
+    seat = state["turn"]["seat"]
+    p = player(state, seat)
+    if p["extra_turns"] > 0:
+        p["extra_turns"] -= 1
+        state["turn"] = {"seat": seat, "extra": True}
+        state["step"] = "turn_start"
+        return
+    nxt = next_seat(state, seat)
+    if nxt == state["dealer"] and advance_day(state, events):
+        return
+    state["turn"] = {"seat": nxt, "extra": False}
+    state["step"] = "turn_start"
+
+
+def advance_day(state: dict, events: list) -> bool:
+    """3.74: the dealer moves the Day Marker on before his next turn. True when the
+    part-one placeholder end (the configured number of days) is reached."""
+    cal = state["calendar"]
+    cal["days_played"] += 1
+    if cal["days_played"] >= state["days_limit"]:
+        state["phase"] = "over"
+        state["step"] = "over"
+        state["turn"] = None
+        state["result"] = {"scores": [0] * state["seats"], "winners": [],
+                           "summary": f"part-one placeholder end after {cal['days_played']} days (no winner yet)"}
+        events.append({"type": "match_ends", "days": cal["days_played"], "reason": "placeholder day limit"})
+        return True
+    cal["day"] = cal["day"] % 14 + 1
+    if cal["day"] == 1:
+        cal["fortnight"] += 1
+    events.append({"type": "day_advanced", "day": cal["day"], "fortnight": cal["fortnight"]})
+    for p in state["players"]:
+        for held in p["events"]:
+            if held.get("days") is not None:
+                held["days"] -= 1
+        expired = [h for h in p["events"] if h.get("days") is not None and h["days"] <= 0]
+        for h in expired:
+            p["events"].remove(h)
+            state["discards"]["event"].append(h["card"])
+            events.append({"type": "event_expires", "seat": p["seat"], "card": h["card"]})
+    lair.day_check(state, events)
+    return False
+
+
+STEPS = {
+    "turn_start": step_turn_start, "pre_roll": step_pre_roll, "movement_roll": step_movement_roll,
+    "movement": step_movement, "summon_boat": step_summon_boat, "encounter": step_encounter,
+    "turn_end": step_turn_end, "turn_close": step_turn_close, "next_turn": step_next_turn,
+}
+CHANCE = {"movement_rolled": on_movement_rolled, "spell_cast": casting.on_spell_cast,
+          "transported": casting.on_transported, "dragon_moved": lair.on_dragon_moved}
+ACTIONS = {"roll": act_roll, "move": act_move, "end_move": act_end_move, "cast": casting.act_cast,
+           "summon_boat": casting.act_summon_boat}
+LEGAL = {"pre_roll": legal_pre_roll, "move": legal_movement, "summon_boat": casting.legal_summons}

@@ -1,0 +1,68 @@
+"""What a seat may see (14.3 and the face-down components).
+
+Hidden from every seat: the order of the Task, Event and Wizard decks, the Gem Cards
+in the High Wizards' boxes (3.11: face down), the solitaire tiles while face down
+and the tiles removed unseen (Appendix A), the identity behind each Secret Wizard
+marker. Hidden from all but their owner: the Gem Record, the Secret Wizard Record
+and knowledge of the False Wizard (14.3). Everything else on a Record Sheet is
+public (14.3), and so is the board.
+"""
+from __future__ import annotations
+
+from shared.wizards.state import clone
+
+SECRET_RECORDS = ("gems", "secret_record", "false_wizard")
+
+
+def view(state: dict, seat: int | None) -> dict:
+    s = clone(state)
+    t = s["tiles"]
+    v = {
+        "game": "wizards",
+        "you": seat,
+        "seats": s["seats"],
+        "variant": s["config"]["variant"],
+        "solitaire": s["solitaire"],
+        "days_limit": s["days_limit"],
+        "phase": s["phase"],
+        "step": s["step"],
+        "dealer": s["dealer"],
+        "calendar": s["calendar"],
+        "completion": s["completion"],
+        "thwart": s["thwart"],
+        "taken": s["taken"],
+        "decks": {k: len(v) for k, v in s["decks"].items()},
+        "discards": s["discards"],
+        "wizard_aside": len(s["wizard_aside"]),
+        "gem_boxes": {name: "face down" for name in s["gem_boxes"]},
+        "wizard_markers": s["wizard_markers"],
+        "secret_wizards": [{"letter": w["letter"], "at": w.get("at")} for w in s["secret_wizards"]],
+        "tiles": {
+            "placed": [{"tile": None if p["face_down"] else p["tile"], "at": p["at"], "rotation": p["rotation"],
+                        "by": p["by"]} for p in t["placed"]],
+            "hands": t["hands"],
+            "face_down": t["face_down"],
+            "stack": len(t["stack"]),
+            "removed": len(t["removed"]),
+            "aside": t["aside"],
+            "placer": t["placer"],
+        },
+        "boats": s["boats"],
+        "dragon": s["dragon"],
+        "demons": s["demons"],
+        "task_markers": s["task_markers"],
+        "players": [],
+        "turn": s["turn"],
+        "await": s["await"],
+        "chance": None,
+        "result": s["result"],
+    }
+    if s["chance"]:
+        req = s["chance"]["request"]
+        v["chance"] = {"purposes": [p["purpose"] for p in req["pools"]], "secret": req["secret"]}
+    for p in s["players"]:
+        if p["seat"] != seat:
+            for key in SECRET_RECORDS:
+                p[key] = "hidden"
+        v["players"].append(p)
+    return v
