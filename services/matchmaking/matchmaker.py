@@ -18,7 +18,7 @@ from services.core.matches import Matches
 from services.matchmaking import metrics as m
 from services.matchmaking.matching import Window, propose
 from services.matchmaking.tickets import TicketStore
-from shared.engine.registry import engine_for
+from shared.engine.registry import engine_for, game_names
 
 log = logging.getLogger("archmage.matchmaker")
 
@@ -69,11 +69,15 @@ class Matchmaker:
         """One pass over every queue; returns the number of matches formed."""
         formed = 0
         for queue in await self.tickets.queues():
+            if queue.split(":", 1)[0] not in game_names():
+                continue  # a game this replica does not host (yet): leave its queue to those that do
             if not await self.tickets.lock(queue, self.owner, self.settings.lock_ms):
                 continue
             try:
                 with m.CYCLE_SECONDS.time():
                     formed += await self._match_queue(queue)
+            except Exception:  # one bad queue must not starve the others
+                log.exception("matching queue %s failed", queue)
             finally:
                 await self.tickets.unlock(queue, self.owner)
         return formed

@@ -1,0 +1,149 @@
+"""Matchmaking figures: how long 10,000 queued tickets take to match, and the sustained
+tickets per second with 2 replicas. Real replica processes, real Redis, real gRPC.
+
+    .venv/bin/python -m bench.matchmaking_bench      (part of `make bench`)
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import grpc
+import redis
+
+RESULTS = Path(__file__).with_name("results.json")
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+GAME = "tower"
+
+
+def start_replicas(n: int) -> tuple[list[subprocess.Popen], list[str]]:
+    from services.runtime.launcher import free_port, wait_healthy
+
+    ports = [free_port() for _ in range(n)]
+    procs = []
+    for port in ports:
+        env = dict(os.environ, REDIS_URL=REDIS_URL, ARCHMAGE_PORT=str(port), METRICS_PORT="0", AI_ENABLED="0",
+                   MM_INTERVAL_S="0.05", LOG_LEVEL="WARNING")
+        procs.append(subprocess.Popen([sys.executable, "-m", "services.runtime.main", "matchmaking"], env=env,
+                                      start_new_session=True))
+    addrs = [f"127.0.0.1:{p}" for p in ports]
+    for a in addrs:
+        wait_healthy(a)
+    return procs, addrs
+
+
+def stop_all(procs) -> None:
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.wait(20)
+
+
+def count_assigned(r: redis.Redis, ids: list[str]) -> int:
+    pipe = r.pipeline(transaction=False)
+    for t in ids:
+        pipe.hget("{q:%s:standard}:t:%s" % (GAME, t), "state")
+    return sum(s == b"assigned" for s in pipe.execute())
+
+
+def wait_assigned(r, ids, timeout=600) -> float:
+    """Seconds until every ticket is assigned."""
+    start = time.perf_counter()
+    while count_assigned(r, ids) < len(ids):
+        if time.perf_counter() - start > timeout:
+            raise RuntimeError("tickets were not all matched in time")
+        time.sleep(0.05)
+    return time.perf_counter() - start
+
+
+def queue_directly(n: int, invite: str) -> list[str]:
+    """Queue n tickets straight into Redis (as CreateTicket would), before any replica runs."""
+    from services.core.store import MatchStore
+    from services.matchmaking.tickets import TicketStore
+
+    async def go():
+        store = MatchStore.from_url(REDIS_URL)
+        tickets = TicketStore(store.redis)
+        now = int(time.time() * 1000)
+        ids = []
+        for i in range(n):
+            t = await tickets.create(GAME, "standard", [f"{invite}-{i}"], 4, 1000, False, 600, invite, now)
+            ids.append(t.ticket_id)
+        await store.close()
+        return ids
+
+    return asyncio.run(go())
+
+
+def bench_backlog(n: int = 10_000) -> dict:
+    invite = "bench-" + secrets.token_hex(4)
+    ids = queue_directly(n, invite)
+    r = redis.Redis.from_url(REDIS_URL)
+    procs, _ = start_replicas(2)
+    try:
+        total = wait_assigned(r, ids)  # from the moment both replicas answer health checks
+    finally:
+        stop_all(procs)
+    return {"mm_backlog_tickets": n, "mm_backlog_match_s": round(total, 2),
+            "mm_backlog_tickets_per_s": round(n / total, 1)}
+
+
+def bench_sustained(seconds: float = 10.0, in_flight: int = 16) -> dict:
+    from archmage.matchmaking.v1 import matchmaking_pb2 as mm
+    from archmage.matchmaking.v1 import matchmaking_pb2_grpc
+
+    procs, addrs = start_replicas(2)
+    invite = "bench-" + secrets.token_hex(4)
+    r = redis.Redis.from_url(REDIS_URL)
+    stubs = [matchmaking_pb2_grpc.MatchmakingStub(grpc.insecure_channel(a)) for a in addrs]
+    ids: list[str] = []
+    try:
+        start = time.perf_counter()
+
+        def producer(k):
+            mine, i = [], 0
+            while time.perf_counter() - start < seconds:
+                t = stubs[k % 2].CreateTicket(mm.CreateTicketRequest(
+                    game=GAME, seats=4, party=[f"{invite}-{k}-{i}"], rating=1000, invite_code=invite), timeout=30)
+                mine.append(t.ticket_id)
+                i += 1
+            return mine
+
+        with ThreadPoolExecutor(in_flight) as pool:
+            for mine in pool.map(producer, range(in_flight)):
+                ids += mine
+        created_s = time.perf_counter() - start
+        # leftovers that cannot fill a 4-seat match stay queued; count whole matches only
+        expected = len(ids) - len(ids) % 4
+        deadline = time.perf_counter() + 120
+        while count_assigned(r, ids) < expected and time.perf_counter() < deadline:
+            time.sleep(0.05)
+        total = time.perf_counter() - start
+        assigned = count_assigned(r, ids)
+    finally:
+        stop_all(procs)
+    return {"mm_sustained_created_per_s": round(len(ids) / created_s, 1),
+            "mm_sustained_tickets_per_s": round(assigned / total, 1), "mm_sustained_replicas": 2}
+
+
+def main() -> dict:
+    figures = {}
+    figures.update(bench_backlog())
+    figures.update(bench_sustained())
+    existing = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    existing.update(figures)
+    RESULTS.write_text(json.dumps(existing, indent=2, sort_keys=True) + "\n")
+    for k, v in figures.items():
+        print(f"{k:<32} {v}")
+    return figures
+
+
+if __name__ == "__main__":
+    main()
