@@ -18,7 +18,7 @@ from typing import AsyncIterator, Protocol, Sequence
 from services.core import seats as seat_tokens
 from services.core.dicesource import DiceSource
 from services.core.errors import BadRequest, Conflict, NotFound, Precondition
-from services.core.metrics import METRICS
+from services.core.metrics import METRICS, match_ended, match_started
 from services.core.store import MatchStore
 from services.core.visibility import redact
 from services.dice.sessions import PoolSpec, hash_token
@@ -151,10 +151,13 @@ class Matches:
         }
         linked = link(events, int(rec["seq"]), rec["head"].decode())
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
-        await self.store.commit(match_id, expected_version=None, expected_seq=int(rec["seq"]), fields=fields,
-                                events=linked, ttl_s=self.match_ttl_s)
+        with METRICS.store_seconds.labels("commit").time():
+            await self.store.commit(match_id, expected_version=None, expected_seq=int(rec["seq"]), fields=fields,
+                                    events=linked, ttl_s=self.match_ttl_s)
         METRICS.matches_created.labels(game).inc()
+        METRICS.events_published.labels(game).inc(len(linked))
         if not finished:
+            await match_started(self.store.redis, game, match_id)
             await self._maybe_ai(engine, match_id, state, 1, seat_list, tokens)
         return Created(match_id, session.commitment,
                        {i: t for i, t in tokens.items() if seat_list[i]["kind"] == "human"}, 1)
@@ -181,21 +184,24 @@ class Matches:
             outcome = "conflict" if isinstance(exc, Conflict) else "invalid"
             raise
         finally:
-            METRICS.resolution_seconds.labels(probe["game"], probe["kind"]).observe(time.perf_counter() - start)
-            METRICS.resolutions.labels(probe["game"], probe["kind"], outcome).inc()
+            METRICS.resolution_seconds.labels(probe["game"], domain, probe["kind"]).observe(time.perf_counter() - start)
+            METRICS.resolutions.labels(probe["game"], domain, probe["kind"], outcome).inc()
 
     async def _act_retrying(self, match_id, claim, action_id, expected_version, action, domain, probe) -> ActResult:
-        prior = await self.store.prior_answer(match_id, action_id)
+        with METRICS.store_seconds.labels("prior_answer").time():
+            prior = await self.store.prior_answer(match_id, action_id)
         if prior is not None:
             return await self._replayed(match_id, prior, claim)
         last_error: Conflict | None = None
-        for _ in range(self.retries):
+        for attempt in range(self.retries):
             try:
                 return await self._act_once(match_id, claim, action_id, expected_version, action, domain, probe)
             except Conflict as exc:
                 METRICS.cas_conflicts.labels("act").inc()
                 if expected_version:
                     raise
+                if attempt + 1 < self.retries:
+                    METRICS.cas_retries.labels("act").inc()
                 last_error = exc
         raise last_error  # type: ignore[misc]
 
@@ -235,13 +241,16 @@ class Matches:
         linked = link(events, rec.seq, rec.head)
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
         answer = json.dumps({"version": version, "first": linked[0].seq, "last": linked[-1].seq})
-        done = await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq, fields=fields,
-                                       events=linked, ttl_s=ttl, action_id=action_id, answer=answer,
-                                       action_ttl_s=self.action_ttl_s)
+        with METRICS.store_seconds.labels("commit").time():
+            done = await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq,
+                                           fields=fields, events=linked, ttl_s=ttl, action_id=action_id,
+                                           answer=answer, action_ttl_s=self.action_ttl_s)
         if done.replayed:
             return await self._replayed(match_id, done.answer, claim)
+        METRICS.events_published.labels(rec.game).inc(len(linked))
         if finished:
             METRICS.matches_finished.labels(rec.game).inc()
+            await match_ended(self.store.redis, rec.game, match_id)
         else:
             seats = [{"index": s.index, "kind": s.kind} for s in rec.seats]
             await self._maybe_ai(engine, match_id, state, version, seats, None, rec.raw)
@@ -282,7 +291,8 @@ class Matches:
 
     # --- reads --------------------------------------------------------------------------
     async def load(self, match_id: str) -> MatchRecord:
-        raw = await self.store.load(match_id)
+        with METRICS.store_seconds.labels("load").time():
+            raw = await self.store.load(match_id)
         if "game" not in raw:
             raise NotFound(f"no match {match_id!r}")
         engine = engine_for(raw["game"].decode())

@@ -1,24 +1,51 @@
-"""Prometheus metrics of the platform, defined once. Labels are bounded: game
-names, action domains, RPC methods and status codes, never match ids."""
+"""Prometheus metrics of the platform, defined once; docs/metrics.md is the catalogue.
+
+Labels are bounded: game names, action domains and kinds (the engines' own words),
+RPC services, methods and status codes, queue names; never match ids or seats.
+
+Three kinds of figure live here:
+* `METRICS`: counters and histograms the code updates as it works (the resolution
+  path, dice, compare-and-set, events, RPCs, AI turns);
+* `PlatformProbe`: facts read from Redis when Prometheus scrapes (Redis health and
+  latency, the Celery queue, the census of active matches), because no process owns
+  them and no redis_exporter is assumed;
+* the census itself: a sorted set per game of matches created and not yet finished.
+"""
 from __future__ import annotations
 
-from prometheus_client import Counter, Histogram
+import logging
+import os
+import time
+from contextlib import contextmanager, nullcontext
+
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+log = logging.getLogger("archmage.metrics")
 
 _FAST = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
 class _Metrics:
     def __init__(self) -> None:
+        # the resolution path (Matches.act): every battle, spell, encounter, token effect and move
         self.resolution_seconds = Histogram(
             "archmage_resolution_seconds", "Time to resolve one action end to end in the service "
-            "(load, rules, dice, compare-and-set), by game and kind", ["game", "kind"], buckets=_FAST)
+            "(load, rules, dice, compare-and-set), by game, serving domain and kind",
+            ["game", "domain", "kind"], buckets=_FAST)
         self.resolutions = Counter(
-            "archmage_resolutions_total", "Actions resolved, by game, kind and outcome",
-            ["game", "kind", "outcome"])
+            "archmage_resolutions_total", "Actions resolved, by game, serving domain, kind and outcome",
+            ["game", "domain", "kind", "outcome"])
         self.dice_calls = Histogram(
             "archmage_dice_draw_seconds", "Time to draw the dice of one chance step", ["game"], buckets=_FAST)
+        self.store_seconds = Histogram(
+            "archmage_store_seconds", "Redis round trips of the match driver, by operation", ["op"], buckets=_FAST)
         self.cas_conflicts = Counter(
-            "archmage_cas_conflicts_total", "Compare-and-set writes that lost a race and were retried", ["op"])
+            "archmage_cas_conflicts_total", "Compare-and-set writes that lost a race", ["op"])
+        self.cas_retries = Counter(
+            "archmage_cas_retries_total", "Lost compare-and-set races retried on fresh state", ["op"])
+        self.events_published = Counter(
+            "archmage_events_published_total", "Events appended to match event streams", ["game"])
         self.matches_created = Counter("archmage_matches_created_total", "Matches created", ["game"])
         self.matches_finished = Counter("archmage_matches_finished_total", "Matches played to the end", ["game"])
         self.rpc_seconds = Histogram(
@@ -30,5 +57,210 @@ class _Metrics:
                                          ["game"], buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
         self.ai_turns_queued = Counter("archmage_ai_turns_queued_total", "AI turns queued for workers", ["game"])
 
+    def prime(self, games) -> None:
+        """Create the series whose label values are known up front, at zero, so a rate
+        reads 0 rather than 'no data' before the first event."""
+        for game in games:
+            for metric in (self.matches_created, self.matches_finished, self.events_published):
+                metric.labels(game)
+        for op in ("act",):
+            self.cas_conflicts.labels(op)
+            self.cas_retries.labels(op)
 
+    @contextmanager
+    def switched_off(self):
+        """Every metric becomes a no-op inside the block: the benchmark measures the
+        instrumentation's own cost on the hot path with and without it."""
+        saved = dict(self.__dict__)
+        for name in saved:
+            setattr(self, name, _NULL)
+        try:
+            yield
+        finally:
+            self.__dict__.update(saved)
+
+
+class _NullMetric:
+    def labels(self, *args, **kwargs):
+        return self
+
+    def observe(self, value) -> None:
+        pass
+
+    def inc(self, amount=1) -> None:
+        pass
+
+    def time(self):
+        return nullcontext()
+
+
+_NULL = _NullMetric()
 METRICS = _Metrics()
+
+
+def _prime_known_games() -> None:
+    try:
+        from shared.engine.registry import game_names
+    except ImportError:  # the metrics stay usable without the engines
+        return
+    METRICS.prime(game_names())
+
+
+_prime_known_games()
+
+
+# --- the census of active matches -------------------------------------------------------
+# One sorted set per game: match id -> when it was created (or last found alive by the
+# probe). Finished matches leave it; abandoned ones are swept once their keys expired.
+def active_key(game: str) -> str:
+    return f"archmage:active:{game}"
+
+
+async def match_started(redis, game: str, match_id: str) -> None:
+    try:
+        await redis.zadd(active_key(game), {match_id: time.time()})
+    except Exception:  # the census is instrumentation: it never fails an action
+        log.warning("could not add match %s to the census", match_id, exc_info=True)
+
+
+async def match_ended(redis, game: str, match_id: str) -> None:
+    try:
+        await redis.zrem(active_key(game), match_id)
+    except Exception:
+        log.warning("could not remove match %s from the census", match_id, exc_info=True)
+
+
+# --- read at scrape time -----------------------------------------------------------------
+# kombu's Redis transport keeps a queue as lists: the queue's name for priority 0 and
+# name + "\x06\x16" + step for the other priority steps; reserved tasks wait in "unacked".
+_PRIORITY_STEPS = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+SWEEP_BATCH = 100
+
+
+class PlatformProbe:
+    """Scrape-time facts from Redis. Every service process serves them, so they survive
+    any one process; they are the same everywhere, so dashboards take max()."""
+
+    def __init__(self, redis_url: str, queues, games, match_ttl_s: int, timeout_s: float = 0.5, client=None):
+        import redis
+
+        self.redis_error = redis.RedisError
+        self.client = client or redis.Redis.from_url(redis_url, socket_timeout=timeout_s,
+                                                     socket_connect_timeout=timeout_s)
+        self.queues = list(queues)
+        self.games = list(games)
+        self.match_ttl_s = match_ttl_s
+
+    def describe(self):
+        return list(self._families().values())
+
+    def _families(self) -> dict:
+        g, c = GaugeMetricFamily, CounterMetricFamily
+        return {
+            "up": g("archmage_redis_up", "1 when this process reached Redis at the last scrape, else 0"),
+            "ping": g("archmage_redis_ping_seconds", "Round trip of a PING from this process at the last scrape"),
+            "probe": g("archmage_probe_seconds", "Time the scrape-time Redis probe took"),
+            "memory": g("archmage_redis_used_memory_bytes", "Memory Redis uses (INFO used_memory)"),
+            "maxmemory": g("archmage_redis_maxmemory_bytes", "Redis maxmemory, 0 when unlimited"),
+            "clients": g("archmage_redis_connected_clients", "Client connections to Redis"),
+            "commands": c("archmage_redis_commands_processed", "Commands Redis has processed since it started"),
+            "evicted": c("archmage_redis_evicted_keys", "Keys Redis evicted for lack of memory"),
+            "rejected": c("archmage_redis_rejected_connections", "Connections Redis refused (maxclients)"),
+            "persist": g("archmage_redis_persistence_ok",
+                         "1 unless Redis reports its last RDB save or AOF write failed"),
+            "aof": g("archmage_redis_aof_enabled", "1 when Redis writes an append-only file"),
+            "queue": g("archmage_ai_queue_depth", "AI turn tasks waiting in the Celery queue", labels=["queue"]),
+            "unacked": g("archmage_ai_tasks_unacked", "AI turn tasks taken by a worker and not yet acknowledged"),
+            "active": g("archmage_active_matches", "Matches created and not yet finished (nor expired)",
+                        labels=["game"]),
+        }
+
+    def collect(self):
+        start = time.perf_counter()
+        f = self._families()
+        try:
+            t0 = time.perf_counter()
+            self.client.ping()
+            f["ping"].add_metric([], time.perf_counter() - t0)
+            pipe = self.client.pipeline(transaction=False)
+            pipe.info()
+            for queue in self.queues:
+                for step in _PRIORITY_STEPS:
+                    pipe.llen(queue + step)
+            pipe.hlen("unacked")
+            for game in self.games:
+                pipe.zrangebyscore(active_key(game), "-inf", time.time() - self.match_ttl_s, 0, SWEEP_BATCH)
+            replies = pipe.execute()
+            info = replies.pop(0)
+            for queue in self.queues:
+                depth = sum(replies.pop(0) for _ in _PRIORITY_STEPS)
+                f["queue"].add_metric([queue], depth)
+            f["unacked"].add_metric([], replies.pop(0))
+            stale = {game: replies.pop(0) for game in self.games}
+            for game, count in self._census(stale).items():
+                f["active"].add_metric([game], count)
+        except self.redis_error as exc:
+            log.warning("Redis probe failed: %s", exc)
+            f["up"].add_metric([], 0)
+            f["probe"].add_metric([], time.perf_counter() - start)
+            return [f["up"], f["probe"]]
+        f["up"].add_metric([], 1)
+        f["memory"].add_metric([], info.get("used_memory", 0))
+        f["maxmemory"].add_metric([], info.get("maxmemory", 0))
+        f["clients"].add_metric([], info.get("connected_clients", 0))
+        f["commands"].add_metric([], info.get("total_commands_processed", 0))
+        f["evicted"].add_metric([], info.get("evicted_keys", 0))
+        f["rejected"].add_metric([], info.get("rejected_connections", 0))
+        failed = info.get("rdb_last_bgsave_status", "ok") != "ok" or info.get("aof_last_write_status", "ok") != "ok"
+        f["persist"].add_metric([], 0 if failed else 1)
+        f["aof"].add_metric([], int(info.get("aof_enabled", 0)))
+        f["probe"].add_metric([], time.perf_counter() - start)
+        return list(f.values())
+
+    def _census(self, stale: dict) -> dict[str, int]:
+        """Sweep members older than the match TTL (their match may have expired), then count.
+        A member whose match still exists is stamped anew; one whose keys are gone leaves."""
+        from services.core.store import match_key
+
+        checks = [(game, mid.decode()) for game, ids in stale.items() for mid in ids]
+        pipe = self.client.pipeline(transaction=False)
+        if checks:
+            alive = self.client.pipeline(transaction=False)
+            for _, mid in checks:
+                alive.exists(match_key(mid))
+            now = time.time()
+            for (game, mid), found in zip(checks, alive.execute()):
+                if found:
+                    pipe.zadd(active_key(game), {mid: now}, xx=True)
+                else:
+                    pipe.zrem(active_key(game), mid)
+        for game in self.games:
+            pipe.zcard(active_key(game))
+        counts = pipe.execute()[-len(self.games):] if self.games else []
+        return dict(zip(self.games, counts))
+
+
+def watch_platform(settings) -> PlatformProbe | None:
+    """Register the Redis probe in this process's registry (service processes only)."""
+    if not settings.metrics_port:
+        return None
+    from shared.engine.registry import game_names
+
+    probe = PlatformProbe(settings.redis_url, [settings.ai_queue], game_names(), settings.match_ttl_s)
+    REGISTRY.register(probe)
+    return probe
+
+
+def serve_worker_metrics(port: int, host: str) -> None:
+    """/metrics of a Celery worker. Turns run in forked pool processes, so their metrics
+    are shared through files (PROMETHEUS_MULTIPROC_DIR) and summed here, in the parent."""
+    registry = REGISTRY
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    try:
+        start_http_server(port, addr=host, registry=registry)
+    except OSError as exc:  # metrics must never stop a worker from playing turns
+        log.warning("worker metrics not served on %s:%s: %s", host, port, exc)
