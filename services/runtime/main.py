@@ -8,6 +8,7 @@ import logging
 import os
 
 from services.core.config import ConfigError, Settings
+from services.core.metrics import watch_platform
 from services.runtime.app import SERVICE_NAMES, Platform, celery_notifier, start_metrics
 from services.runtime.server import run_until_signalled
 
@@ -16,6 +17,7 @@ async def _main(names: list[str], settings: Settings) -> None:
     platform = Platform(settings, celery_notifier(settings))
     mounted = await platform.start(names)
     start_metrics(settings.metrics_port)
+    watch_platform(settings)  # Redis health, the AI queue and active matches, read at scrape time
     print(f"archmage {'+'.join(names)} listening on {settings.grpc_host}:{mounted.port}"
           f"{f', metrics on :{settings.metrics_port}/metrics' if settings.metrics_port else ''}", flush=True)
     await run_until_signalled([mounted], platform.close)
