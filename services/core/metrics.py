@@ -49,8 +49,10 @@ class _Metrics:
         self.matches_created = Counter("archmage_matches_created_total", "Matches created", ["game"])
         self.matches_finished = Counter("archmage_matches_finished_total", "Matches played to the end", ["game"])
         self.rpc_seconds = Histogram(
-            "archmage_rpc_seconds", "gRPC handling time by method", ["method"], buckets=_FAST)
-        self.rpc_total = Counter("archmage_rpc_total", "gRPC calls by method and status code", ["method", "code"])
+            "archmage_rpc_seconds", "gRPC handling time of unary calls by service and method",
+            ["service", "method"], buckets=_FAST)
+        self.rpc_total = Counter("archmage_rpc_total", "gRPC calls by service, method and status code",
+                                 ["service", "method", "code"])
         self.ai_turns = Counter("archmage_ai_turns_total", "AI turns played by workers, by game and result",
                                 ["game", "result"])
         self.ai_turn_seconds = Histogram("archmage_ai_turn_seconds", "AI turn task latency (read, think, act)",

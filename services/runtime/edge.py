@@ -163,32 +163,46 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
 class MetricsInterceptor(grpc.aio.ServerInterceptor):
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
-        method = details.method.rsplit("/", 1)[-1] if details.method else "?"
-        seconds = METRICS.rpc_seconds.labels(method)
+        if handler is None:  # an unknown method: gRPC answers UNIMPLEMENTED; no series for a client-chosen name
+            return None
+        path = (details.method or "?/?").lstrip("/")
+        service, _, method = path.rpartition("/")
+        service = service.rsplit(".", 1)[-1] or "?"
+        seconds = METRICS.rpc_seconds.labels(service, method)
 
-        def code_of(context) -> str:
+        def code_of(context, failed: BaseException | None) -> str:
             code = context.code()
             if code is None:
-                return "OK"
+                if isinstance(failed, (asyncio.CancelledError, GeneratorExit)):  # the client went away
+                    return "CANCELLED"
+                return "OK" if failed is None else "UNKNOWN"
             return code.name if hasattr(code, "name") else str(code)
 
         def around(behavior, streaming):
             if streaming:
                 async def stream(request, context):
+                    failed = None
                     try:
                         async for item in behavior(request, context):
                             yield item
+                    except BaseException as exc:
+                        failed = exc
+                        raise
                     finally:
-                        METRICS.rpc_total.labels(method, code_of(context)).inc()
+                        METRICS.rpc_total.labels(service, method, code_of(context, failed)).inc()
                 return stream
 
             async def unary(request, context):
                 start = time.perf_counter()
+                failed = None
                 try:
                     return await behavior(request, context)
+                except BaseException as exc:
+                    failed = exc
+                    raise
                 finally:
                     seconds.observe(time.perf_counter() - start)
-                    METRICS.rpc_total.labels(method, code_of(context)).inc()
+                    METRICS.rpc_total.labels(service, method, code_of(context, failed)).inc()
             return unary
 
         return _wrap(handler, around)
