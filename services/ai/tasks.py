@@ -68,9 +68,14 @@ def play_turn(self, match_id: str, seat: int, version: int, token: str) -> str:
         METRICS.ai_turns.labels(game, result).inc()
         return result
     except grpc.RpcError as exc:
-        METRICS.ai_turns.labels(game, "failed").inc()
-        if exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+        retrying = (exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+                    and self.request.retries < self.max_retries)
+        METRICS.ai_turns.labels(game, "retried" if retrying else "failed").inc()
+        if retrying:
             raise self.retry(exc=exc)
+        raise
+    except Exception:
+        METRICS.ai_turns.labels(game, "failed").inc()
         raise
     finally:
         METRICS.ai_turn_seconds.labels(game).observe(time.perf_counter() - start)
