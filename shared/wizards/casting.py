@@ -84,7 +84,7 @@ def act_cast(state: dict, seat: int, action: dict, events: list) -> None:
     extra = set(action) - {"kind", "spell", "to", "territory"}
     if extra or any(k in action and not isinstance(action[k], str) for k in ("to", "territory")):
         raise MalformedAction("cast takes 'spell' and, for Transporting, 'to' and 'territory' (strings)")
-    phase = state["await"]["for"] if state["await"] else ""
+    phase = state["step"]
     legal = transport_casts(state, seat) if phase == "pre_roll" else movement_casts(state, seat)
     if action not in legal:
         raise refuse_cast(state, seat, action, phase)

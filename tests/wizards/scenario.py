@@ -23,10 +23,11 @@ LAYOUT = {
 
 
 def build(seats: int = 2, layout: dict | None = None, at: dict | None = None, dragon: tuple = ("M6", "C3"),
-          dealer: int = 0, days: int = 13) -> dict:
+          dealer: int = 0, days: int = 13, prepare=None) -> dict:
     """A state in play on Day 1, the dealer about to roll for movement.
 
-    `at` maps seat -> (tile, label); by default seat i starts on Meadowfarm (C5) spaces."""
+    `at` maps seat -> (tile, label); by default seat i starts on Meadowfarm (C5) spaces.
+    `prepare(state)` runs before the first turn begins (give players Orders, animals...)."""
     p = pack()
     st = new_state(seats, "standard", {"days": days}, days)
     st["decks"] = {"task": [c["number"] for c in p.task_cards], "event": [c["number"] for c in p.event_cards],
@@ -48,6 +49,8 @@ def build(seats: int = 2, layout: dict | None = None, at: dict | None = None, dr
     st["phase"] = "play"
     st["turn"] = {"seat": dealer, "extra": False}
     st["step"] = "turn_start"
+    if prepare:
+        prepare(st)
     settle(st, [])
     return st
 
