@@ -13,6 +13,7 @@ days (default 13, the days before the first Evil attack on Day 14).
 """
 from __future__ import annotations
 
+import json
 from typing import Sequence
 
 from shared.engine import (
@@ -114,7 +115,7 @@ class WizardsEngine(GameEngine[dict]):
         if request is None:
             raise WrongChanceOutcome("the state is not waiting for dice")
         request.check(outcome)
-        faces = [[int(f) if isinstance(f, int) else f for f in pool] for pool in outcome]
+        faces = [list(pool) for pool in outcome]
         new = clone(state)
         then = new["chance"]["then"]
         new["chance"] = None
@@ -151,8 +152,6 @@ class WizardsEngine(GameEngine[dict]):
         return canonical_json(state)
 
     def decode(self, data: bytes) -> dict:
-        import json
-
         return json.loads(data)
 
 

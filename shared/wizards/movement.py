@@ -144,7 +144,7 @@ def _walks(state: dict, w: World, m: Mover, out: dict) -> None:
         if (h, how, gone) in seen:
             continue
         seen.add((h, how, gone))
-        if (h, how) != (m.at, start):
+        if h != m.at:  # (climbing into a Boat in his own space is listed below)
             key = ("walk", h)
             boards = free_boat_at(state, h)["id"] if how == "bridge" else None
             if key not in out or (cost, gone) < (out[key].cost, out[key].animal_leaves):

@@ -38,13 +38,14 @@ def allowed_centers(state: dict) -> list[Hex]:
 
 
 def legal_placements(state: dict, seat: int) -> list[dict]:
-    centers = allowed_centers(state)
-    rotations = range(6)
+    """Every placement, by tile (hand order), centre (board order) and rotation. With a hand of
+    nine tiles this is some 25,000 actions, so actions of one centre share their 'at' list."""
+    ats = [[q, r] for (q, r) in allowed_centers(state)]
+    rotations = (0, 1, 2, 3, 4, 5)
     if state["tiles"]["face_down"]:
-        return [{"kind": "place_tile", "at": [q, r], "rotation": k} for (q, r) in centers for k in rotations]
+        return [{"kind": "place_tile", "at": at, "rotation": k} for at in ats for k in rotations]
     hand = state["tiles"]["hands"][seat]
-    return [{"kind": "place_tile", "tile": t, "at": [q, r], "rotation": k}
-            for t in hand for (q, r) in centers for k in rotations]
+    return [{"kind": "place_tile", "tile": t, "at": at, "rotation": k} for t in hand for at in ats for k in rotations]
 
 
 def read_placement(action: dict, face_down: bool) -> tuple[str | None, Hex, int]:

@@ -135,7 +135,7 @@ def apply_move(state: dict, seat: int, move: Move, events: list) -> None:
         t["bonus"] = 0
     if move.by == "sail":
         state["boats"][p["boat"]]["at"] = ls(move.to)
-    elif p["boat"] is not None and not (move.by == "walk" and move.to == old):
+    elif p["boat"] is not None:
         state["boats"][p["boat"]]["rider"] = None  # he steps out; the Boat stays
         p["boat"] = None
     if move.boards is not None:

@@ -135,8 +135,10 @@ def test_listing_placements_is_fast_with_the_largest_hand():
     """Tile placement legal actions are listed in full but quickly (< 50 ms)."""
     s = dealt(2)
     seat = s["await"]["seat"]
-    ENGINE.legal_actions(s, seat)
-    t = time.perf_counter()
-    legal = ENGINE.legal_actions(s, seat)
-    assert time.perf_counter() - t < 0.05
+    best = 1.0
+    for _ in range(3):  # the best of three, so a busy machine does not decide
+        t = time.perf_counter()
+        legal = ENGINE.legal_actions(s, seat)
+        best = min(best, time.perf_counter() - t)
+    assert best < 0.05
     assert len(legal) > 20_000
