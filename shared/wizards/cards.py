@@ -8,7 +8,7 @@ Movement cards last a number of days (8.51).
 """
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from typing import Mapping
 
 from shared.wizards.pack import pack
 
@@ -40,7 +40,3 @@ def movement_modifiers(p: dict) -> tuple[int, frozenset[str]]:
         add += effect.get("add", 0)
         plains.update(effect.get("as_plains", ()))
     return add, frozenset(plains)
-
-
-def event_cards_of(card_type: str) -> Iterator[int]:
-    return (c["number"] for c in pack().event_cards if c["type"] == card_type)

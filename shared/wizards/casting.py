@@ -18,7 +18,6 @@ from shared.wizards.setup import unavailable
 from shared.wizards.state import hx, ls, player
 from shared.wizards.world import world_for
 
-MOVEMENT_SPELLS = ("boat_summoning", "swiftness", "transporting")
 STONE = {"stone": True}  # 10.13 Druid: "to a Random Sacred Circle Stone" (authored: one die names the stone by its dots)
 
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from shared.engine import ChanceRequest, DicePool, d6
-
-WHITE_RED = ("white", "red")
+from shared.engine import ChanceRequest, DicePool
 
 
 def ask(state: dict, pools: Sequence[DicePool], then: dict, secret: bool = False) -> None:
@@ -19,10 +17,6 @@ def ask(state: dict, pools: Sequence[DicePool], then: dict, secret: bool = False
 def request_of(state: dict) -> ChanceRequest | None:
     c = state["chance"]
     return ChanceRequest.from_dict(c["request"]) if c else None
-
-
-def one_die(purpose: str) -> DicePool:
-    return d6(purpose)
 
 
 def split(faces: Sequence[Sequence], sizes: Sequence[int]) -> list[list]:

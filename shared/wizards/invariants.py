@@ -4,7 +4,7 @@ from __future__ import annotations
 from shared.hexgrid import distance
 from shared.wizards.geometry import OVERLAP_DISTANCE, board
 from shared.wizards.pack import pack
-from shared.wizards.state import hx
+from shared.wizards.state import AFFLICTIONS, hx
 from shared.wizards.world import world_for
 
 
@@ -69,6 +69,7 @@ def check(state: dict) -> None:
             assert "dragonbound" in q["afflictions"], f"seat {q['seat']} in the Lair without Lair Time"
         assert all(v >= 0 for v in q["points"].values()), "points never go below zero (10.22)"
         assert q["lost_turns"] >= 0 and q["extra_turns"] >= 0
+        assert set(q["afflictions"]) <= set(AFFLICTIONS) and len(set(q["afflictions"])) == len(q["afflictions"])
         assert q["animal"] is None or q["animal"]["kind"] in ("dragon", "unicorn", "winged_horse", "horse", "hound", "dove")
         if q["afflictions"]:
             assert q["animal"] is None or q["animal"]["kind"] == "dragon", "no animal stays with the afflicted (7.3043 d)"

@@ -130,9 +130,3 @@ def fixed_place(where: Mapping) -> tuple[str, str] | None:
     if "territory" in where and "space" in where:
         return where["territory"], where["space"]
     return None
-
-
-def describe_faces(where: Mapping, faces: Sequence[Sequence[int]]) -> str:
-    """"white 5, red 1, white 3, red 4" for an event line."""
-    pools = pools_for(where)
-    return ", ".join(f"{p.purpose.split(':')[0].replace(' die', '')} {f[0]}" for p, f in zip(pools, faces))

@@ -102,20 +102,8 @@ def player(state: dict, seat: int) -> dict:
     return state["players"][seat]
 
 
-def position(state: dict, seat: int) -> Hex | None:
-    return hx(state["players"][seat]["at"])
-
-
 def afflicted(p: dict) -> bool:
     return bool(p["afflictions"])
-
-
-def players_at(state: dict, h: Hex) -> list[int]:
-    return [p["seat"] for p in state["players"] if hx(p["at"]) == h]
-
-
-def boats_at(state: dict, h: Hex) -> list[dict]:
-    return [b for b in state["boats"] if hx(b["at"]) == h]
 
 
 def free_boat_at(state: dict, h: Hex) -> dict | None:

@@ -13,7 +13,7 @@ from functools import lru_cache
 from shared import hexgrid
 from shared.hexgrid import DIRECTION_NAMES, Hex
 from shared.wizards.geometry import LABELS, board, placed_direction, placed_hex
-from shared.wizards.pack import CIRCLE_TILE, LAIR_TILE, pack
+from shared.wizards.pack import LAIR_TILE, pack
 
 Placement = tuple[str, int, int, int]  # tile id, Center q, Center r, rotation
 
@@ -142,7 +142,3 @@ def placements_of(state: dict) -> tuple[Placement, ...]:
 
 def world_for(state: dict) -> World:
     return world_of(placements_of(state))
-
-
-def circle_center(w: World) -> Hex | None:
-    return w.hex_of.get((CIRCLE_TILE, "Center"))
