@@ -25,9 +25,50 @@ def _renderer(game: str):
         return None
 
 
+PLATFORM_EVENTS = ("dice_committed", "match_created", "action", "roll", "match_finished", "dice_revealed", "client_seed")
+
+
+def platform_line(type_: str, body: dict, game: str | None) -> str | None:
+    """One line for an event the platform writes (the game's own events are drawn by its renderer)."""
+    if body.get("redacted"):
+        return None
+    if type_ == "dice_committed":
+        return f"dice committed: {body['commitment'][:16]}..."
+    if type_ == "match_created":
+        return f"{body['game']} match for {len(body['seats'])} seats, variant {body['config']['variant']}"
+    if type_ == "action":
+        return None  # the game's events say what the action did
+    if type_ == "roll":
+        pools = body["pools"]
+        if body.get("secret") and any(r == "?" for p in pools for r in p["results"]):
+            return f"{sum(len(p['results']) for p in pools)} dice rolled in secret (shown when the match ends)"
+        if len(pools) > 4:
+            return f"{sum(len(p['results']) for p in pools)} dice rolled for {pools[0]['purpose']} and more"
+        return "dice: " + "; ".join(f"{p['purpose']}: {' '.join(str(r) for r in p['results'])}" for p in pools)
+    if type_ == "match_finished":
+        return f"match over: {body.get('outcome')}"
+    if type_ == "dice_revealed":
+        return f"dice seed revealed: {body['seed'][:16]}... (verify with: archmage verify MATCH_ID)"
+    if type_ == "client_seed":
+        return f"client seed added: {body['seed']!r}"
+    return None
+
+
 def _print_events(render, events) -> None:
-    bodies = [dict(json.loads(e.body_json), type=e.type) for e in events]
-    lines = render.render_events(bodies) if render else [f"{b['type']}: {json.dumps(b)}" for b in bodies]
+    game_bodies = []
+    for e in events:
+        body = json.loads(e.body_json)
+        if e.type in PLATFORM_EVENTS:
+            if game_bodies and render:
+                for line in render.render_events(game_bodies):
+                    print("  " + line)
+                game_bodies = []
+            line = platform_line(e.type, body, None)
+            if line:
+                print("  " + line)
+        elif not body.get("redacted"):
+            game_bodies.append(dict(body, type=e.type))
+    lines = render.render_events(game_bodies) if render else [f"{b['type']}: {json.dumps(b)}" for b in game_bodies]
     for line in lines:
         print("  " + line)
 
@@ -49,10 +90,10 @@ def cmd_play(args) -> int:
     seen = 0
     while True:
         view = board.GetMatch(board_pb2.GetMatchRequest(match_id=created.match_id), metadata=meta)
-        events = [e for e in _events_since(board, created.match_id, seen, meta)]
+        events = _events_between(board, created.match_id, seen, view.last_seq, meta)
         if events:
             _print_events(render, events)
-            seen = events[-1].seq
+        seen = view.last_seq  # what the view shows; anything newer wakes _wait_for_change
         if view.status == "finished":
             print(render.render(json.loads(view.view_json), 0) if render else view.view_json)
             print("match over:", view.outcome_json)
@@ -91,17 +132,17 @@ def _ask(n: int) -> int | None:
         print("pick one of the numbers shown")
 
 
-def _events_since(board, match_id, seen, meta):
+def _events_between(board, match_id, seen, last, meta):
+    """The events after `seen` up to `last` (a live stream stays open, so stop there)."""
     from archmage.board.v1 import board_pb2
 
-    view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta)
-    if view.last_seq <= seen:
+    if last <= seen:
         return []
     stream = board.WatchMatch(board_pb2.WatchMatchRequest(match_id=match_id, from_seq=seen), metadata=meta)
     out = []
     for e in stream:
         out.append(e)
-        if e.seq >= view.last_seq:
+        if e.seq >= last:
             stream.cancel()
             break
     return out
