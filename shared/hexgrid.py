@@ -6,7 +6,8 @@ a direction; `side_key` gives both hexes that share it the same key.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+import math
+from typing import Iterable, Iterator, Sequence
 
 Hex = tuple[int, int]
 
@@ -115,3 +116,145 @@ def iter_within(center: Hex, radius: int) -> Iterator[Hex]:
     for dq in range(-radius, radius + 1):
         for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
             yield (center[0] + dq, center[1] + dr)
+
+
+# --- Geometry in the plane: corners, polygons and line of sight ---------------------------
+#
+# Games that draw sight lines "from any part of a hex to the centre of another" need the
+# hexes as polygons. Distances are in units of the hex size (centre to corner = 1).
+
+Point = tuple[float, float]
+SQRT3 = 3 ** 0.5
+_CORNER_OFFSETS: tuple[Point, ...] = tuple(
+    (math.cos(math.radians(30 + 60 * k)), math.sin(math.radians(30 + 60 * k))) for k in range(6)
+)
+
+
+def corners(h: Hex, size: float = 1.0) -> list[Point]:
+    """The six corners of a pointy-top hex, clockwise (y downwards) from the lower right."""
+    x, y = to_pixel(h, size)
+    return [(x + size * dx, y + size * dy) for dx, dy in _CORNER_OFFSETS]
+
+
+def _segment_distance(p: Point, a: Point, b: Point) -> float:
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / length2))
+    cx, cy = ax + t * dx - p[0], ay + t * dy - p[1]
+    return (cx * cx + cy * cy) ** 0.5
+
+
+_CORRIDORS: dict[Hex, tuple[Hex, ...]] = {}
+
+
+def sight_corridor(source: Hex, target: Hex) -> list[Hex]:
+    """Every hex whose polygon may touch a straight line from some point of `source` to the
+    centre of `target` (the hexes that can block such a line), source and target excluded."""
+    offset = sub(target, source)
+    cached = _CORRIDORS.get(offset)
+    if cached is None:
+        origin = (0, 0)
+        a, b = to_pixel(origin), to_pixel(offset)
+        seen: set[Hex] = set()
+        for base in line(origin, offset, 1e-6) + line(origin, offset, -1e-6):
+            seen.update(iter_within(base, 2))
+        # a touching hex has its centre within (source radius + own radius) of the centre segment
+        cached = tuple(sorted(h for h in seen if h not in (origin, offset)
+                              and _segment_distance(to_pixel(h), a, b) <= 2.0 + 1e-9))
+        _CORRIDORS[offset] = cached
+    return [add(source, h) for h in cached]
+
+
+def _ray_entry(origin: Point, angle: float, poly: Sequence[Point]) -> float:
+    """Distance along the ray from `origin` at `angle` to where it first meets the polygon
+    (inf if it misses)."""
+    ux, uy = math.cos(angle), math.sin(angle)
+    best = math.inf
+    n = len(poly)
+    for i in range(n):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+        ex, ey = x2 - x1, y2 - y1
+        denom = ux * ey - uy * ex
+        if abs(denom) < 1e-12:
+            continue
+        wx, wy = x1 - origin[0], y1 - origin[1]
+        s = (wx * ey - wy * ex) / denom  # distance along the ray
+        u = (wx * uy - wy * ux) / denom  # position along the edge
+        if s >= -1e-12 and -1e-9 <= u <= 1 + 1e-9:
+            best = min(best, s)
+    return best
+
+
+def sight_clear(source: Hex, target: Hex, blockers: Iterable[Sequence[Point]], eps: float = 1e-9) -> bool:
+    """True if a straight line can be drawn from some point of hex `source` (corners and
+    sides included) to the centre of hex `target` without touching any blocker polygon.
+
+    Blockers are convex polygons (hexes that block sight, pieces of the world outside a
+    board) that do not contain the target's centre. A line that only grazes a blocker's
+    corner or runs along its side counts as touching it, so two blocking hexes side by
+    side leave no crack to look through."""
+    if source == target:
+        return True
+    tx, ty = to_pixel(target)
+    sx, sy = to_pixel(source)
+    base = math.atan2(sy - ty, sx - tx)
+
+    def rel(p: Point) -> float:
+        a = math.atan2(p[1] - ty, p[0] - tx) - base
+        while a <= -math.pi:
+            a += 2 * math.pi
+        while a > math.pi:
+            a -= 2 * math.pi
+        return a
+
+    src_poly = corners(source)
+    src_angles = [rel(p) for p in src_poly]
+    lo, hi = min(src_angles), max(src_angles)
+    shadows: list[tuple[float, float]] = []
+    for poly in blockers:
+        angles = [rel(p) for p in poly]
+        a, b = min(angles), max(angles)
+        if b - a > math.pi:  # wraps round behind the target: cannot reach the source
+            continue
+        if b < lo - eps or a > hi + eps:
+            continue
+        mid = (max(a, lo) + min(b, hi)) / 2
+        ray = base + mid
+        if _ray_entry((tx, ty), ray, poly) <= _ray_entry((tx, ty), ray, src_poly) + 1e-9:
+            shadows.append((a - eps, b + eps))
+    shadows.sort()
+    cur = lo
+    for a, b in shadows:
+        if a > cur:
+            return True
+        cur = max(cur, b)
+        if cur > hi:
+            return False
+    return cur <= hi
+
+
+def clip_half_plane(poly: Sequence[Point], a: Point, b: Point, keep_left: bool) -> list[Point]:
+    """The part of convex `poly` on one side of the line through a and b (Sutherland-Hodgman).
+
+    "Left" is the side where cross((b - a), (p - a)) > 0."""
+    def side(p: Point) -> float:
+        v = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+        return v if keep_left else -v
+
+    out: list[Point] = []
+    n = len(poly)
+    for i in range(n):
+        p, q = poly[i], poly[(i + 1) % n]
+        sp, sq = side(p), side(q)
+        if sp >= 0:
+            out.append(p)
+        if (sp >= 0) != (sq >= 0):
+            t = sp / (sp - sq)
+            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return out
+
+
+def polygon_area(poly: Sequence[Point]) -> float:
+    n = len(poly)
+    return abs(sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n))) / 2

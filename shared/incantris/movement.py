@@ -1,0 +1,187 @@
+"""Moving across the arena (Movement & Terrain, Obstacles, Bear Presence, Water Walk).
+
+Wizards move one hex at a time so that every rule tied to a single step applies where it
+happens: Retribution when leaving a hex next to an Arcane Knight, Bear Presence when
+entering a hex next to a Shaman, Blaze for each hex entered (FAQ 3).
+"""
+from __future__ import annotations
+
+import heapq
+
+from shared.hexgrid import Hex, distance, neighbours
+from shared.incantris import match
+from shared.incantris.arena import OCEAN, STREAM, as_hex
+
+
+class Ground:
+    """What stands where, computed once per question so step checks stay cheap."""
+
+    def __init__(self, state: dict):
+        self.state = state
+        self.arena = match.arena(state)
+        self.occupied = match.occupied(state)
+        self.crowd: dict[Hex, list[str]] = {}
+        for w in match.on_board(state):
+            self.crowd.setdefault(as_hex(w["hex"]), []).append(w["id"])
+        self.walls = match.obstacle_hexes(state)
+        self.tokens = match.token_hexes(state)
+        self.crystals = match.crystal_hexes(state)
+        self.fog = match.fog_hexes(state)
+        self.shamans = [w for w in self.occupied.values() if w["type"] == "shaman"]
+
+    def enemy_shamans(self, w: dict) -> list[Hex]:
+        return [as_hex(s["hex"]) for s in self.shamans if match.opposed(self.state, s, w)]
+
+    def terrain_cost(self, w: dict, h: Hex) -> int | None:
+        """Movement points to enter h, ignoring who stands there; None if never enterable."""
+        terrain = self.arena.terrain.get(h)
+        if terrain is None:
+            return None
+        druid = w["type"] == "druid"  # Water Walk
+        if terrain == OCEAN:
+            return 2 if druid else None
+        if terrain == STREAM:
+            return 1 if druid else 2
+        return 1
+
+    def blocked(self, w: dict, h: Hex) -> bool:
+        """Obstacles, crystals, hydras, totems and enemy fog are impassable to w."""
+        if h in self.walls or h in self.tokens or h in self.crystals:
+            return True
+        side = self.fog.get(h)
+        return side is not None and side != w["side"]
+
+    def may_stop(self, w: dict, h: Hex) -> bool:
+        """No two wizards share a hex at the end of movement, and no one stays in fog."""
+        if any(wid != w["id"] for wid in self.crowd.get(h, ())):
+            return False
+        return h not in self.fog
+
+    def halts(self, w: dict, h: Hex) -> bool:
+        """Bear Presence: entering a hex next to an opposing Shaman ends movement."""
+        return any(distance(h, s) == 1 for s in self.enemy_shamans(w))
+
+    def step_cost(self, w: dict, frm: Hex, to: Hex) -> int | None:
+        """Cost of one step frm -> to for w (whole hexes only), None if the step is illegal."""
+        if distance(frm, to) != 1 or to not in self.arena.whole:
+            return None
+        cost = self.terrain_cost(w, to)
+        if cost is None or self.blocked(w, to):
+            return None
+        other = self.occupied.get(to)
+        if other is not None and other["id"] != w["id"] and match.opposed(self.state, other, w):
+            return None  # "The hexes occupied by wizards of opposing teams are impassable."
+        for s in self.enemy_shamans(w):
+            # Bear Presence: "may not move directly into another hex adjacent to him" (FAQ 1)
+            if distance(frm, s) == 1 and distance(to, s) == 1:
+                return None
+        return cost
+
+    def can_finish(self, w: dict, h: Hex, mp: int, halted: bool) -> bool:
+        """Whether w standing on h with mp points left can end its movement legally."""
+        if self.may_stop(w, h):
+            return True
+        if halted:
+            return False
+        for n in neighbours(h):
+            c = self.step_cost(w, h, n)
+            if c is not None and c <= mp and self.can_finish(w, n, mp - c, self.halts(w, n)):
+                return True
+        return False
+
+    def steps(self, w: dict, frm: Hex, mp: int) -> list[tuple[Hex, int]]:
+        """Legal single steps (destination, cost) with mp points left."""
+        out = []
+        for n in neighbours(frm):
+            c = self.step_cost(w, frm, n)
+            if c is None or c > mp:
+                continue
+            if self.can_finish(w, n, mp - c, self.halts(w, n)):
+                out.append((n, c))
+        return sorted(out)
+
+    def reachable(self, w: dict, start: Hex | None, mp: int, entries: list[Hex] | None = None) -> dict[Hex, tuple[int, list[Hex]]]:
+        """Every hex w can end its movement on: hex -> (cost, path of hexes entered).
+
+        `entries` are the arena hexes an attacking wizard waiting outside may step into for
+        one movement point (Solo Play: Gameplay)."""
+        best: dict[Hex, tuple[int, list[Hex]]] = {}
+        heap: list = []
+        if start is not None:
+            heap.append((0, 0, start, []))
+        else:
+            for e in entries or []:
+                if e in self.arena.whole and not self.blocked(w, e) and self.terrain_cost(w, e) is not None and mp >= 1:
+                    other = self.occupied.get(e)
+                    if other is None or not match.opposed(self.state, other, w):
+                        heapq.heappush(heap, (1, 1, e, [e]))
+        seen: dict[Hex, int] = {}
+        while heap:
+            cost, n_steps, h, path = heapq.heappop(heap)
+            if h in seen and seen[h] <= cost:
+                continue
+            seen[h] = cost
+            if self.may_stop(w, h) and (h not in best or best[h][0] > cost):
+                best[h] = (cost, path)
+            if path and self.halts(w, h):
+                continue
+            for n in neighbours(h):
+                c = self.step_cost(w, h, n)
+                if c is None or cost + c > mp:
+                    continue
+                if n not in seen or seen[n] > cost + c:
+                    heapq.heappush(heap, (cost + c, n_steps + 1, n, path + [n]))
+        return best
+
+    def walk_distance(self, w: dict, goal_near: Hex, starts: list[Hex]) -> dict[Hex, int]:
+        """Movement-point distance from every hex to the hexes next to `goal_near`, ignoring
+        movement limits and Bear Presence (used to move "toward" a wizard)."""
+        dist: dict[Hex, int] = {}
+        heap = [(0, h) for h in neighbours(goal_near) if h in self.arena.whole and not self.blocked(w, h)
+                and self.terrain_cost(w, h) is not None]
+        heapq.heapify(heap)
+        while heap:
+            d, h = heapq.heappop(heap)
+            if h in dist:
+                continue
+            dist[h] = d
+            cost_here = self.terrain_cost(w, h) or 1
+            for n in neighbours(h):
+                if n in dist or n not in self.arena.whole or self.blocked(w, n) or self.terrain_cost(w, n) is None:
+                    continue
+                other = self.occupied.get(n)
+                if other is not None and other["id"] != w["id"] and match.opposed(self.state, other, w):
+                    continue
+                heapq.heappush(heap, (d + cost_here, n))
+        return dist
+
+    # --- forced movement ------------------------------------------------------------
+    def shove_steps(self, target: dict, frm: Hex) -> list[Hex]:
+        """Primal Reach: hexes the caster may move the target into. "The caster may not move
+        the target into or through any impassable hex. Streams do not slow down the target."
+        Reading (authored): the target may not be moved into any occupied or fog hex, since
+        it may stop after any step."""
+        out = []
+        for n in neighbours(frm):
+            if n not in self.arena.whole or self.terrain_cost(target, n) is None:
+                continue
+            if self.blocked(target, n) or n in self.fog or n in self.occupied:
+                continue
+            out.append(n)
+        return sorted(out)
+
+    def teleport_spots(self, target: dict) -> list[Hex]:
+        """Teleport: up to four hexes from the target's hex, never onto an impassable hex
+        (through them is fine, FAQ 4); the target's own hex means staying put."""
+        here = as_hex(target["hex"])
+        out = []
+        for h in self.arena.whole:
+            if distance(h, here) > 4:
+                continue
+            if h == here:
+                out.append(h)
+                continue
+            if self.terrain_cost(target, h) is None or self.blocked(target, h) or h in self.fog or h in self.occupied:
+                continue
+            out.append(h)
+        return sorted(out)

@@ -1,0 +1,296 @@
+"""An AI seat for Incantris: reads only its view (all of Incantris is public) and picks one of
+the legal actions.
+
+Plan: go for the scenario's goal (sap, pick up, carry home); focus fire on the foe whose
+wards are weakest against this wizard's power source and whose life is lowest; keep
+persistent spells working (Bane, Entanglement, hydra, totem, Power Circle, Blaze); close
+in when no spell reaches, and after casting step back out of the foes' reach.
+"""
+from __future__ import annotations
+
+import random
+
+from shared.hexgrid import distance, neighbours
+from shared.incantris import dice, match
+from shared.incantris.arena import as_hex
+from shared.incantris.movement import Ground
+from shared.incantris.pack import load
+
+DAMAGE = {"eagle-talon", "flame-darts", "gloom-strike", "inferno", "meteor-storm", "phantom-blast", "primal-reach",
+          "scorching-chain", "spectral-rush", "tempest"}
+HEALING = {"breath-of-life", "healing-warmth"}
+ITEM_WISHES = ("amulet", "red-potion", "power-ring", "crystal-coin", "winged-boots")
+
+
+def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+    if len(legal) == 1:
+        return legal[0]
+    kinds = {a["kind"] for a in legal}
+    me = match.side_of_seat(view, seat)
+    task = view["queue"][0] if view.get("queue") else None
+    for pick in (_choice, _setup, _activate, _turn):
+        got = pick(view, me, legal, kinds, task, rng)
+        if got is not None:
+            return got
+    return rng.choice(legal)
+
+
+# --- answers to questions asked out of turn ------------------------------------------------
+def _choice(view, me, legal, kinds, task, rng):
+    if task is None:
+        return None
+    if "blaze" in kinds:
+        target = match.wizard(view, task["target"])
+        return {"kind": "blaze", "burn": target["side"] != me}
+    if "amulet" in kinds:
+        return {"kind": "amulet", "use": True}
+    if "coin" in kinds:
+        stage = task["stages"][0]
+        part = stage.split("-")[1]
+        faces = task["rolls"].get(part, [])
+        mine_cast = part == "cast"
+        good = dice.wands(faces) if mine_cast else dice.wards(faces)
+        return {"kind": "coin", "reroll": good < len(faces) / 2}
+    if "keep" in kinds:
+        part = task["stages"][0].split("-")[1]
+        count = dice.wands if part == "cast" else dice.wards
+        first, second = count(task["rolls"][part]), count(task["second"][part])
+        return {"kind": "keep", "roll": 2 if second > first else 1}
+    if kinds & {"teleport", "reach", "reach-stop"}:
+        return _move_someone(view, me, legal, task)
+    if kinds & {"chain", "chain-stop"}:
+        foes = [a for a in legal if a["kind"] == "chain" and match.wizard(view, a["target"])["side"] != me]
+        if foes:
+            return min(foes, key=lambda a: (match.wizard(view, a["target"])["life"], a["target"]))
+        return {"kind": "chain-stop"}
+    if kinds & {"relocate", "relocate-stay"}:
+        return legal[0]
+    return None
+
+
+def _move_someone(view, me, legal, task):
+    """Teleport or Primal Reach: pull foes next to our wizards, send friends away from foes."""
+    target = match.wizard(view, task["target"])
+    spots = [a for a in legal if a["kind"] in ("teleport", "reach")]
+    if not spots:
+        return legal[0]
+    foes = [as_hex(w["hex"]) for w in match.on_board(view) if w["side"] != me]
+    friends = [as_hex(w["hex"]) for w in match.on_board(view) if w["side"] == me and w["id"] != target["id"]]
+    if target["side"] == me:
+        def score(a):
+            h = as_hex(a["to"])
+            return -min((distance(h, f) for f in foes), default=0)
+    else:
+        def score(a):
+            h = as_hex(a["to"])
+            return min((distance(h, f) for f in friends), default=0)
+    best = min(spots, key=lambda a: (score(a), a["to"]))
+    if task.get("t") == "shove" and score(best) >= score({"to": target["hex"]}):
+        return {"kind": "reach-stop"}
+    return best
+
+
+# --- set-up -------------------------------------------------------------------------------------
+def _setup(view, me, legal, kinds, task, rng):
+    if "buy" in kinds or "ready" in kinds:
+        for item in ITEM_WISHES:
+            buys = [a for a in legal if a["kind"] == "buy" and a["item"] == item]
+            if buys:
+                return min(buys, key=lambda a: (len(match.wizard(view, a["wizard"])["items"]), a["wizard"]))
+        return {"kind": "ready"}
+    if "place" in kinds:
+        centre = (0, 0)
+        return min(legal, key=lambda a: (distance(as_hex(a["hex"]), centre), rng.random()))
+    if "post" in kinds:
+        return rng.choice(legal)
+    return None
+
+
+# --- choosing a wizard ----------------------------------------------------------------------------
+def _activate(view, me, legal, kinds, task, rng):
+    if kinds != {"activate"}:
+        return None
+    foes = [w for w in match.on_board(view) if w["side"] != me]
+
+    def urge(a):
+        w = match.wizard(view, a["wizard"])
+        if not foes or w["hex"] is None:
+            return 0.0
+        h = as_hex(w["hex"])
+        reach = max(load().spells[s].range for s in load().wizards[w["id"]].spells)
+        near = min(distance(h, as_hex(f["hex"])) for f in foes)
+        return -max(0, near - reach - match.kind(w).movement)
+
+    return max(legal, key=lambda a: (urge(a), rng.random()))
+
+
+# --- a wizard's turn -------------------------------------------------------------------------------
+def _turn(view, me, legal, kinds, task, rng):
+    w = match.wizard(view, view["turn"]["wizard"]) if view.get("turn") and view["turn"].get("wizard") else None
+    if w is None:
+        return None
+    for k in ("exit", "sap", "pick-up"):
+        for a in legal:
+            if a["kind"] == k:
+                return a
+    hydra = [a for a in legal if a["kind"] == "hydra" and match.wizard(view, a["target"])["side"] != me]
+    if hydra:
+        return max(hydra, key=lambda a: _hurt(view, match.wizard(view, a["target"]), "elemental", 2, 1))
+    casts = [a for a in legal if a["kind"] == "cast"]
+    best, value = None, 0.6
+    for a in casts:
+        v = _value(view, me, w, a)
+        if v > value:
+            best, value = a, v
+    harm = [a for a in casts if a["spell"] in DAMAGE and _value(view, me, w, a) > 0.05]
+    if best is not None and best["spell"] in HEALING and harm:
+        # healing only when no foe is in reach: trading blows is what ends a battle
+        best = max(harm, key=lambda a: _value(view, me, w, a))
+        value = _value(view, me, w, best)
+    elif best is None and harm:
+        best = max(harm, key=lambda a: _value(view, me, w, a))
+        value = _value(view, me, w, best)
+    others = [a for a in legal if a["kind"] in ("cleanse", "potion")]
+    if best is None and others:
+        for a in others:
+            if a["kind"] == "potion" and w["life"] <= w["max"] - 2:
+                return a
+            if a["kind"] == "cleanse" and view["effects"][a["effect"]]["side"] != me:
+                return a
+    steps = [a for a in legal if a["kind"] == "step"]
+    if best is not None and (not steps or value >= 1.5 or _close_enough(view, w, me)):
+        return best
+    if steps:
+        step = _step(view, me, w, steps, cast_done=view["turn"]["cast"], rng=rng)
+        if step is not None:
+            return step
+    if best is not None:
+        return best
+    boots = [a for a in legal if a["kind"] == "boots"]
+    if boots and not view["turn"]["cast"] and steps:
+        return boots[0]
+    return {"kind": "end"} if {"kind": "end"} in legal else rng.choice(legal)
+
+
+def _hurt(view, target, power, n, plus) -> float:
+    ward = dice.ward_roll(view, target, power)
+    hits = max(0.0, dice.expected_wands({"dice": n, "plus": plus}) - dice.expected_wards(ward))
+    bonus = 2.0 if hits >= target["life"] else 0.0
+    return hits + bonus + (target["max"] - target["life"]) / target["max"]
+
+
+def _value(view, me, w, a) -> float:
+    key = a["spell"]
+    spell = load().spells[key]
+    power = match.kind(w).power
+    t = a["target"]
+    if key in DAMAGE:
+        plus = spell.plus + (1 if a.get("ring") else 0)
+        if key == "meteor-storm":
+            c = as_hex(t)
+            area = {c, *neighbours(c)}
+            total = 0.0
+            for x in match.on_board(view):
+                if as_hex(x["hex"]) in area:
+                    v = _hurt(view, x, power, spell.dice, plus)
+                    total += v if x["side"] != me else -1.5 * v
+            return total
+        x = match.wizard(view, t)
+        v = _hurt(view, x, power, spell.dice, plus)
+        return v if x["side"] != me else -v
+    if key in HEALING:
+        x = match.wizard(view, t)
+        if x["side"] != me:
+            return -1.0
+        return min(x["max"] - x["life"], 2.5) * 0.6
+    if key in ("bane", "entanglement"):
+        x = match.wizard(view, t)
+        return 1.2 if x["side"] != me else -1.0
+    if key == "teleport":
+        return 0.0
+    own = view["effects"].get(f"{w['id']}:{key}")
+    foes = [as_hex(x["hex"]) for x in match.on_board(view) if x["side"] != me]
+    if not foes:
+        return 0.0
+    if key == "guardian-hydra":
+        h = as_hex(t)
+        near = min(distance(h, f) for f in foes)
+        return (1.6 if own is None else 0.4) - 0.05 * near if near <= 8 else 0.0
+    if key == "spell-totem":
+        return 0.9 if own is None else 0.1
+    if key == "power-circle":
+        h = as_hex(t)
+        return (1.1 if own is None else 0.2) if h == as_hex(w["hex"]) else 0.0
+    if key == "blaze":
+        c = as_hex(t)
+        area = {c, *neighbours(c)}
+        n_foes = sum(1 for f in foes if f in area)
+        n_friends = sum(1 for x in match.on_board(view) if x["side"] == me and as_hex(x["hex"]) in area)
+        return (1.0 * n_foes - 1.0 * n_friends) * (1.0 if own is None else 0.6)
+    if key == "fog-wall":
+        return 0.2 if own is None else 0.0
+    return 0.0
+
+
+def _close_enough(view, w, me) -> bool:
+    return view["turn"]["moved"]
+
+
+def _goal(view, me, w) -> tuple[int, int] | None:
+    """Where this wizard wants to go: its crystal, home with it, or the weakest foe."""
+    scenario = view["scenario"]
+    colour = view["sides"][me]["team"]
+    here = as_hex(w["hex"])
+    if scenario == "crystal-sap":
+        stacks = [as_hex(c["hex"]) for c in view["crystals"] if colour in c["colours"]]
+        if stacks:
+            return min(stacks, key=lambda h: (distance(h, here), h))
+    if scenario == "capture-the-crystal":
+        if w.get("carrying"):
+            a = match.arena(view)
+            zone = a.tile_hexes[view["sides"][me]["zone"]]
+            edge = sorted(h for h in zone if h in a.partial)
+            return min(edge, key=lambda h: (distance(h, here), h)) if edge else None
+        mine = [as_hex(c["hex"]) for c in view["crystals"] if c["colour"] == colour and c["hex"] is not None]
+        carried = any(c["colour"] == colour and c["carrier"] for c in view["crystals"])
+        if mine and not carried:
+            return min(mine, key=lambda h: (distance(h, here), h))
+    power = match.kind(w).power
+    foes = [x for x in match.on_board(view) if x["side"] != me]
+    if not foes:
+        return None
+    target = min(foes, key=lambda x: (x["life"] - (2 if dice.ward_level(view, x, power) == "1D" else 0),
+                                      distance(here, as_hex(x["hex"])), x["id"]))
+    return as_hex(target["hex"])
+
+
+def _step(view, me, w, steps, cast_done, rng):
+    here = as_hex(w["hex"])
+    foes = [as_hex(x["hex"]) for x in match.on_board(view) if x["side"] != me]
+    objective = view["scenario"] in ("crystal-sap", "capture-the-crystal")
+    if cast_done and not objective:
+        # keep out of range: step away from the nearest foes if they are close
+        if not foes or min(distance(here, f) for f in foes) > 6:
+            return None
+        return max(steps, key=lambda a: (min(distance(as_hex(a["to"]), f) for f in foes), rng.random()))
+    if w.get("carrying"):
+        edge = [a for a in steps if as_hex(a["to"]) in match.arena(view).partial]
+        if edge:
+            return edge[0]
+    goal = _goal(view, me, w)
+    if goal is None:
+        return None
+    g = Ground(view)
+    walk = g.walk_distance(w, goal, [])
+    now = walk.get(here, distance(here, goal) * 2 + 50)
+    if distance(here, goal) <= 1 and not (objective and w.get("carrying")):
+        return None
+
+    def remaining(a):
+        h = as_hex(a["to"])
+        return walk.get(h, distance(h, goal) * 2 + 50)
+
+    best = min(steps, key=lambda a: (remaining(a), rng.random()))
+    if remaining(best) >= now and not (w.get("carrying") and as_hex(best["to"]) in match.arena(view).partial):
+        return None
+    return best

@@ -1,0 +1,164 @@
+"""The four scenarios and the solo game: crystals, and who wins (Scenarios, Winning the Game).
+
+- Battle Royale / Shifting Arena: "The last player with at least one living wizard wins."
+- Crystal Sap: "The first player to sap all of his or her crystals wins." Each player's
+  starting zone holds a stack with one crystal of every other player's colour.
+- Capture the Crystal: "The first player to move his or her crystal off the edge of his or
+  her starting zone wins."
+- Solo: the player wins by killing all the attacking wizards and loses if they kill all of
+  the player's wizards.
+Reading (authored): if the last wizards of several players die together, those players
+share the last place standing (and share the win when no one is left).
+"""
+from __future__ import annotations
+
+from shared.hexgrid import distance
+from shared.incantris import match, turns
+from shared.incantris.arena import as_hex
+
+
+def set_crystals(state: dict, layout: dict) -> None:
+    n = len(state["sides"])
+    colours = [s["team"] for s in state["sides"]]
+    out = []
+    if state["scenario"] == "crystal-sap":
+        # "Each player takes one crystal of every other player's color and places them in a
+        # stack in his or her starting zone."
+        for c in layout["crystals"]:
+            zone = c["zone"]
+            out.append({"hex": list(c["hex"]), "zone": zone, "colours": [colours[i] for i in range(n) if i != zone]})
+    elif state["scenario"] == "capture-the-crystal":
+        for c in layout["crystals"]:
+            out.append({"hex": list(c["hex"]), "colour": colours[c["seat"]], "carrier": None})
+    state["crystals"] = out
+
+
+# --- Crystal Sap ------------------------------------------------------------------------------
+def sap_options(state: dict) -> list[dict]:
+    """"A wizard must be in a hex adjacent to a crystal to sap its energy. A wizard may not
+    sap a crystal and cast a spell on the same turn. Wizards may only sap crystals of their
+    own color." Reading (authored): one crystal per turn, in place of the turn's spell."""
+    if state["scenario"] != "crystal-sap":
+        return []
+    t = state["turn"]
+    w = turns.active(state)
+    if w is None or t["ending"] or t["cast"] or t["sapped"] or not match.in_arena(w):
+        return []
+    from shared.incantris import casting
+
+    if not casting._movement_may_end(state, w, as_hex(w["hex"])):
+        return []
+    colour = state["sides"][w["side"]]["team"]
+    here = as_hex(w["hex"])
+    return [{"kind": "sap", "hex": c["hex"]} for c in state["crystals"]
+            if colour in c["colours"] and distance(as_hex(c["hex"]), here) == 1]
+
+
+def sap(state: dict, action: dict, ev: list) -> None:
+    w = turns.active(state)
+    colour = state["sides"][w["side"]]["team"]
+    for c in state["crystals"]:
+        if c["hex"] == list(action["hex"]):
+            c["colours"].remove(colour)
+    state["crystals"] = [c for c in state["crystals"] if c["colours"]]
+    state["turn"]["sapped"] = True
+    w["sapped"] += 1  # "ward with an additional 1D against all power sources for each crystal"
+    state["sides"][w["side"]]["sapped"] += 1
+    match.event(ev, "sap", wizard=w["id"], hex=list(action["hex"]), colour=colour)
+
+
+def crystals_to_sap(state: dict) -> int:
+    return len(state["sides"]) - 1
+
+
+# --- Capture the Crystal ----------------------------------------------------------------------
+def pick_up_options(state: dict) -> list[dict]:
+    """"A wizard may pick up a crystal by being in a hex adjacent to it. Wizards may only
+    pick up crystals of their own color ... may continue movement and may cast spells."""
+    if state["scenario"] != "capture-the-crystal":
+        return []
+    t = state["turn"]
+    w = turns.active(state)
+    if w is None or t["ending"] or not match.in_arena(w) or w.get("carrying"):
+        return []
+    colour = state["sides"][w["side"]]["team"]
+    here = as_hex(w["hex"])
+    return [{"kind": "pick-up", "hex": c["hex"]} for c in state["crystals"]
+            if c["colour"] == colour and c["hex"] is not None and distance(as_hex(c["hex"]), here) == 1]
+
+
+def pick_up(state: dict, action: dict, ev: list) -> None:
+    w = turns.active(state)
+    for c in state["crystals"]:
+        if c["hex"] == list(action["hex"]):
+            c["hex"] = None
+            c["carrier"] = w["id"]
+            w["carrying"] = c["colour"]
+    match.event(ev, "pick-up", wizard=w["id"], hex=list(action["hex"]))
+
+
+def on_death(state: dict, w: dict, where, ev: list) -> None:
+    """Capture: "If a wizard carrying a crystal dies, the crystal remains in the hex where the
+    wizard died." Crystal Sap: sapped crystals leave with the dead wizard but still count."""
+    if state["scenario"] == "capture-the-crystal" and w.get("carrying"):
+        for c in state["crystals"]:
+            if c["carrier"] == w["id"]:
+                c["carrier"] = None
+                c["hex"] = where
+        w["carrying"] = None
+        match.event(ev, "crystal-dropped", hex=where)
+
+
+# --- victory ----------------------------------------------------------------------------------
+def check_victory(state: dict, ev: list) -> None:
+    if state["phase"] != "play":
+        return
+    alive = match.living_sides(state)
+    scenario = state["scenario"]
+    winners = None
+    if scenario == "solo":
+        if 0 not in alive:
+            winners = [1]
+        elif 1 not in alive:
+            winners = [0]
+    elif scenario in ("battle-royale", "shifting-arena"):
+        if len(alive) <= 1:
+            winners = alive or _last_out(state)
+    elif scenario == "crystal-sap":
+        done = [i for i, s in enumerate(state["sides"]) if s["sapped"] >= crystals_to_sap(state)]
+        if done:
+            winners = done
+        elif not alive:
+            winners = []
+    elif scenario == "capture-the-crystal":
+        if state.get("captured") is not None:
+            winners = [state["captured"]]
+        elif not alive:
+            winners = []
+    if winners is not None:
+        state["phase"] = "over"
+        state["turn"] = None
+        state["result"] = {"winners": winners}
+        match.event(ev, "game-over", winners=winners,
+                    seats=[state["sides"][i]["seat"] for i in winners if state["sides"][i]["seat"] is not None])
+
+
+def _last_out(state: dict) -> list[int]:
+    outs = [s["out"] for s in state["sides"] if s["out"] is not None]
+    last = max(outs) if outs else None
+    return [i for i, s in enumerate(state["sides"]) if s["out"] == last]
+
+
+def places(state: dict) -> list[int]:
+    """Place of each side (1 = best) by how long its wizards lasted; ties share a place."""
+    n = len(state["sides"])
+    winners = set(state["result"]["winners"]) if state.get("result") else set()
+
+    def standing(i):
+        s = state["sides"][i]
+        if i in winners:
+            return 10 ** 9
+        return s["out"] if s["out"] is not None else 10 ** 9 - 1
+
+    keys = [standing(i) for i in range(n)]
+    return [1 + sum(1 for k in keys if k > keys[i]) for i in range(n)]

@@ -1,0 +1,258 @@
+"""Setting up a match (Set Up, Arena Set Ups, 1-Player Set Up).
+
+Players choose teams, the arena is laid from its layout (tiles and obstacles may be changed
+by agreement through the match options), crystals are placed for the scenario, and the
+wizards enter their starting zones one at a time round the table (authored: the rulebook
+shows starting zones but not how wizards are placed). In the solo game the player places
+his or her wizards anywhere in the arena, one per tile and not on a hex made by two tiles,
+and posts each attacking wizard at one of the three entry points.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from shared.engine import InvalidConfig, MatchConfig
+from shared.hexgrid import Hex, distance, neighbours
+from shared.incantris import campaign, match, scenarios
+from shared.incantris.arena import OCEAN, arena_of, as_hex
+from shared.incantris.movement import Ground
+from shared.incantris.pack import load
+
+COLOURS = ("red", "blue", "purple", "grey")
+VARIANTS = ("battle-royale", "crystal-sap", "capture-the-crystal", "shifting-arena", "solo", "campaign")
+
+
+def new_state(config: MatchConfig) -> dict:
+    pack = load()
+    options = dict(config.options or {})
+    variant = config.variant if config.variant != "standard" else "battle-royale"
+    if variant not in VARIANTS:
+        raise InvalidConfig(f"unknown variant {config.variant!r}")
+    seats = config.seats
+    solo = variant == "solo"
+    if solo and seats != 1:
+        raise InvalidConfig("the solo game has exactly one seat")
+    if not solo and not 2 <= seats <= 4:
+        raise InvalidConfig("Incantris is played by 2 to 4 players (1 in the solo game)")
+    record = None
+    scenario = variant
+    if variant == "campaign":
+        record = options.get("campaign") or campaign.blank_record(seats)
+        _check_record(record, seats)
+        scenario = campaign.scenario_of(record)
+    teams = list(options.get("teams") or COLOURS[:seats])
+    if len(teams) != seats or len(set(teams)) != seats or any(t not in COLOURS for t in teams):
+        raise InvalidConfig("options.teams must name a different colour for each seat")
+    layout_id = options.get("layout") or (f"{scenario}-{seats}" if not solo else "solo-1")
+    layout = pack.layouts.get(layout_id)
+    if layout is None or layout["scenario"] != scenario or layout["players"] != seats:
+        raise InvalidConfig(f"layout {layout_id!r} does not fit {scenario} with {seats} players")
+    tiles = [dict(t) for t in layout["tiles"]]
+    if "faces" in options:
+        tiles = _faces(tiles, options["faces"], scenario)
+    try:
+        a = arena_of(tiles)
+    except (ValueError, KeyError) as exc:
+        raise InvalidConfig(f"the tiles do not make an arena: {exc}") from None
+    sides = []
+    if solo:
+        attackers = options.get("attackers") or next(c for c in COLOURS if c != teams[0])
+        if attackers not in COLOURS or attackers == teams[0]:
+            raise InvalidConfig("options.attackers must be another team's colour")
+        sides.append(_side(None, attackers, True, None))
+        sides.append(_side(0, teams[0], False, None))
+    else:
+        for i in range(seats):
+            sides.append(_side(i, teams[i], False, layout["zones"][i]))
+    if record:
+        for i in range(seats):
+            sides[i]["stars"] = int(record["stars"][i])
+    wizards = {}
+    for index, side in enumerate(sides):
+        for wid in pack.teams[side["team"]]:
+            t = pack.types[pack.wizards[wid].type]
+            items = list((record or {}).get("items", {}).get(wid, []))
+            wizards[wid] = {"id": wid, "side": index, "type": t.key, "life": t.life, "max": t.life, "alive": True,
+                            "hex": None, "done": False, "entry": None, "sapped": 0, "carrying": None, "items": items}
+    state = {
+        "variant": variant, "seats": seats, "scenario": scenario, "layout": layout_id,
+        "tiles": tiles, "obstacles": [], "sides": sides, "wizards": wizards, "effects": {}, "crystals": [],
+        "entries": [dict(e) for e in layout.get("entries", [])],
+        "arms": [list(x) for x in layout.get("arms", [])],
+        "shift": {"next": 0, "per_round": layout["shift_per_round"]} if scenario == "shifting-arena" else None,
+        "phase": "place", "setup": {"side": 0 if not solo else 1}, "round": 1, "serial": 0,
+        "turn": None, "queue": [], "result": None, "captured": None, "campaign": record, "used_items": [],
+    }
+    scenarios.set_crystals(state, layout)
+    obstacles = options.get("obstacles", layout["obstacles"])
+    _check_obstacles(state, a, obstacles, solo)
+    state["obstacles"] = [{"kind": o["kind"], "hexes": [list(h) for h in o["hexes"]]} for o in obstacles]
+    if record and any(s["stars"] > 0 for s in sides):
+        state["phase"] = "shop"
+    return state
+
+
+def _side(seat, team, auto, zone) -> dict:
+    return {"seat": seat, "team": team, "auto": auto, "zone": zone, "sapped": 0, "kills": 0, "out": None, "stars": 0}
+
+
+def _check_record(record, seats) -> None:
+    try:
+        ok = (1 <= int(record["game"]) <= 4 and len(record["vp"]) == seats and len(record["stars"]) == seats
+              and isinstance(record.get("items", {}), dict))
+    except (KeyError, TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise InvalidConfig("options.campaign must hold game (1-4), vp and stars per seat, and items")
+    for wid, items in record.get("items", {}).items():
+        if wid not in load().wizards or any(i not in campaign.ITEMS for i in items):
+            raise InvalidConfig(f"campaign items of {wid!r} are not known")
+
+
+def _faces(tiles: list[dict], faces, scenario: str) -> list[dict]:
+    """"Players may use any tiles they mutually agree upon": faces like "T3B" per tile slot."""
+    pack = load()
+    if not isinstance(faces, list) or len(faces) != len(tiles):
+        raise InvalidConfig("options.faces must name one tile face per tile of the layout")
+    used = Counter(f[:-1] for f in faces if isinstance(f, str))
+    if any(n > 1 for n in used.values()):
+        raise InvalidConfig("each tile can be laid once")
+    out = []
+    for t, f in zip(tiles, faces):
+        if not isinstance(f, str) or len(f) < 2:
+            raise InvalidConfig(f"bad tile face {f!r}")
+        tile, side = f[:-1], f[-1]
+        was_half = pack.face(t["tile"], t["side"])[0]
+        try:
+            half = pack.face(tile, side)[0]
+        except KeyError:
+            raise InvalidConfig(f"no tile face {f!r}") from None
+        if half != was_half:
+            raise InvalidConfig(f"{f} does not fit a {'half' if was_half else 'full'} tile slot")
+        out.append(dict(t, tile=tile, side=side))
+    if scenario == "shifting-arena":
+        _, centre = pack.face(out[0]["tile"], out[0]["side"])
+        if set(centre.values()) != {"."}:
+            raise InvalidConfig("Shifting Arena: the center tile must always be open ground")
+    return out
+
+
+def _check_obstacles(state: dict, a, obstacles, solo: bool) -> None:
+    """Obstacles sit on whole hexes of one tile ("Walls and trees should not cross the edge
+    of a tile"), never on a crystal; high walls are two hexes, low walls one or two, trees
+    one. Solo: "Up to three trees, two low walls, and one high wall ... they may not block
+    the attacking wizards' entry to the arena or otherwise pen them in."""
+    pack = load()
+    rules = pack.obstacle_rules
+    if not isinstance(obstacles, list):
+        raise InvalidConfig("options.obstacles must be a list")
+    counts: Counter = Counter()
+    seen: set[Hex] = set()
+    crystals = match.crystal_hexes(state)
+    entry_hexes = {as_hex(h) for e in state["entries"] for h in e["hexes"]}
+    for o in obstacles:
+        try:
+            kind_ = o["kind"]
+            hexes = [as_hex(h) for h in o["hexes"]]
+        except (KeyError, TypeError, ValueError, IndexError):
+            raise InvalidConfig(f"bad obstacle {o!r}") from None
+        if kind_ not in ("tree", "low-wall", "high-wall") or len(hexes) not in rules[kind_]["length"]:
+            raise InvalidConfig(f"bad obstacle {o!r}")
+        if len(hexes) == 2 and distance(*hexes) != 1:
+            raise InvalidConfig("a wall's two hexes must touch")
+        tiles_under = {a.owners.get(h, (None,))[0] for h in hexes}
+        for h in hexes:
+            if h not in a.single or h in seen or h in crystals or h in entry_hexes:
+                raise InvalidConfig(f"an obstacle cannot stand on hex {list(h)}")
+            seen.add(h)
+        if len(tiles_under) != 1:
+            raise InvalidConfig("walls should not cross the edge of a tile")
+        counts[kind_] += 1
+    limit = {"tree": 3, "low-wall": 2, "high-wall": 1} if solo else rules["supply"]["value"]
+    for k, n in counts.items():
+        if n > limit[k]:
+            raise InvalidConfig(f"at most {limit[k]} {k} obstacles")
+    # nothing may be penned in: every open or stream hex stays reachable from every other
+    passable = {h for h in a.whole if a.terrain[h] != OCEAN and h not in seen and h not in crystals}
+    if passable:
+        start = min(entry_hexes) if entry_hexes else min(passable)
+        reach, todo = {start}, [start]
+        while todo:
+            h = todo.pop()
+            for n in neighbours(h):
+                if n in passable and n not in reach:
+                    reach.add(n)
+                    todo.append(n)
+        if reach != passable:
+            raise InvalidConfig("the obstacles pen part of the arena in")
+
+
+# --- placing the wizards ---------------------------------------------------------------------------
+def place_options(state: dict, side: int) -> list[dict]:
+    g = Ground(state)
+    a = g.arena
+    solo = state["scenario"] == "solo"
+    mine = [w for w in match.living(state) if w["side"] == side]
+    todo = [w for w in mine if w["hex"] is None]
+    if solo:
+        used_tiles = {a.owners[as_hex(w["hex"])][0] for w in mine if w["hex"] is not None}
+        spots = [h for h in a.single if a.owners[h][0] not in used_tiles]
+    else:
+        spots = [h for h in a.tile_hexes[state["sides"][side]["zone"]] if h in a.whole]
+    out = []
+    for w in todo:
+        for h in sorted(spots):
+            if g.terrain_cost(w, h) is None or g.blocked(w, h) or h in g.occupied:
+                continue
+            out.append({"kind": "place", "wizard": w["id"], "hex": list(h)})
+    return out
+
+
+def place(state: dict, side: int, action: dict, ev: list) -> None:
+    w = match.wizard(state, action["wizard"])
+    w["hex"] = list(action["hex"])
+    match.event(ev, "placed", wizard=w["id"], hex=w["hex"])
+    n = len(state["sides"])
+    for k in range(1, n + 1):
+        nxt = (side + k) % n
+        if any(x["hex"] is None for x in match.living(state) if x["side"] == nxt and not state["sides"][nxt]["auto"]):
+            state["setup"]["side"] = nxt
+            return
+    if state["scenario"] == "solo":
+        state["phase"] = "post"
+        state["setup"]["side"] = 1
+        return
+    start_play(state, ev)
+
+
+def post_options(state: dict) -> list[dict]:
+    """1-Player Set Up: one attacking wizard at each corner entry point."""
+    waiting = [w for w in match.living(state) if state["sides"][w["side"]]["auto"] and w["entry"] is None]
+    if not waiting:
+        return []
+    taken = {w["entry"] for w in match.living(state) if w["entry"] is not None}
+    first = waiting[0]
+    return [{"kind": "post", "wizard": first["id"], "entry": i} for i in range(len(state["entries"])) if i not in taken]
+
+
+def post(state: dict, action: dict, ev: list) -> None:
+    match.wizard(state, action["wizard"])["entry"] = action["entry"]
+    match.event(ev, "posted", wizard=action["wizard"], entry=action["entry"])
+    if not post_options(state):
+        start_play(state, ev)
+
+
+def start_play(state: dict, ev: list) -> None:
+    state["phase"] = "play"
+    state["setup"] = None
+    match.event(ev, "play-begins")
+
+
+def shop_done(state: dict, side: int, ev: list) -> None:
+    n = len(state["sides"])
+    if side + 1 < n:
+        state["setup"]["side"] = side + 1
+    else:
+        state["phase"] = "place"
+        state["setup"]["side"] = 0
+    match.event(ev, "shop-closed", side=side)

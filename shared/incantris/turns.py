@@ -1,0 +1,184 @@
+"""Rounds, turns and activations (Sequence of Play).
+
+Each round every living wizard is activated once. Turns pass round the table (side 0
+first every round, the attacking team first in the solo game); on a turn the side activates
+one of its wizards whose turn token is not yet flipped. A side with no wizard left to
+activate is skipped, so skipped turns always fall at the end of a round (FAQ 6). When every
+living wizard has acted the round ends, the Shifting Arena shifts, and the tokens flip back.
+"""
+from __future__ import annotations
+
+from shared.engine import ChanceRequest, DicePool
+from shared.incantris import flow, match
+from shared.incantris.arena import as_hex
+from shared.incantris.flow import handles
+
+
+def waiting_wizards(state: dict, side: int) -> list[str]:
+    """Living wizards of a side whose turn token is still portrait side up."""
+    return [w["id"] for w in match.living(state) if w["side"] == side and not w["done"]]
+
+
+def begin_turn(state: dict, side: int, ev: list) -> None:
+    state["serial"] += 1
+    state["turn"] = {"side": side, "wizard": None}
+    match.event(ev, "turn", side=side, seat=state["sides"][side]["seat"], round=state["round"])
+
+
+def activate(state: dict, wid: str, ev: list) -> None:
+    """Flip the wizard's turn token and fill its movement points (Movement & Terrain:
+    "Movement points return to full at the start of the wizard's turn")."""
+    w = match.wizard(state, wid)
+    w["done"] = True
+    mp = match.kind(w).movement
+    if match.has_effect_on(state, "entanglement", wid):
+        mp = min(mp, 2)  # Entanglement: "reduced to only two per turn"
+    t = state["turn"]
+    t.update({"wizard": wid, "mp": mp, "spent": 0, "moved": False, "cast": False, "locked": False,
+              "halted": False, "cancelled": False, "hydra": False, "sapped": False, "boots": False,
+              "ending": False, "start": w["hex"], "burned": []})
+    match.event(ev, "activate", wizard=wid, side=w["side"], movement=mp)
+
+
+def budget(state: dict) -> int:
+    """Movement points the active wizard may still spend now.
+
+    "Movement may not be split before and after spell casting" - except Shadow Dance:
+    move, cast, move again, no more than five points in all."""
+    t = state["turn"]
+    if t is None or t.get("wizard") is None or t["halted"] or t["ending"]:
+        return 0
+    if t["locked"]:
+        w = match.wizard(state, t["wizard"])
+        if match.ability(w) == "shadow-dance":
+            return max(0, min(t["mp"], 5 - t["spent"]))
+        return 0
+    return t["mp"]
+
+
+def used_cast(state: dict) -> None:
+    """A spell (or an ability used instead of one) closes the first movement."""
+    t = state["turn"]
+    t["cast"] = True
+    if t["moved"]:
+        t["locked"] = True
+
+
+def end_turn(state: dict, ev: list) -> None:
+    """End the active wizard's turn: Blaze bites a wizard ending its turn in it (FAQ 3)."""
+    from shared.incantris import effects
+
+    t = state["turn"]
+    if t is None or t.get("ending"):
+        return
+    t["ending"] = True
+    wid = t.get("wizard")
+    if wid is not None:
+        w = match.wizard(state, wid)
+        if match.in_arena(w):
+            effects.blaze_on_stay(state, w, ev)
+        match.event(ev, "end-turn", wizard=wid)
+    flow.push_back(state, {"t": "next"})
+
+
+def start_round(state: dict, ev: list) -> None:
+    for w in match.living(state):
+        w["done"] = False
+    for side in range(len(state["sides"])):
+        if waiting_wizards(state, side):
+            begin_turn(state, side, ev)
+            return
+    state["turn"] = None
+
+
+def advance(state: dict, ev: list) -> bool:
+    """With nothing queued: start whatever runs by itself. False when a seat must act."""
+    if state["phase"] != "play":
+        return False
+    t = state["turn"]
+    if t is None:
+        match.event(ev, "round", round=state["round"])
+        start_round(state, ev)
+        return state["turn"] is not None
+    if t["wizard"] is None and state["sides"][t["side"]]["auto"]:
+        flow.push_back(state, {"t": "draw", "side": t["side"]})
+        return True
+    return False
+
+
+@handles("next")
+class NextTurn:
+    """Play passes to the next side with a wizard to activate, or the round ends."""
+
+    def waits(self, state, task):
+        return None
+
+    def run(self, state, task, ev):
+        flow.pop(state)
+        current = state["turn"]["side"] if state["turn"] else -1
+        state["turn"] = None
+        n = len(state["sides"])
+        for k in range(1, n + 1):
+            side = (current + k) % n
+            if waiting_wizards(state, side):
+                begin_turn(state, side, ev)
+                return
+        # the round is over
+        match.event(ev, "round-end", round=state["round"])
+        if state.get("shift"):
+            from shared.incantris import shifting
+
+            shifting.queue_shift(state, ev)
+        flow.push_back(state, {"t": "round"})
+
+
+@handles("round")
+class NewRound:
+    """Turn tokens flip back to the portrait side and a new round begins."""
+
+    def waits(self, state, task):
+        return None
+
+    def run(self, state, task, ev):
+        flow.pop(state)
+        state["round"] += 1
+        match.event(ev, "round", round=state["round"])
+        start_round(state, ev)
+
+
+@handles("draw")
+class DrawToken:
+    """Solo Play: the attacking wizard to act is drawn at random from its face-down tokens."""
+
+    def waits(self, state, task):
+        return "chance" if len(waiting_wizards(state, task["side"])) > 1 else None
+
+    def chance(self, state, task):
+        return ChanceRequest((DicePool("attacking turn token", 1, tuple(waiting_wizards(state, task["side"]))),))
+
+    def roll(self, state, task, outcome, ev):
+        flow.pop(state)
+        wid = outcome[0][0]
+        match.event(ev, "token-drawn", wizard=wid)
+        self._go(state, wid, ev)
+
+    def run(self, state, task, ev):
+        flow.pop(state)
+        wid = waiting_wizards(state, task["side"])[0]
+        self._go(state, wid, ev)
+
+    def _go(self, state, wid, ev):
+        activate(state, wid, ev)
+        flow.push_back(state, {"t": "auto", "wizard": wid, "stage": "plan"})
+
+
+def active(state: dict) -> dict | None:
+    t = state["turn"]
+    if t is None or t.get("wizard") is None:
+        return None
+    return match.wizard(state, t["wizard"])
+
+
+def start_hex(state: dict):
+    t = state["turn"]
+    return as_hex(t["start"]) if t and t.get("start") is not None else None

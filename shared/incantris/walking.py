@@ -1,0 +1,117 @@
+"""The active wizard's steps, and what each step sets off.
+
+Leaving a hex next to an opposing Arcane Knight sets off Retribution ("immediately and
+automatically", once per hex left); entering a hex next to an opposing Shaman ends the
+movement (Bear Presence); entering a Blaze lets its caster roll (FAQ 3). In Capture the
+Crystal a wizard carrying its crystal may step into a partial hex of its own starting zone
+if a movement point is left to step off the arena, and stepping off costs one point.
+"""
+from __future__ import annotations
+
+from shared.hexgrid import Hex, distance
+from shared.incantris import attack, casting, dice, effects, flow, match, turns
+from shared.incantris.arena import as_hex
+from shared.incantris.movement import Ground
+from shared.incantris.pack import load
+
+
+def zone_hexes(state: dict, side: int) -> frozenset:
+    zone = state["sides"][side].get("zone")
+    if zone is None:
+        return frozenset()
+    return match.arena(state).tile_hexes[zone]
+
+
+def _carrier(state: dict, w: dict) -> bool:
+    return state["scenario"] == "capture-the-crystal" and bool(w.get("carrying"))
+
+
+def step_options(state: dict) -> list[dict]:
+    w = turns.active(state)
+    if w is None or not match.in_arena(w):
+        return []
+    mp = turns.budget(state)
+    if mp <= 0:
+        return []
+    g = Ground(state)
+    here = as_hex(w["hex"])
+    out = [{"kind": "step", "to": list(h)} for h, _ in g.steps(w, here, mp)]
+    if _carrier(state, w):
+        a = g.arena
+        for h in _partial_steps(state, g, w, here, mp):
+            out.append({"kind": "step", "to": list(h)})
+        if here in a.partial:
+            out.append({"kind": "exit"})
+    return out
+
+
+def _partial_steps(state: dict, g: Ground, w: dict, here: Hex, mp: int) -> list[Hex]:
+    """Capture the Crystal: "A wizard with the crystal may step into a partial hex in their
+    starting zone, so long as he or she has at least one movement point still remaining"."""
+    zone = zone_hexes(state, w["side"])
+    out = []
+    for h in sorted(zone & g.arena.partial):
+        if distance(h, here) != 1:
+            continue
+        cost = g.terrain_cost(w, h)
+        if cost is None or g.blocked(w, h) or cost + 1 > mp or g.halts(w, h):
+            continue
+        if any(distance(here, s) == 1 and distance(h, s) == 1 for s in g.enemy_shamans(w)):
+            continue
+        out.append(h)
+    return out
+
+
+def step_cost(state: dict, w: dict, to: Hex) -> int:
+    g = Ground(state)
+    here = as_hex(w["hex"])
+    c = g.step_cost(w, here, to)
+    if c is None:
+        c = g.terrain_cost(w, to)
+    return c
+
+
+def step(state: dict, w: dict, to: Hex, cost: int, ev: list) -> None:
+    """Move one hex and set off what the step sets off."""
+    t = state["turn"]
+    frm = as_hex(w["hex"]) if w["hex"] is not None else None
+    w["hex"] = list(to)
+    t["mp"] -= cost
+    t["spent"] += cost
+    if not t["cast"]:
+        t["moved"] = True
+    match.event(ev, "step", wizard=w["id"], frm=list(frm) if frm else None, to=list(to), cost=cost)
+    g = Ground(state)
+    reactions = []
+    if frm is not None:
+        for k in match.on_board(state):
+            if k["type"] == "arcane-knight" and match.opposed(state, k, w) and distance(as_hex(k["hex"]), frm) == 1:
+                reactions.append(retribution(state, k, w, ev))
+    if g.halts(w, to):
+        t["halted"] = True  # Bear Presence
+        match.event(ev, "bear-presence", wizard=w["id"], at=list(to))
+    reactions.extend(effects.blaze_on_enter(state, w, to))
+    if reactions:
+        flow.push_front(state, *reactions)
+
+
+def retribution(state: dict, knight: dict, mover: dict, ev: list) -> dict:
+    """Retribution: "rolls a 2D+1 spiritual spell against the target"; an attacking Arcane
+    Knight "is assumed to roll 3 wands"."""
+    match.event(ev, "retribution", knight=knight["id"], target=mover["id"])
+    bonus = casting.bonus_at(state, as_hex(knight["hex"]))
+    if state["sides"][knight["side"]]["auto"]:
+        cast = {"fixed": load().attacking["retribution_wands"]["value"] + bonus}
+    else:
+        cast = {"dice": 2, "plus": 1 + bonus}
+    return attack.new(state, "retribution", knight["id"], knight["side"], "spirit", mover["id"], cast,
+                      dice.ward_roll(state, mover, "spirit"))
+
+
+def exit_arena(state: dict, w: dict, ev: list) -> None:
+    """Step off the arena through the starting zone with the crystal: the game is won."""
+    t = state["turn"]
+    t["mp"] -= 1
+    t["spent"] += 1
+    match.event(ev, "crystal-carried-off", wizard=w["id"], side=w["side"])
+    state["captured"] = w["side"]
