@@ -30,6 +30,10 @@ class ServerThread:
         async def boot():
             self.platform = Platform(self.settings, self.notifier)
             self.mounted = await self.platform.start(self.names, host="127.0.0.1", port=0)
+            if self.platform.matchmaker is not None and "board" in self.names:
+                # this server is where its matches are played: advertise the port it got
+                address = f"127.0.0.1:{self.mounted.port}"
+                self.platform.matchmaker.board_addr = self.platform.matchmaker.combat_addr = address
             return self.mounted.port
 
         self.port = self.run(boot())
