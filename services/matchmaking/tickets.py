@@ -44,7 +44,7 @@ for i = 2, #KEYS do
   local id, assignment = ARGV[1 + (i - 1) * 2], ARGV[2 + (i - 1) * 2]
   if redis.call('HGET', KEYS[i], 'proposal') == ARGV[1] and redis.call('HGET', KEYS[i], 'state') == 'matching' then
     redis.call('HSET', KEYS[i], 'state', 'assigned', 'assignment', assignment)
-    redis.call('EXPIRE', KEYS[i], tonumber(ARGV[2]))
+    redis.call('EXPIRE', KEYS[i], tonumber(redis.call('HGET', KEYS[i], 'keep') or ARGV[2]))
     n = n + 1
   end
   redis.call('ZREM', KEYS[1], id)
@@ -59,7 +59,7 @@ if not state then return {'missing'} end
 if state ~= 'queued' then return {state} end
 redis.call('HSET', KEYS[2], 'state', ARGV[2])
 redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
+redis.call('EXPIRE', KEYS[2], tonumber(redis.call('HGET', KEYS[2], 'keep') or ARGV[3]))
 return {'ok'}
 """
 
@@ -145,7 +145,8 @@ class TicketStore:
         key = f"{tag(queue)}:t:{ticket_id}"
         fields = {"game": game, "variant": variant, "party": json.dumps(party), "seats": seats, "rating": rating,
                   "ai": int(ai_welcome), "max_wait_ms": max_wait_s * 1000, "invite": invite, "state": "queued",
-                  "created": now_ms, "expires": now_ms + self.ticket_ttl_s * 1000}
+                  "created": now_ms, "expires": now_ms + self.ticket_ttl_s * 1000,
+                  "keep": self.keep_s}  # how long a finished ticket stays readable, whoever finishes it
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, mapping=fields)
             pipe.expire(key, self.ticket_ttl_s + self.keep_s)
