@@ -38,13 +38,23 @@ def play_turn_once(match_id: str, seat: int, version: int, token: str, board_add
         return "over", view.game
     if view.version != version or view.to_act != seat:
         return "stale", view.game  # someone acted already; the newer version queued its own task
-    legal = board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=match_id), metadata=meta, timeout=10)
-    if legal.version != version or not legal.actions:
+    listed = []
+    token = ""
+    while True:  # long lists (placing a tile) come in pages
+        page = board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=match_id, page_token=token),
+                                      metadata=meta, timeout=10)
+        if page.version != version:
+            return "stale", view.game
+        listed += page.actions
+        token = page.next_page_token
+        if not token:
+            break
+    if not listed:
         return "stale", view.game
-    actions = [json.loads(a.action_json) for a in legal.actions]
+    actions = [json.loads(a.action_json) for a in listed]
     rng = random.Random(f"{match_id}:{version}")
     choice = policy_for(view.game)(json.loads(view.view_json), seat, actions, rng)
-    service = next(a.service for a, parsed in zip(legal.actions, actions) if parsed == choice)
+    service = next(a.service for a, parsed in zip(listed, actions) if parsed == choice)
     request = common_pb2.ActRequest(match_id=match_id, action_id=f"ai:{match_id}:{version}",
                                     expected_version=version, action_json=json.dumps(choice, sort_keys=True))
     try:

@@ -7,7 +7,7 @@ import json
 from archmage.board.v1 import board_pb2
 from archmage.common.v1 import common_pb2
 
-from services.core.errors import BadRequest
+from services.core.errors import BadRequest, Conflict
 from services.core.matches import Matches
 from services.dice.handlers import event_pb
 from services.runtime.acting import act
@@ -15,6 +15,24 @@ from services.runtime.edge import current_claim
 from shared.engine.registry import engine_for
 
 SERVICE = board_pb2.DESCRIPTOR.services_by_name["Board"]
+
+
+MAX_PAGE = 5000
+
+
+def page_start(token: str, version: int, total: int) -> int:
+    """Where a page token says to start; a token from another version of the match is stale."""
+    if not token:
+        return 0
+    try:
+        token_version, start = (int(x) for x in token.split(":"))
+    except ValueError:
+        raise BadRequest("page_token is not one this service gave") from None
+    if token_version != version:
+        raise Conflict(f"the match moved on (version {version}); list its actions again")
+    if not 0 <= start <= total:
+        raise BadRequest("page_token is not one this service gave")
+    return start
 
 
 def need_match(match_id: str) -> str:
@@ -42,10 +60,16 @@ class BoardHandlers:
             dice_commitment=rec.commitment, last_seq=rec.seq)
 
     async def ListLegalActions(self, request, context):
+        if request.page_size > MAX_PAGE:
+            raise BadRequest(f"page_size is at most {MAX_PAGE}")
         rec, seat, actions = await self.matches.legal_actions(need_match(request.match_id), current_claim())
-        return board_pb2.LegalActions(version=rec.version, seat=seat, actions=[
-            board_pb2.LegalAction(action_json=json.dumps(a, sort_keys=True), label=label, service=domain)
-            for a, label, domain in actions])
+        start = page_start(request.page_token, rec.version, len(actions))
+        end = start + (request.page_size or MAX_PAGE)
+        return board_pb2.LegalActions(
+            version=rec.version, seat=seat, total=len(actions),
+            next_page_token=f"{rec.version}:{end}" if end < len(actions) else "",
+            actions=[board_pb2.LegalAction(action_json=json.dumps(a, sort_keys=True), label=label, service=domain)
+                     for a, label, domain in actions[start:end]])
 
     async def WatchMatch(self, request, context):
         async for event in self.matches.watch(need_match(request.match_id), current_claim(), request.from_seq):

@@ -103,33 +103,56 @@ def cmd_play(args) -> int:
             _wait_for_change(board, created.match_id, seen, meta)
             continue
         print(render.render(json.loads(view.view_json), 0) if render else view.view_json)
-        legal = board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=created.match_id), metadata=meta)
-        for i, a in enumerate(legal.actions):
-            print(f"  [{i}] {a.label}")
-        choice = _ask(len(legal.actions))
-        if choice is None:
+        version, actions = _all_legal(board, created.match_id, meta)
+        picked = _choose(actions)
+        if picked is None:
             print("left the match")
             return 0
-        picked = legal.actions[choice]
         request = common_pb2.ActRequest(match_id=created.match_id, action_id=str(uuid.uuid4()),
-                                        expected_version=legal.version, action_json=picked.action_json)
+                                        expected_version=version, action_json=picked.action_json)
         try:
             (combat.Resolve if picked.service == "combat" else board.Move)(request, metadata=meta)
         except grpc.RpcError as exc:
             print(f"refused: {exc.details()}")
 
 
-def _ask(n: int) -> int | None:
+SHOWN = 40
+
+
+def _all_legal(board, match_id, meta):
+    from archmage.board.v1 import board_pb2
+
+    actions, token = [], ""
     while True:
+        page = board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=match_id, page_token=token),
+                                      metadata=meta)
+        actions += page.actions
+        token = page.next_page_token
+        if not token:
+            return page.version, actions
+
+
+def _choose(actions):
+    """Show the actions (narrowed by typed text when there are many) and read a number."""
+    shown = actions
+    while True:
+        for i, a in enumerate(shown[:SHOWN]):
+            print(f"  [{i}] {a.label}")
+        if len(shown) > SHOWN:
+            print(f"  ... {len(shown) - SHOWN} more: type part of a label to narrow the list")
         try:
-            raw = input(f"your choice (0-{n - 1}, q to quit): ").strip()
+            raw = input(f"your choice (0-{min(len(shown), SHOWN) - 1}, q to quit): ").strip()
         except EOFError:
             return None
         if raw == "q":
             return None
-        if raw.isdigit() and int(raw) < n:
-            return int(raw)
-        print("pick one of the numbers shown")
+        if raw.isdigit() and int(raw) < min(len(shown), SHOWN):
+            return shown[int(raw)]
+        narrowed = [a for a in actions if raw.lower() in a.label.lower()] if raw else actions
+        if narrowed:
+            shown = narrowed
+        else:
+            print("nothing matches; pick one of the numbers shown")
 
 
 def _events_between(board, match_id, seen, last, meta):

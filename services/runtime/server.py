@@ -54,7 +54,7 @@ class Mounted:
 async def serve(bindings: list[tuple], host: str, port: int, max_message_bytes: int = 1 << 20) -> Mounted:
     """Start a server for (service_descriptor, servicer) pairs on host:port (0 = any free port)."""
     options = [("grpc.max_receive_message_length", max_message_bytes),
-               ("grpc.max_send_message_length", max_message_bytes),
+               ("grpc.max_send_message_length", 8 * max_message_bytes),
                ("grpc.so_reuseport", 0)]
     server = grpc.aio.server(interceptors=[MetricsInterceptor(), ErrorInterceptor(), SeatInterceptor()],
                              options=options)

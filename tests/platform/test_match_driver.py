@@ -184,3 +184,29 @@ def test_replay_helper_reproduces_a_local_playout():
     config = MatchConfig(2, "secret-start")
     state, log = random_playout(engine, config, random.Random(3))
     assert engine.encode(replay(engine, config, log)) == engine.encode(state)
+
+
+def test_legal_actions_come_in_pages_tied_to_the_version(channel):
+    _, (a, b) = create(channel)
+    full = a.legal()
+    assert full.total == 4 and not full.next_page_token
+    pages, token = [], ""
+    while True:
+        page = a.board.ListLegalActions(board_pb2.ListLegalActionsRequest(
+            match_id=a.match_id, page_size=3, page_token=token), metadata=a.meta)
+        pages += [x.action_json for x in page.actions]
+        token = page.next_page_token
+        if not token:
+            break
+    assert pages == [x.action_json for x in full.actions]
+    first = a.board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=a.match_id, page_size=1),
+                                     metadata=a.meta)
+    a.act({"kind": "hide", "number": 1})
+    with pytest.raises(grpc.RpcError) as err:
+        a.board.ListLegalActions(board_pb2.ListLegalActionsRequest(
+            match_id=a.match_id, page_size=1, page_token=first.next_page_token), metadata=a.meta)
+    assert err.value.code() == grpc.StatusCode.ABORTED
+    with pytest.raises(grpc.RpcError) as err:
+        a.board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=a.match_id, page_token="x"),
+                                 metadata=a.meta)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
