@@ -83,9 +83,11 @@ def verify(session_id: str, commitment: str, events: Iterable[LoggedEvent]) -> V
                         v.fail(f"event {e.seq}: nonce {nonce} where {next_nonce} was due (a roll skipped or repeated)")
                     idx = fairdice.face_index(seed, session_id, nonce, digest, len(faces))
                     if faces[idx] != result:
-                        v.fail(f"event {e.seq}: die {nonce} for {pool['purpose']!r} shows {result!r}, the seed gives {faces[idx]!r}")
+                        v.fail(f"event {e.seq}: die {nonce} for {pool['purpose']!r} shows {result!r}, "
+                               f"the seed gives {faces[idx]!r}")
                     next_nonce = nonce + 1
                     v.rolls_checked += 1
                 if len(pool["nonces"]) != len(pool["results"]):
-                    v.fail(f"event {e.seq}: {pool['purpose']!r} has {len(pool['results'])} results for {len(pool['nonces'])} nonces")
+                    v.fail(f"event {e.seq}: {pool['purpose']!r} has {len(pool['results'])} results "
+                           f"for {len(pool['nonces'])} nonces")
     return v

@@ -41,7 +41,8 @@ def face_index(seed: bytes, session_id: str, nonce: int, client_digest: str, fac
     message = f"{session_id}|{nonce}|{client_digest}".encode()
     block = 0
     while True:
-        digest = hmac.new(seed, message if block == 0 else message + b"|" + str(block).encode(), hashlib.sha256).digest()
+        block_message = message if block == 0 else message + b"|" + str(block).encode()
+        digest = hmac.new(seed, block_message, hashlib.sha256).digest()
         for i in range(0, 32, 4):
             word = int.from_bytes(digest[i : i + 4], "big")
             if word < limit:
@@ -58,7 +59,8 @@ def roll_pools(seed: bytes, session_id: str, first_nonce: int, client_digest: st
     nonces_out: list[list[int]] = []
     nonce = first_nonce
     for count, faces in pools:
-        faces_out.append([faces[face_index(seed, session_id, nonce + i, client_digest, len(faces))] for i in range(count)])
+        faces_out.append([faces[face_index(seed, session_id, nonce + i, client_digest, len(faces))]
+                          for i in range(count)])
         nonces_out.append(list(range(nonce, nonce + count)))
         nonce += count
     return faces_out, nonces_out

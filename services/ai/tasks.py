@@ -74,7 +74,8 @@ def play_turn(self, match_id: str, seat: int, version: int, token: str) -> str:
     start = time.perf_counter()
     game = "unknown"
     try:
-        result, game = play_turn_once(match_id, seat, version, token, settings.board_addr, settings.combat_addr, _channels())
+        result, game = play_turn_once(match_id, seat, version, token, settings.board_addr, settings.combat_addr,
+                                      _channels())
         METRICS.ai_turns.labels(game, result).inc()
         return result
     except grpc.RpcError as exc:
@@ -82,7 +83,7 @@ def play_turn(self, match_id: str, seat: int, version: int, token: str) -> str:
                     and self.request.retries < self.max_retries)
         METRICS.ai_turns.labels(game, "retried" if retrying else "failed").inc()
         if retrying:
-            raise self.retry(exc=exc)
+            raise self.retry(exc=exc) from exc
         raise
     except Exception:
         METRICS.ai_turns.labels(game, "failed").inc()

@@ -25,7 +25,8 @@ def _renderer(game: str):
         return None
 
 
-PLATFORM_EVENTS = ("dice_committed", "match_created", "action", "roll", "match_finished", "dice_revealed", "client_seed")
+PLATFORM_EVENTS = ("dice_committed", "match_created", "action", "roll", "match_finished", "dice_revealed",
+                   "client_seed")
 
 
 def platform_line(type_: str, body: dict, game: str | None) -> str | None:

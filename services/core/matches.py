@@ -139,7 +139,8 @@ class Matches:
         tokens = {i: seat_tokens.issue(match_id, i) for i in range(len(seats))}
         seat_list = [{"index": i, "kind": k, "name": n or f"{k} {i + 1}"} for i, (k, n) in enumerate(seats)]
         rec = await self.store.load(match_id)  # the dice session just made: seed, cursor, log head
-        events: list[tuple[str, dict]] = [("match_created", {"game": game, "config": config.to_dict(), "seats": seat_list})]
+        created = {"game": game, "config": config.to_dict(), "seats": seat_list}
+        events: list[tuple[str, dict]] = [("match_created", created)]
         state, cursor = await self._run_chance(engine, match_id, rec, session.token, state, 0, events)
         finished = engine.actor(state) == TERMINAL
         fields = {

@@ -166,7 +166,8 @@ class MatchStore:
 
 def _event(entry_id: bytes, data: dict) -> LoggedEvent:
     seq = int(entry_id.decode().split("-")[1])
-    return LoggedEvent(seq, data[b"type"].decode(), data[b"body"].decode(), data[b"prev"].decode(), data[b"hash"].decode())
+    field = lambda name: data[name].decode()
+    return LoggedEvent(seq, field(b"type"), field(b"body"), field(b"prev"), field(b"hash"))
 
 
 def jloads(raw: bytes | str | None, default=None):

@@ -181,7 +181,8 @@ class DiceSessions:
             seq = int(rec["seq"])
             events = link([("dice_revealed", {"seed": rec["seed"].decode()})], seq, rec["head"].decode())
             await self.store.commit(session_id, expected_version=None, expected_seq=seq, ttl_s=self.ttl_s,
-                                    events=events, fields={"revealed": 1, "seq": events[-1].seq, "head": events[-1].hash})
+                                    events=events,
+                                    fields={"revealed": 1, "seq": events[-1].seq, "head": events[-1].hash})
             return await self.get(session_id)
 
         return await with_retries(self.retries, step)

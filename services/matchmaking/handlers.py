@@ -7,11 +7,11 @@ import json
 from archmage.matchmaking.v1 import matchmaking_pb2
 
 from services.core.errors import BadRequest, Precondition
+from services.core.matches import Matches
 from services.matchmaking import metrics as mm_metrics
 from services.matchmaking.matchmaker import now_ms
 from services.matchmaking.tickets import TicketStore
 from services.matchmaking.tickets_api import checked_ticket_request, ticket_pb
-from services.core.matches import Matches
 from shared.engine.registry import engine_for, game_names
 
 SERVICE = matchmaking_pb2.DESCRIPTOR.services_by_name["Matchmaking"]

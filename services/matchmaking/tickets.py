@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 
-from services.core.errors import AlreadyExists, NotFound, Precondition
+from services.core.errors import AlreadyExists, NotFound
 from services.matchmaking.matching import QueuedTicket
 
 _CLAIM = """

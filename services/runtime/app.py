@@ -13,8 +13,8 @@ from services.core.dicesource import InProcessDice, RemoteDice
 from services.core.matches import Matches
 from services.core.store import MatchStore
 from services.dice.sessions import DiceSessions
-from services.matchmaking.matchmaker import Matchmaker, MatchmakerSettings
 from services.matchmaking.matching import Window
+from services.matchmaking.matchmaker import Matchmaker, MatchmakerSettings
 from services.matchmaking.tickets import TicketStore
 from services.runtime.server import Mounted, serve
 
@@ -43,10 +43,14 @@ class Platform:
                                retries=settings.cas_retries)
 
     def bindings(self, names) -> list[tuple]:
-        from services.board.handlers import SERVICE as BOARD, BoardHandlers
-        from services.combat.handlers import SERVICE as COMBAT, CombatHandlers
-        from services.dice.handlers import SERVICE as DICE, DiceHandlers
-        from services.matchmaking.handlers import SERVICE as MATCHMAKING, MatchmakingHandlers
+        from services.board.handlers import SERVICE as BOARD
+        from services.board.handlers import BoardHandlers
+        from services.combat.handlers import SERVICE as COMBAT
+        from services.combat.handlers import CombatHandlers
+        from services.dice.handlers import SERVICE as DICE
+        from services.dice.handlers import DiceHandlers
+        from services.matchmaking.handlers import SERVICE as MATCHMAKING
+        from services.matchmaking.handlers import MatchmakingHandlers
 
         table = {
             "dice": (DICE, lambda: DiceHandlers(self.sessions)),

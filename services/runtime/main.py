@@ -25,13 +25,15 @@ async def _main(names: list[str], settings: Settings) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("services", nargs="?", default="all", help="all, or a comma list of " + ", ".join(SERVICE_NAMES))
+    parser.add_argument("services", nargs="?", default="all",
+                        help="all, or a comma list of " + ", ".join(SERVICE_NAMES))
     args = parser.parse_args(argv)
     names = list(SERVICE_NAMES) if args.services == "all" else args.services.split(",")
     unknown = [n for n in names if n not in SERVICE_NAMES]
     if unknown:
         parser.error(f"unknown service {unknown[0]!r}; choose from {', '.join(SERVICE_NAMES)}")
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"), format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"),
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         settings = Settings.from_env()
     except ConfigError as exc:

@@ -2,7 +2,7 @@
 
     from shared.engine import GameEngine, Actor, ChanceRequest, DicePool, RuleViolation
 """
-from shared.engine.chance import ChanceRequest, DicePool, d6, d8, shuffle_request, apply_shuffle
+from shared.engine.chance import ChanceRequest, DicePool, apply_shuffle, d6, d8, shuffle_request
 from shared.engine.contract import CHANCE, TERMINAL, Event, GameEngine, MatchConfig, Outcome
 from shared.engine.errors import (
     EngineError,

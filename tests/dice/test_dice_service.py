@@ -10,8 +10,8 @@ import pytest
 import redis
 from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 
-from services.core.store import log_key
 from services.cli.main import main as cli
+from services.core.store import log_key
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from shared.engine import MatchConfig
 from shared.engine.registry import engine_for
-from shared.matchlog import replay_events
 from shared.eventlog import LoggedEvent
+from shared.matchlog import replay_events
 
 _ids = itertools.count()
 

@@ -1,14 +1,10 @@
 """The service runtime over real gRPC: health, reflection, seat tokens, bad input."""
 from __future__ import annotations
 
-import json
-
 import grpc
 import pytest
 from archmage.board.v1 import board_pb2, board_pb2_grpc
-from archmage.combat.v1 import combat_pb2_grpc
 from archmage.common.v1 import common_pb2
-from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc

@@ -8,8 +8,19 @@ from __future__ import annotations
 
 import json
 
-from shared.engine import (CHANCE, TERMINAL, ChanceRequest, GameEngine, MalformedAction, MatchConfig, NotYourTurn,
-                           Outcome, RuleViolation, InvalidConfig, d6)
+from shared.engine import (
+    CHANCE,
+    TERMINAL,
+    ChanceRequest,
+    GameEngine,
+    InvalidConfig,
+    MalformedAction,
+    MatchConfig,
+    NotYourTurn,
+    Outcome,
+    RuleViolation,
+    d6,
+)
 from shared.engine.contract import canonical_json
 
 GOAL = 15
