@@ -72,6 +72,17 @@ def status_for(exc: BaseException) -> grpc.StatusCode | None:
     return None
 
 
+async def _iterate(behavior, request, context):
+    """The items of a server-streaming handler, whether it yields them or writes them
+    itself with context.write (as the standard health service does)."""
+    result = behavior(request, context)
+    if hasattr(result, "__aiter__"):
+        async for item in result:
+            yield item
+    else:
+        await result
+
+
 def _wrap(handler: grpc.RpcMethodHandler, around) -> grpc.RpcMethodHandler:
     """A copy of `handler` whose behaviour runs inside `around(behavior, streaming)`."""
     if handler is None:
@@ -99,7 +110,7 @@ class SeatInterceptor(grpc.aio.ServerInterceptor):
             if streaming:
                 async def stream(request, context):
                     CLAIM.set(claim())
-                    async for item in behavior(request, context):
+                    async for item in _iterate(behavior, request, context):
                         yield item
                 return stream
 
@@ -132,7 +143,7 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
                         await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                             f"the request is not a valid {request.type_name}: {request.reason}")
                     try:
-                        async for item in behavior(request, context):
+                        async for item in _iterate(behavior, request, context):
                             yield item
                     except grpc.aio.AbortError:
                         raise
@@ -183,7 +194,7 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
                 async def stream(request, context):
                     failed = None
                     try:
-                        async for item in behavior(request, context):
+                        async for item in _iterate(behavior, request, context):
                             yield item
                     except BaseException as exc:
                         failed = exc

@@ -210,3 +210,15 @@ def test_legal_actions_come_in_pages_tied_to_the_version(channel):
         a.board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=a.match_id, page_token="x"),
                                  metadata=a.meta)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_a_client_seed_mixed_into_a_match_still_verifies(channel):
+    """Client seeds are folded into every later roll of the match, and the audit replays them."""
+    dice = dice_pb2_grpc.DiceStub(channel)
+    m, clients = create(channel)
+    dice.AddClientSeed(dice_pb2.AddClientSeedRequest(session_id=m.match_id, client_seed="seat 0 was here"))
+    play_to_end(clients)
+    verdict = dice.Verify(dice_pb2.VerifyRequest(session_id=m.match_id))
+    assert verdict.ok, list(verdict.problems)
+    log = dice.ExportLog(dice_pb2.ExportLogRequest(session_id=m.match_id))
+    assert "client_seed" in [e.type for e in log.events]
