@@ -12,7 +12,7 @@ import asyncio
 import statistics
 import time
 
-from bench.battles import FIGHT, GAME, arm_fields, armed_state
+from bench.battles import GAME, arm_fields, armed_state
 from services.core.metrics import METRICS, active_key
 from services.core.store import action_key, log_key, match_key
 
@@ -69,7 +69,8 @@ async def _resolutions(redis_url: str, pairs: int) -> dict:
     (wall_off, wall_extra), (cpu_off, cpu_extra) = cost(0), cost(1)
     # The headline is CPU: the service's throughput is bound by its CPU, and other load
     # on this shared machine moves wall time far more than this process's CPU time.
-    return {"resolution_us_without_metrics": wall_off * 1e6, "resolution_us_with_metrics": (wall_off + wall_extra) * 1e6,
+    return {"resolution_us_without_metrics": wall_off * 1e6,
+            "resolution_us_with_metrics": (wall_off + wall_extra) * 1e6,
             "resolution_cpu_us_without_metrics": cpu_off * 1e6, "metrics_cpu_us_per_resolution": cpu_extra * 1e6,
             "metrics_overhead_pct": cpu_extra / cpu_off * 100, "metrics_overhead_wall_pct": wall_extra / wall_off * 100}
 
