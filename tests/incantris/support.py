@@ -106,3 +106,9 @@ def targets(state: dict, spell: str) -> list:
 
 def types(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def fill(state: dict, cast: str = WAND, ward: str = BLANK):
+    """Answer the pending dice with every casting die showing `cast` and every ward die `ward`."""
+    req = E.chance_request(state)
+    return E.apply_chance(state, [[cast if p.purpose.startswith("cast") else ward] * p.count for p in req.pools])
