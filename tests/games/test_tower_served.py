@@ -155,7 +155,7 @@ def test_a_queued_player_is_matched_with_ai_after_the_wait_and_plays_to_the_end(
     assert {s.state for s in states} <= {"queued", "matching", "assigned"}
     assert time.monotonic() - queued_at >= 1.0
     a = states[-1].assignment
-    assert a.ai_seats == 3 and a.board_addr == served.address
+    assert a.ai_seats == 3 and a.board_addr  # any replica may form the match; it names where to play
     seat = a.seats[0]
     client = ScriptedClient(grpc.insecure_channel(a.board_addr), a.match_id, seat.seat_token, seed=5)
     view = client.play_until_over(seat=seat.seat)
