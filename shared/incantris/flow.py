@@ -64,7 +64,10 @@ def settle(state: dict, ev: list) -> None:
     from shared.incantris import scenarios, turns
 
     for _ in range(10_000):
-        scenarios.check_victory(state, ev)
+        # a spell with several rolls (Meteor Storm) resolves in full before anyone is declared
+        # the winner, so players falling to the same spell fall together
+        if not any(t["t"] == "attack" for t in state["queue"]):
+            scenarios.check_victory(state, ev)
         if state["phase"] == "over":
             state["queue"] = []
             return

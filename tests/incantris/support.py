@@ -54,6 +54,7 @@ def arrange(state: dict, at: dict, *, life: dict | None = None, field: bool = Tr
     s["setup"] = None
     s["turn"] = None
     s["queue"] = []
+    flow.settle(s, [])  # the first round begins
     return s
 
 

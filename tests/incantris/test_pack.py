@@ -197,6 +197,21 @@ def test_crystal_sap_stacks_sit_in_starting_zones():
             assert h in a.whole and h in a.tile_hexes[lay["zones"][c["zone"]]] and h not in obstacles
 
 
+@pytest.mark.parametrize("layout", [k for k in sorted(PACK.layouts) if "crystals" in PACK.layouts[k]])
+def test_crystals_lie_on_open_ground_that_can_be_reached(layout):
+    """A crystal is picked up or sapped "by being in a hex adjacent to it": its hex is open
+    ground with open ground around it."""
+    from shared.hexgrid import neighbours
+
+    lay = PACK.layouts[layout]
+    a = arena_of(lay["tiles"])
+    obstacles = {tuple(h) for o in lay["obstacles"] for h in o["hexes"]}
+    for c in lay["crystals"]:
+        h = tuple(c["hex"])
+        assert a.terrain[h] == "open" and h not in obstacles
+        assert any(n in a.whole and a.terrain[n] != OCEAN and n not in obstacles for n in neighbours(h))
+
+
 def test_capture_crystals_lie_across_the_arena_from_their_zone():
     """Capture the Crystal: "a crystal positioned opposite their team's starting zone"."""
     from shared.hexgrid import distance
