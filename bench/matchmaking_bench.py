@@ -30,6 +30,7 @@ def start_replicas(n: int) -> tuple[list[subprocess.Popen], list[str]]:
     procs = []
     for port in ports:
         env = dict(os.environ, REDIS_URL=REDIS_URL, ARCHMAGE_PORT=str(port), METRICS_PORT="0", AI_ENABLED="0",
+                   # players-only matches here: a replica without AI workers never seats AI
                    MM_INTERVAL_S="0.05", LOG_LEVEL="WARNING")
         procs.append(subprocess.Popen([sys.executable, "-m", "services.runtime.main", "matchmaking"], env=env,
                                       start_new_session=True))

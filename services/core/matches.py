@@ -117,6 +117,11 @@ class Matches:
         self.action_ttl_s = action_ttl_s
         self.retries = retries
 
+    @property
+    def plays_ai(self) -> bool:
+        """Whether this process can start AI turns (and so may seat AI players)."""
+        return not isinstance(self.notifier, NoAI)
+
     # --- creation ---------------------------------------------------------------------
     async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict) -> Created:
         if game not in game_names():

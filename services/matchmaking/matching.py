@@ -76,11 +76,12 @@ def _gather(anchor: QueuedTicket, later: Iterable[QueuedTicket], taken: set[str]
 
 
 def propose(tickets: list[QueuedTicket], seat_counts: tuple[int, ...], now_ms: int,
-            window: Window = Window()) -> list[Proposal]:
+            window: Window = Window(), ai_fill: bool = True) -> list[Proposal]:
     """Proposals for the tickets of one queue; each ticket is in at most one.
 
     Oldest first: each ticket not yet taken anchors a group drawn from the tickets
-    queued after it (older ones have had their turn as anchors)."""
+    queued after it (older ones have had their turn as anchors). Without `ai_fill`
+    (a replica that cannot start AI turns) only players-only matches are proposed."""
     ordered = sorted(tickets, key=lambda t: (t.created_ms, t.ticket_id))
     taken: set[str] = set()
     proposals: list[Proposal] = []
@@ -95,7 +96,7 @@ def propose(tickets: list[QueuedTicket], seat_counts: tuple[int, ...], now_ms: i
                 if free == 0:
                     best = Proposal(n, group)
                     break
-        if best is None and anchor.ai_welcome and now_ms - anchor.created_ms >= anchor.max_wait_ms:
+        if best is None and ai_fill and anchor.ai_welcome and now_ms - anchor.created_ms >= anchor.max_wait_ms:
             n = anchor.seats or largest
             if anchor.size <= n:
                 group, free = _gather(anchor, islice(ordered, i + 1, None), taken, n, now_ms, window, ai_only=True)

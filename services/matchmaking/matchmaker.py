@@ -99,7 +99,7 @@ class Matchmaker:
         engine = engine_for(game)
         counts = tuple(range(engine.min_seats, engine.max_seats + 1))
         formed = 0
-        for proposal in propose(live, counts, now, self.settings.window):
+        for proposal in propose(live, counts, now, self.settings.window, ai_fill=self.matches.plays_ai):
             if await self._form(queue, game, variant, proposal):
                 formed += 1
         return formed

@@ -86,3 +86,11 @@ def test_no_ticket_is_in_two_proposals():
     seen = [t.ticket_id for p in proposals for t in p.tickets]
     assert len(seen) == len(set(seen))
     assert all(p.players + p.ai_seats == p.seats for p in proposals)
+
+
+def test_a_replica_that_cannot_start_ai_turns_seats_no_ai():
+    welcome = ticket(seats=4, ai=True, max_wait_ms=0)
+    assert propose([welcome], COUNTS, now_ms=10, ai_fill=False) == []
+    full = [ticket(seats=2, ai=True, max_wait_ms=0) for _ in range(2)]
+    [p] = propose(full, COUNTS, now_ms=10, ai_fill=False)
+    assert p.ai_seats == 0

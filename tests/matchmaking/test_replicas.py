@@ -25,8 +25,9 @@ TICKETS = 2000
 REPLICAS = 3
 
 
-def start_replica(redis_url: str, port: int) -> subprocess.Popen:
-    env = dict(os.environ, REDIS_URL=redis_url, ARCHMAGE_PORT=str(port), METRICS_PORT="0", AI_ENABLED="0",
+def start_replica(redis_url: str, port: int, ai_queue: str) -> subprocess.Popen:
+    # AI turns go to a queue nobody serves: this test looks at tickets, not at play
+    env = dict(os.environ, REDIS_URL=redis_url, ARCHMAGE_PORT=str(port), METRICS_PORT="0", AI_QUEUE=ai_queue,
                MM_INTERVAL_S="0.02", MM_LOCK_MS="1000", MM_CLAIM_MS="1500", LOG_LEVEL="WARNING")
     return subprocess.Popen([sys.executable, "-m", "tests.support.replica", "matchmaking"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
@@ -34,7 +35,8 @@ def start_replica(redis_url: str, port: int) -> subprocess.Popen:
 
 def test_replicas_never_double_assign_or_lose_tickets(redis_url):
     ports = [free_port() for _ in range(REPLICAS)]
-    procs = [start_replica(redis_url, p) for p in ports]
+    ai_queue = "ai-unplayed-" + secrets.token_hex(4)
+    procs = [start_replica(redis_url, p, ai_queue) for p in ports]
     try:
         for p in ports:
             wait_healthy(f"127.0.0.1:{p}")
@@ -108,3 +110,4 @@ def test_replicas_never_double_assign_or_lose_tickets(redis_url):
     finally:
         for p in procs:
             stop(p)
+        redis.Redis.from_url(redis_url).delete(ai_queue)

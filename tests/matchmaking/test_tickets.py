@@ -14,11 +14,20 @@ from tests.support.server import ServerThread
 
 @pytest.fixture(scope="module")
 def stub(redis_url):
-    server = ServerThread(redis_url, mm_interval_s=0.05, mm_window_base=100, mm_window_per_s=400)
+    from services.ai.celery_app import app
+    from services.ai.notifier import CeleryTurns
+
+    # AI turns go to a queue nobody serves: these tests look at tickets, not at play
+    queue = "ai-unplayed-" + secrets.token_hex(4)
+    server = ServerThread(redis_url, notifier=CeleryTurns(app, queue), mm_interval_s=0.05, mm_window_base=100,
+                          mm_window_per_s=400)
     server.start()
     with grpc.insecure_channel(server.address) as ch:
         yield matchmaking_pb2_grpc.MatchmakingStub(ch)
     server.stop()
+    import redis
+
+    redis.Redis.from_url(redis_url).delete(queue)
 
 
 def players(n):
