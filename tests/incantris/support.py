@@ -61,6 +61,7 @@ def arrange(state: dict, at: dict, *, life: dict | None = None, field: bool = Tr
 def begin(state: dict, wid: str) -> dict:
     """Start `wid`'s turn (its side to act, its token flipped) and return the new state."""
     s = E.decode(E.encode(state))
+    s["queue"] = []  # whatever the round's start was waiting for, this turn replaces it
     w = s["wizards"][wid]
     ev: list = []
     turns.begin_turn(s, w["side"], ev)
