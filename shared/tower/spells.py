@@ -6,7 +6,10 @@ Protection, which stays beside the Castle it guards.
 
 Readings (each tested):
 * Revelation turns over 2 face-down tokens on the map (as many as are left if fewer),
-  then its user goes again; with none face down it cannot be used.
+  then its user goes again; with none face down it cannot be used. 'any 2 additional
+  Tokens' are map tokens only, never the Ramp's: 'You may use either token you revealed
+  if you can reach it', and only map tokens can be reached; a Ramp token is turned over
+  only by the one who takes it when the King lands on its step (Battle Sequence 4).
 * Transformation: its user picks the other player and the pulls; the changed player's
   Character acts on a Ramp token the King lands on.
 * Protection goes on a Castle holding Pennants (the map token: your own Pennants; the

@@ -252,3 +252,21 @@ def test_ramp_transport_to_its_two_terrains(token, terrains):
     castle(new, target, None, wizard=wizard(state, 3), count=1)
     new, _ = act(new, 0, {"kind": "fly", "to": target})
     assert top(new)["task"] == "battle" and top(new)["defender"] == 3
+
+
+def test_revelation_never_turns_over_ramp_tokens():
+    """Spell of Revelation: 'Turn over any 2 additional Tokens ... You may use either token you revealed if you can
+    reach it.' Reading (spells.py): only map tokens can be reached, so Ramp tokens stay W side up on their steps
+    until the King takes them (The Wizard King's Ramp)."""
+    state = game()
+    castle(state, "eagle-spire", f"symbol:{wizard(state, 0)}")
+    state["ramp"] = {"2": "ramp:conquer", "5": "ramp:power2"}
+    new, _ = cast_map_spell(state, "revelation")
+    assert E.legal_actions(new, 0) == [{"kind": "reveal", "territory": "eagle-spire"}]
+    for bad in ("2", "5", "ramp"):
+        with pytest.raises(RuleViolation, match="Spell of Revelation"):
+            act(new, 0, {"kind": "reveal", "territory": bad})
+    new, events = act(new, 0, {"kind": "reveal", "territory": "eagle-spire"})
+    assert new["ramp"] == {"2": "ramp:conquer", "5": "ramp:power2"}
+    assert E.view(new, 0)["ramp"] == {"2": "W", "5": "W"}
+    assert not any(e.get("token", "").startswith("ramp:") for e in events)
