@@ -15,7 +15,7 @@ FIELDS: dict[str, dict[str, Any]] = {
     "move": {"to": STR, "path": "path"},
     "pass": {},
     "fly": {"to": STR},
-    "home": {"choice": ("pennants", "again")},
+    "home": {"choice": ("pennants", "again", "reclaim", "leave")},
     "reveal": {"territory": STR},
     "transform_other": {"seat": INT, "pulls": INT},
     "transform": {"pulls": INT},
@@ -84,11 +84,18 @@ def _move_label(action: dict) -> str:
     return f"Move to {_name(action['to'])} ({len(legs)} space{'s' if len(legs) != 1 else ''}{via})"
 
 
+HOME_LABELS = {
+    "pennants": "Add the Home Castle's Pennants",
+    "again": "Go again",
+    "reclaim": "Take back your Home Castle: the other colour's Pennants go home, yours go on",
+    "leave": "Leave the other colour's Pennants on your Home Castle",
+}
+
 LABELS = {
     "move": _move_label,
     "pass": lambda a: "Pass (stay where you are)",
     "fly": lambda a: f"Fly to {_name(a['to'])}",
-    "home": lambda a: "Add the Home Castle's Pennants" if a["choice"] == "pennants" else "Go again",
+    "home": lambda a: HOME_LABELS[a["choice"]],
     "reveal": lambda a: f"Turn over the token in {_name(a['territory'])}",
     "transform_other": lambda a: f"Transform seat {a['seat']}'s Character (pull the lever {a['pulls']}x)",
     "transform": lambda a: f"Transform in the Tower (pull the lever {a['pulls']}x)",

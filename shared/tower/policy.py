@@ -29,7 +29,11 @@ def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict
     if "declare" in kinds:
         return max(legal, key=lambda a: (_odds(view, seat, a["seat"]), _score(view, a["seat"]), -a["seat"]))
     if "home" in kinds:
-        return next((a for a in legal if a.get("choice") == "pennants"), legal[0])
+        # Pennants on the Castle count at the end; taking back a Home Castle is a swing of two
+        for choice in ("pennants", "reclaim"):
+            if {"kind": "home", "choice": choice} in legal:
+                return {"kind": "home", "choice": choice}
+        return legal[0]
     return max(legal, key=lambda a: (_spell_value(view, seat, a), rng.random()))
 
 

@@ -50,6 +50,8 @@ def _decision(view: dict) -> str:
     if kind == "move":
         return f"Seat {task['seat']} to move" + (" (extra turn, may pass)" if task["extra"] else "")
     if kind == "home":
+        if task["offer"] == "reclaim":
+            return f"Seat {task['seat']}: take back your Home Castle from the other colour, or leave it"
         return f"Seat {task['seat']}: Add the Home Castle's Pennants or Go Again"
     if kind == "spell":
         return f"Seat {task['seat']}: use {task['spell'].replace('_', ' ')} ({task['source']} token)"
@@ -126,6 +128,7 @@ def _event(e: dict) -> str:
         "spell_cast": lambda: f"Seat {e['seat']} uses {e['spell'].replace('_', ' ')}",
         "extra_turn": lambda: f"Seat {e['seat']} will take another turn ({e['why']})",
         "home_castle_already_yours": lambda: f"Seat {e['seat']} already holds this Home Castle",
+        "home_castle_left": lambda: f"Seat {e['seat']} leaves the {e['wizard']} Pennants on its Home Castle in {_where(e['territory'])}",
         "pennants_placed": lambda: f"Seat {e['seat']} places {e['count']} Pennant(s) in {_where(e['territory'])} (now {e['total']}; {e['why']})",
         "pennants_returned": lambda: f"{e['count']} {e['wizard']} Pennant(s) go home from {_where(e['territory'])} ({e['why']})",
         "castle_protected": lambda: f"The Castle in {_where(e['territory'])} is protected: no battle",

@@ -9,7 +9,8 @@ Readings:
 * A Castle guarded by a Spell of Protection 'may not be attacked': landing there is
   legal and no battle follows.
 * 'you may remove them and replace them with your own color' on your own Home Castle
-  held by another colour is done whenever it helps (it always does), clipped to your supply.
+  held by another colour is offered ('reclaim' or 'leave'); the replacement is clipped to
+  your supply, and not offered with an empty supply (there is nothing to replace them with).
 * A Home Castle that is not yours gives another turn only 'the first time the Token is
   turned over' by landing; the extra turn is offered and may be passed.
 """
@@ -84,24 +85,25 @@ def _home(state: dict, seat: int, at: str, character: str, first: bool, events: 
         return
     holder = pennants.holder(state, at)
     if holder is None:
-        push(state, {"task": "home", "seat": seat, "at": at})
+        push(state, {"task": "home", "seat": seat, "at": at, "offer": "add"})
     elif holder == player["wizard"]:
         # 'you may NOT add more of your own Pennants'
         events.append({"type": "home_castle_already_yours", "territory": at, "seat": seat})
     elif pennants.supply(state, seat) > 0:
         # 'you may remove them and replace them with your own color, without doing combat'
-        n = pennants.count(state, at)
-        pennants.send_home(state, at, events, "Home Castle reclaimed by its Character")
-        pennants.place(state, at, seat, n, events, "Home Castle reclaimed by its Character")
+        push(state, {"task": "home", "seat": seat, "at": at, "offer": "reclaim"})
 
 
 class HomeChoice(Task):
-    """'Add N Pennants or Go Again' on the Home Castle of the Character you are."""
+    """The Home Castle of the Character you are: 'Add N Pennants or Go Again' (offer `add`),
+    or, when another colour holds it, take it back or leave it (offer `reclaim`)."""
 
     kind = "home"
     rule = HOME
 
     def legal(self, state, task):
+        if task["offer"] == "reclaim":
+            return [{"kind": "home", "choice": "reclaim"}, {"kind": "home", "choice": "leave"}]
         actions = [{"kind": "home", "choice": "again"}]
         if pennants.supply(state, task["seat"]) > 0:
             actions.append({"kind": "home", "choice": "pennants"})
@@ -112,6 +114,15 @@ class HomeChoice(Task):
         seat, at = task["seat"], task["at"]
         if action["choice"] == "again":
             grant_extra_turn(state, seat, events, "Home Castle: Go Again")
+            return
+        if action["choice"] == "leave":
+            events.append({"type": "home_castle_left", "territory": at, "seat": seat,
+                           "wizard": pennants.holder(state, at)})
+            return
+        if action["choice"] == "reclaim":
+            n = pennants.count(state, at)
+            pennants.send_home(state, at, events, "Home Castle reclaimed by its Character")
+            pennants.place(state, at, seat, n, events, "Home Castle reclaimed by its Character")
             return
         home = pack().homes[state["players"][seat]["character"]]
         pennants.place(state, at, seat, home.pennants, events, f"{home.name}: Add {home.pennants} Pennants")

@@ -126,3 +126,13 @@ def test_policy_beats_random_play():
             state, _ = E.apply(state, who, action)
         wins += ai in E.outcome(state).winners
     assert wins >= 5, f"the policy won {wins} of 8 four-player games; chance alone gives 2"
+
+
+def test_takes_back_its_home_castle():
+    """Home Castles: 'you may remove them and replace them with your own color' - a swing the policy takes."""
+    state = first_turn({0: "Elf", 1: "Dwarf", 2: "Warrior", 3: "Orc"})
+    at(state, 0, "goldmeadow")
+    castle(state, "thornwood", "home:Elf", up=True, wizard=wizard(state, 2), count=4)
+    state, _ = act(state, 0, {"kind": "move", "to": "thornwood", "path": [["walk", "thornwood"]]})
+    legal = E.legal_actions(state, 0)
+    assert choose(E.view(state, 0), 0, legal, random.Random(0)) == {"kind": "home", "choice": "reclaim"}

@@ -2,6 +2,9 @@
 Tokens in Territories and on the Ramp."""
 from __future__ import annotations
 
+import pytest
+
+from shared.engine import RuleViolation
 from tests.tower.scenario import E, act, at, blank, castle, spell, top, types, wizard
 
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
@@ -134,16 +137,50 @@ def test_own_home_castle_again_adds_no_more_pennants():
     assert "home_castle_already_yours" in types(events)
 
 
-def test_own_home_castle_held_by_another_colour_is_replaced_without_combat():
-    """Home Castles: 'The Red Wizard's Elf Mover lands on the Elf camp that has 4 of the Green Wizard's
-    Pennants. The Red Wizard player gives back the 4 green Pennants and replaces them with 4 of his own.'"""
+def elf_camp_held_by_green(supply: int = 25) -> dict:
+    """Seat 0, the Elf, lands on the Elf Camp (Thornwood) holding 4 of seat 2's Pennants."""
     state = game(chars={0: "Elf", 1: "Dwarf", 2: "Warrior", 3: "Orc"})
     at(state, 0, "goldmeadow")
     castle(state, "thornwood", "home:Elf", up=True, wizard=wizard(state, 2), count=4)
+    if supply < 25:
+        castle(state, "frostpeak", None, wizard=wizard(state, 0), count=25 - supply)
     new, events = act(state, 0, step("thornwood"))
+    assert "battle_started" not in types(events), "Home Castles are never attacked"
+    return new
+
+
+def test_own_home_castle_held_by_another_colour_is_replaced_without_combat():
+    """Home Castles: 'The Red Wizard's Elf Mover lands on the Elf camp that has 4 of the Green Wizard's
+    Pennants. The Red Wizard player gives back the 4 green Pennants and replaces them with 4 of his own.'"""
+    state = elf_camp_held_by_green()
+    assert E.actor(state) == 0
+    assert E.legal_actions(state, 0) == [{"kind": "home", "choice": "leave"}, {"kind": "home", "choice": "reclaim"}]
+    new, events = act(state, 0, {"kind": "home", "choice": "reclaim"})
     assert new["board"]["thornwood"]["pennants"] == {"wizard": wizard(state, 0), "count": 4}
     assert new["players"][2]["supply"] == 25 and new["players"][0]["supply"] == 21
-    assert "battle_started" not in types(events)
+    assert "battle_started" not in types(events) and E.actor(new) == 1
+
+
+def test_taking_back_your_home_castle_is_a_choice():
+    """Home Castles: 'if another player's color Pennants are on it, you MAY remove them and replace them with
+    your own color' - the player may also leave them where they are."""
+    state = elf_camp_held_by_green()
+    new, events = act(state, 0, {"kind": "home", "choice": "leave"})
+    assert new["board"]["thornwood"]["pennants"] == {"wizard": wizard(state, 2), "count": 4}
+    assert new["players"][0]["supply"] == 25 and "home_castle_left" in types(events) and E.actor(new) == 1
+    with pytest.raises(RuleViolation, match="Home Castles"):
+        act(state, 0, {"kind": "home", "choice": "pennants"})
+
+
+def test_taking_back_your_home_castle_is_clipped_to_the_supply():
+    """Home Castles with Equipment (25 per colour): the replacement places what is left in the supply; with
+    none left there is nothing to replace them with, so nothing is offered."""
+    state = elf_camp_held_by_green(supply=2)
+    new, _ = act(state, 0, {"kind": "home", "choice": "reclaim"})
+    assert new["board"]["thornwood"]["pennants"] == {"wizard": wizard(state, 0), "count": 2}
+    assert new["players"][2]["supply"] == 25
+    empty = elf_camp_held_by_green(supply=0)
+    assert E.actor(empty) == 1 and empty["board"]["thornwood"]["pennants"]["wizard"] == wizard(state, 2)
 
 
 def test_home_castles_are_never_attacked():
