@@ -10,6 +10,7 @@ queued. Rules live in the engines; this module only moves state around them.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -27,7 +28,10 @@ from shared.engine import CHANCE, TERMINAL, GameEngine, MatchConfig, NotYourTurn
 from shared.engine.registry import engine_for, game_names
 from shared.eventlog import LoggedEvent, link
 
+log = logging.getLogger("archmage.matches")
+
 MAX_CHANCE_STEPS = 10_000
+STALLED_AI = "ai:stalled"  # matches whose AI turn could not be queued, by when
 MAX_ACTION_BYTES = 16_384
 SEAT_KINDS = ("human", "ai")
 
@@ -293,7 +297,34 @@ class Matches:
             token = tokens[who]
         else:
             token = json.loads(raw["ai_tokens"])[str(who)]
-        await self.notifier.ai_turn(match_id, who, version, token)
+        try:
+            await self.notifier.ai_turn(match_id, who, version, token)
+        except Exception:  # the action is committed; the turn is retried by resume_stalled_ai
+            log.exception("could not queue the AI turn of %s v%s; it will be retried", match_id, version)
+            METRICS.ai_queue_failures.inc()
+            try:
+                await self.store.redis.zadd(STALLED_AI, {match_id: time.time()})
+            except Exception:
+                log.exception("could not note the stalled AI turn of %s", match_id)
+
+    async def resume_stalled_ai(self, older_than_s: float = 1.0) -> int:
+        """Queue again the AI turns that could not be queued when they fell due. Returns how many."""
+        due = await self.store.redis.zrangebyscore(STALLED_AI, "-inf", time.time() - older_than_s)
+        resumed = 0
+        for raw_id in due:
+            match_id = raw_id.decode()
+            try:
+                rec = await self.load(match_id)
+            except NotFound:
+                await self.store.redis.zrem(STALLED_AI, match_id)
+                continue
+            who = engine_for(rec.game).actor(rec.state)
+            if not rec.finished and who >= 0 and rec.seats[who].kind == "ai":
+                token = json.loads(rec.raw["ai_tokens"])[str(who)]
+                await self.notifier.ai_turn(match_id, who, rec.version, token)  # raises: stays noted
+                resumed += 1
+            await self.store.redis.zrem(STALLED_AI, match_id)
+        return resumed
 
     # --- reads --------------------------------------------------------------------------
     async def load(self, match_id: str) -> MatchRecord:

@@ -2,6 +2,7 @@
 parts fit; handlers and the driver receive what they need, nothing global."""
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 
@@ -38,6 +39,7 @@ class Platform:
             dice = InProcessDice(self.sessions)
         self.tickets = TicketStore(self.store.redis, settings.ticket_ttl_s)
         self.matchmaker: Matchmaker | None = None
+        self._resumer: asyncio.Task | None = None
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
                                finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
                                retries=settings.cas_retries)
@@ -68,10 +70,23 @@ class Platform:
                 interval_s=s.mm_interval_s, lock_ms=s.mm_lock_ms, claim_ms=s.mm_claim_ms,
                 window=Window(s.mm_window_base, s.mm_window_per_s)))
             self.matchmaker.start()
+        if "board" in names and self.matches.plays_ai:
+            self._resumer = asyncio.create_task(self._resume_stalled_ai(), name="resume-stalled-ai")
         return await serve(self.bindings(names), host or self.settings.grpc_host,
                            self.settings.grpc_port if port is None else port, self.settings.max_message_bytes)
 
+    async def _resume_stalled_ai(self, every_s: float = 2.0) -> None:
+        """Queue again, every few seconds, AI turns that could not be queued when due."""
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                await self.matches.resume_stalled_ai()
+            except Exception:
+                log.exception("resuming stalled AI turns failed; trying again shortly")
+
     async def close(self) -> None:
+        if self._resumer is not None:
+            self._resumer.cancel()
         if self.matchmaker is not None:
             await self.matchmaker.stop()
         if self._dice_channel is not None:
