@@ -59,7 +59,7 @@ def check(state: dict) -> None:
     assert state["ended"] == (king == p.ramp_steps + 1)
     assert all(int(step) > king and token.startswith("ramp:") for step, token in state["ramp"].items()), \
         "a Ramp token on a step the King has passed"
-    assert 0 <= state["turn"]["quiet"] < p.king_patience or stage == "over"
+    assert 0 <= state["turn"]["quiet"] < p.king_patience * state["seats"] or stage == "over"
     if stage == "play":
         assert state["tasks"] and not state["ended"] or final_battle_under_way(state), "play goes on only with a task"
     else:

@@ -108,7 +108,7 @@ class Pack:
         self.pennants: int = rules["pennants_per_colour"]["value"]
         self.ramp_steps: int = rules["ramp"]["steps"]["value"]
         self.ramp_stretches: int = rules["ramp"]["token_stretches"]["value"]
-        self.king_patience: int = rules["king_patience"]["value"]
+        self.king_patience: int = rules["king_patience"]["value"]  # rounds of regular turns
         self.chambers: int = rules["tower"]["chambers"]["value"]
         self.pulls: tuple[int, ...] = tuple(rules["tower"]["pulls"]["value"])
         self.castle_tokens: dict[int, int] = {int(k): v for k, v in rules["castle_tokens"]["value"].items()}

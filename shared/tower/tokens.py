@@ -12,7 +12,9 @@ Readings:
   held by another colour is offered ('reclaim' or 'leave'); the replacement is clipped to
   your supply, and not offered with an empty supply (there is nothing to replace them with).
 * A Home Castle that is not yours gives another turn only 'the first time the Token is
-  turned over' by landing; the extra turn is offered and may be passed.
+  turned over' by landing. 'you may take another turn instead': the extra turn is granted
+  and may be passed, and passing it is declining it (it changes nothing, see turns.py), so
+  no separate question is asked.
 """
 from __future__ import annotations
 

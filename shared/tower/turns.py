@@ -3,12 +3,14 @@ the left (seat + 1); extra turns ('Go Again', 'take another turn') come first.
 
 Readings: 'move 1, 2 or 3 territories' means a regular turn moves when it can; a seat
 with no destination passes so the game goes on. An extra turn is offered ('you may take
-another turn'), so it may always be passed.
+another turn'), so it may always be passed: passing it is declining it, and a declined
+extra turn changes nothing, not even the King's patience below.
 
-The Wizard King's patience (authored, rules.json `king_patience`): transformations are
-the game's only clock, so after that many turns in a row without the King climbing he
-climbs one step at the end of a turn; a Ramp token on that step leaves the game unused.
-Every game therefore ends."""
+The Wizard King's patience (authored, rules.json `king_patience`, in rounds):
+transformations are the game's only clock, so after that many rounds (regular turns of
+every seat) in a row without the King climbing he climbs one step at the end of a turn;
+a Ramp token on that step leaves the game unused. Extra turns are not counted. Every game
+therefore ends."""
 from __future__ import annotations
 
 from shared.engine import RuleViolation
@@ -19,9 +21,14 @@ from shared.tower.tasks import Task, pop, push
 
 def begin(state: dict, seat: int, extra: bool, events: list) -> None:
     state["turn"]["seat"] = seat
-    push(state, {"task": "turn"})
+    push(state, {"task": "turn", "extra": extra})
     push(state, {"task": "move", "seat": seat, "extra": extra})
     events.append({"type": "turn_started", "seat": seat, "extra": extra})
+
+
+def patience(state: dict) -> int:
+    """Regular turns in a row without a climb after which the King climbs on his own."""
+    return pack().king_patience * state["seats"]
 
 
 class TurnEnd(Task):
@@ -32,8 +39,9 @@ class TurnEnd(Task):
         pop(state, task)
         turn = state["turn"]
         turn["played"] += 1
-        turn["quiet"] += 1
-        if turn["quiet"] >= pack().king_patience:
+        if not task["extra"]:
+            turn["quiet"] += 1
+        if turn["quiet"] >= patience(state):
             token = tower.climb(state, events, "patience")
             if token is not None:
                 events.append({"type": "ramp_token_lost", "step": state["king"]})

@@ -84,17 +84,45 @@ def play_turns(state: dict, n: int) -> tuple[dict, list]:
     return state, events
 
 
-def test_the_king_climbs_on_his_own_after_eight_quiet_turns():
+def test_the_king_climbs_on_his_own_after_four_quiet_rounds():
     """Authored (rules.json king_patience, RULE-GAPS 'keep the game playable'): transformations are the only clock,
-    so after 8 turns without one the King climbs a step; a Ramp token there leaves the game unused."""
+    so after 4 rounds of regular turns without one the King climbs a step; a Ramp token there leaves the game
+    unused."""
+    assert P.king_patience == 4
     state = blank(4, CHARS)
     state["ramp"] = {"1": "ramp:conquer", "5": "ramp:power2"}
-    new, events = play_turns(state, P.king_patience - 1)
-    assert new["king"] == 0 and new["turn"]["quiet"] == P.king_patience - 1
+    wait = P.king_patience * 4
+    new, events = play_turns(state, wait - 1)
+    assert new["king"] == 0 and new["turn"]["quiet"] == wait - 1
     new, events = play_turns(new, 1)
     assert new["king"] == 1 and "ramp_token_lost" in types(events) and new["ramp"] == {"5": "ramp:power2"}
     assert [e for e in events if e["type"] == "king_climbed"][0]["cause"] == "patience"
     assert new["turn"]["quiet"] == 0
+
+
+def test_the_kings_patience_is_counted_in_rounds_whatever_the_number_of_players():
+    """Authored king_patience: 4 rounds are 8 regular turns with 2 players, 12 with 3."""
+    for seats, chars in ((2, {0: "Warrior", 1: "Dwarf"}), (3, {0: "Warrior", 1: "Dwarf", 2: "Elf"})):
+        new, _ = play_turns(blank(seats, chars), P.king_patience * seats - 1)
+        assert new["king"] == 0
+        new, _ = play_turns(new, 1)
+        assert new["king"] == 1
+
+
+def test_extra_turns_taken_or_passed_do_not_count_for_the_kings_patience():
+    """Home Castles: 'you may take another turn instead' - passing that extra turn declines it and changes
+    nothing, so extra turns are left out of the authored patience count."""
+    state = blank(4, {0: "Elf", 1: "Dwarf", 2: "Warrior", 3: "Orc"})
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", "home:Ogre")
+    castle(state, "eagle-spire", "home:Minotaur")
+    state["turn"]["quiet"] = 5
+    new, _ = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    assert new["turn"]["quiet"] == 6 and E.actor(new) == 0, "the regular turn counts; the extra turn is next"
+    passed, events = act(new, 0, {"kind": "pass"})
+    assert passed["turn"]["quiet"] == 6 and E.actor(passed) == 1 and "passed" in types(events)
+    taken, _ = act(new, 0, {"kind": "move", "to": "foggy-fen", "path": [["walk", "foggy-fen"]]})
+    assert taken["turn"]["quiet"] == 6 and E.actor(taken) == 1
 
 
 def test_a_transformation_resets_the_kings_patience():
@@ -103,5 +131,5 @@ def test_a_transformation_resets_the_kings_patience():
     new, _ = play_turns(state, 5)
     tower.transform(new, 0, 1, [], "test")
     assert new["turn"]["quiet"] == 0
-    new, _ = play_turns(new, P.king_patience - 1)
+    new, _ = play_turns(new, P.king_patience * 4 - 1)
     assert new["king"] == 1
