@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from shared.hexgrid import Hex
 from shared.wizards import randomspace
+from shared.wizards.afflictions import become_dragonbound
 from shared.wizards.dice import ask
 from shared.wizards.pack import LAIR_TILE
 from shared.wizards.state import hx, ls, player, prior_day
@@ -65,25 +66,10 @@ def on_dragon_moved(state: dict, then: dict, faces: list, events: list) -> None:
         state["step"] = then["resume"]
 
 
-def become_dragonbound(state: dict, seat: int, events: list) -> None:
-    """7.3051: the affliction and what it takes at once (b: all Event Cards; h: animals)."""
-    p = player(state, seat)
-    if "dragonbound" not in p["afflictions"]:
-        p["afflictions"].append("dragonbound")
-    for held in p["events"]:
-        state["discards"]["event"].append(held["card"])
-    p["events"] = []
-    if p["animal"] and p["animal"]["kind"] != "dragon":
-        events.append({"type": "animal_departs", "seat": seat, "animal": p["animal"]["kind"], "rule": "7.3051 h"})
-        p["animal"] = None
-    p["lair_time"] = None
-    events.append({"type": "dragonbound", "seat": seat, "rule": "12.511"})
-
-
 def day_check(state: dict, events: list) -> None:
     """12.511: the Day Marker has landed on a Lair Time Marker of a player still in the Lair."""
     w = world_for(state)
     day = state["calendar"]["day"]
     for p in state["players"]:
         if p["lair_time"] == day and p["at"] is not None and w.in_lair(hx(p["at"])):
-            become_dragonbound(state, p["seat"], events)
+            become_dragonbound(state, p["seat"], "12.511", events)

@@ -13,6 +13,8 @@ the next tile of the face-down stack without knowing which it is.
 """
 from __future__ import annotations
 
+import gc
+
 from shared.engine import MalformedAction, RuleViolation
 from shared.hexgrid import Hex, distance
 from shared.wizards.geometry import OVERLAP_DISTANCE, board, free_cells, open_centers
@@ -39,13 +41,23 @@ def allowed_centers(state: dict) -> list[Hex]:
 
 def legal_placements(state: dict, seat: int) -> list[dict]:
     """Every placement, by tile (hand order), centre (board order) and rotation. With a hand of
-    nine tiles this is some 25,000 actions, so actions of one centre share their 'at' list."""
-    ats = [[q, r] for (q, r) in allowed_centers(state)]
+    nine tiles this is some 25,000 actions; each has its own 'at' list, so a caller that changes
+    one action changes no other."""
+    centers = allowed_centers(state)
     rotations = (0, 1, 2, 3, 4, 5)
-    if state["tiles"]["face_down"]:
-        return [{"kind": "place_tile", "at": at, "rotation": k} for at in ats for k in rotations]
-    hand = state["tiles"]["hands"][seat]
-    return [{"kind": "place_tile", "tile": t, "at": at, "rotation": k} for t in hand for at in ats for k in rotations]
+    face_down, hand = state["tiles"]["face_down"], state["tiles"]["hands"][seat]
+    # Some 50,000 small acyclic containers: pausing the cyclic collector keeps it from sweeping
+    # the whole heap several times over in the middle of the listing (3x faster, and steady).
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        if face_down:
+            return [{"kind": "place_tile", "at": [q, r], "rotation": k} for (q, r) in centers for k in rotations]
+        return [{"kind": "place_tile", "tile": t, "at": [q, r], "rotation": k}
+                for t in hand for (q, r) in centers for k in rotations]
+    finally:
+        if paused:
+            gc.enable()
 
 
 def read_placement(action: dict, face_down: bool) -> tuple[str | None, Hex, int]:

@@ -1,10 +1,16 @@
 """Text drawing of a Wizards view for a terminal client, and one line per event.
 
-The board is drawn row by row in its odd-r layout, one character per hex and one
-between hexes ('|' where a wall runs between east-west neighbours). ANSI colour
-(by Territory type) is optional.
+The board is drawn as pointy-top hexes in its odd-r layout, two text lines per board
+row. Each hex is three characters wide: its terrain glyph in the middle, a player on
+the left, a marker (Dragon, Wizard, Demon, Boat, Task Marker) on the right. Every hex
+side has its own character between the hexes: '#' is a wall (whatever way the side
+runs), '|' '/' '\\' outline each Territory tile, and sides inside a tile are blank.
+Once every tile is down the drawing is cropped to the islands and a ring of Water.
+ANSI colour (by Territory type, walls in red) is optional.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from shared.hexgrid import Hex, neighbour, spiral
 from shared.wizards.geometry import board
@@ -15,12 +21,19 @@ GLYPH = {
     "plains": ".", "woods": "%", "mountains": "^", "town": "T", "dwelling": "E", "abbey": "A", "tower": "M",
     "cottage": "H", "lair": "L", "high_hollow": "O", "star_crest": "*", "circle": "@",
 }
-COLOUR = {"common": "\033[33m", "elven": "\033[32m", "magic": "\033[35m", "water": "\033[34m"}
+WATER, FACE_DOWN, WALL = "~", "?", "#"
+# The character of an outlined side in each direction (E, SE, SW, W, NW, NE): pointy-top hexes.
+OUTLINE = ("|", "/", "\\", "|", "/", "\\")
+COLOUR = {"common": "\033[33m", "elven": "\033[32m", "magic": "\033[35m", "water": "\033[34m", "wall": "\033[1;31m"}
 RESET = "\033[0m"
-LEGEND = ("~ water  . plains  % woods  ^ mountains  T town  E dwelling  A Shrineheart Abbey  M Sorcerer's Tower  "
-          "H Hamdrel's Cottage  L Dragon's Lair  O High Hollow  * Star Crest  1-6 Sacred Circle stones (dots)  "
-          "@ Center of the Sacred Circle  ? face-down tile  | wall\n"
-          "a-f players (seat 0-5)  D Dragon  B Boat  x Demon  W Wizard marker  t your Task Marker")
+PLAYERS = "abcdef"
+MARGIN = 9  # "r12 q -3 " before each row: the row (r) and the q of its first hex
+LEGEND = (
+    "~ water  . plains  % woods  ^ mountains  T town  E dwelling  A Shrineheart Abbey  M Sorcerer's Tower\n"
+    "H Hamdrel's Cottage  L Dragon's Lair  O High Hollow  * Star Crest  1-6 Sacred Circle stones (dots)\n"
+    "@ Center of the Sacred Circle  ? face-down tile  # wall  | / \\ tile edges\n"
+    "left of a space: a-f players (seat 0-5); right of it: D Dragon  W Wizard marker  S Secret Wizard marker\n"
+    "x Demon  B Boat  t your Task Marker  o another's Task Marker  + more than one (see the list below)")
 
 
 def _world(view: dict):
@@ -32,52 +45,143 @@ def _space(w, h) -> str:
     return w.space_name(h) if h is not None else "-"
 
 
-def board_lines(view: dict, seat: int | None, colour: bool = False) -> list[str]:
-    w = _world(view)
+@dataclass(frozen=True)
+class Frame:
+    """The rows and columns of board hexes drawn, and where each hex and side lands in the text."""
+
+    col0: int
+    col1: int
+    row0: int
+    row1: int
+
+    def hexes(self) -> list[Hex]:
+        return [(col - (row - (row & 1)) // 2, row) for row in range(self.row0, self.row1 + 1)
+                for col in range(self.col0, self.col1 + 1)]
+
+    def cell(self, h: Hex) -> tuple[int, int]:
+        """(line, column) of the middle character of hex h: its terrain glyph."""
+        col, row = board().offset(h)
+        return 2 * (row - self.row0) + 1, MARGIN + 4 * (col - self.col0) + 2 * (row & 1) + 2
+
+    def side(self, h: Hex, direction: int) -> tuple[int, int]:
+        """(line, column) of the character drawn for the side of h in `direction` (0 = E, clockwise)."""
+        line, x = self.cell(h)
+        return {0: (line, x + 2), 1: (line + 1, x + 1), 2: (line + 1, x - 1), 3: (line, x - 2),
+                4: (line - 1, x - 1), 5: (line - 1, x + 1)}[direction]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return 2 * (self.row1 - self.row0 + 1) + 1, MARGIN + 4 * (self.col1 - self.col0 + 1) + 4
+
+
+def frame_for(view: dict) -> Frame:
+    """The whole board while tiles are still to be placed; afterwards the islands and one ring of Water."""
     b = board()
-    hidden = set()
-    for t in view["tiles"]["placed"]:
-        if t["tile"] is None:
-            hidden.update(spiral(tuple(t["at"]), 2))
-    marks: dict[Hex, str] = {}
-    for m in view["task_markers"]:
-        if m["seat"] == seat:
-            marks[tuple(m["at"])] = "t"
-    for d in view["demons"]:
-        marks[tuple(d)] = "x"
-    for at in view["wizard_markers"].values():
-        if at:
-            marks[tuple(at)] = "W"
-    for boat in view["boats"]:
-        marks[tuple(boat["at"])] = "B"
-    if view["dragon"]:
-        marks[tuple(view["dragon"])] = "D"
+    t = view["tiles"]
+    placing = t["stack"] or any(t["hands"]) or not t["placed"]
+    if placing:
+        return Frame(0, b.columns - 1, 0, b.rows - 1)
+    land = [h for p in t["placed"] for h in spiral(tuple(p["at"]), 3)]
+    cols = [b.offset(h)[0] for h in land if h in b.hexes]
+    rows = [b.offset(h)[1] for h in land if h in b.hexes]
+    return Frame(min(cols), max(cols), min(rows), max(rows))
+
+
+def _tokens(view: dict, seat: int | None) -> tuple[dict, dict]:
+    """Per hex: the players (left of the glyph) and the markers (right of it), in drawing order."""
+    players: dict[Hex, list[str]] = {}
+    marks: dict[Hex, list[str]] = {}
     for p in view["players"]:
         if p["at"]:
-            marks[tuple(p["at"])] = "abcdef"[p["seat"]]
-    lines = []
-    for row in range(b.rows):
-        cells = [" " if row & 1 else ""]
-        for col in range(b.columns):
-            h = (col - (row - (row & 1)) // 2, row)
-            s = w.spaces.get(h)
-            if h in marks:
-                g = marks[h]
-            elif h in hidden:
-                g = "?"
-            elif s is None:
-                g = "~"
-            elif s.kind == "stone":
-                g = str(s.dots)
+            players.setdefault(tuple(p["at"]), []).append(PLAYERS[p["seat"]])
+
+    def mark(at, c):
+        if at:
+            marks.setdefault(tuple(at), []).append(c)
+    mark(view["dragon"], "D")
+    for at in view["wizard_markers"].values():
+        mark(at, "W")
+    for sw in view["secret_wizards"]:
+        mark(sw.get("at"), "S")
+    for d in view["demons"]:
+        mark(d, "x")
+    for boat in view["boats"]:
+        mark(boat["at"], "B")
+    for m in view["task_markers"]:
+        mark(m["at"], "t" if m["seat"] == seat else "o")
+    return players, marks
+
+
+def board_lines(view: dict, seat: int | None, colour: bool = False) -> list[str]:
+    w = _world(view)
+    frame = frame_for(view)
+    hidden: dict[Hex, bool] = {}
+    tile_at: dict[Hex, str] = {}  # which tile covers a hex (face-down ones by their position)
+    for i, t in enumerate(view["tiles"]["placed"]):
+        for h in spiral(tuple(t["at"]), 2):
+            tile_at[h] = t["tile"] or f"face-down {i}"
+            if t["tile"] is None:
+                hidden[h] = True
+    players, marks = _tokens(view, seat)
+    height, width = frame.size
+    grid = [[" "] * width for _ in range(height)]
+    style: dict[tuple[int, int], str] = {}
+    for h in frame.hexes():
+        line, x = frame.cell(h)
+        s = w.spaces.get(h)
+        if h in hidden:
+            glyph = FACE_DOWN
+        elif s is None:
+            glyph = WATER
+        elif s.kind == "stone":
+            glyph = str(s.dots)
+        else:
+            glyph = GLYPH[s.kind]
+        grid[line][x] = glyph
+        style[(line, x)] = s.tile_type if s else ("magic" if h in hidden else "water")
+        left, right = players.get(h, []), marks.get(h, [])
+        rest = left[1:] + right
+        grid[line][x - 1] = left[0] if left else " "
+        grid[line][x + 1] = rest[0] if len(rest) == 1 else ("+" if rest else " ")
+        for d in range(6):
+            n = neighbour(h, d)
+            if w.wall_between(h, n):
+                char = WALL
+                style[frame.side(h, d)] = "wall"
+            elif tile_at.get(h) != tile_at.get(n):
+                char = OUTLINE[d]
             else:
-                g = GLYPH[s.kind]
-            if colour:
-                g = f"{COLOUR[s.tile_type if s else 'water']}{g}{RESET}"
-            east = neighbour(h, 0)
-            sep = "|" if w.wall_between(h, east) else " "
-            cells.append(g + sep)
-        lines.append("".join(cells).rstrip())
-    return lines
+                continue
+            sl, sx = frame.side(h, d)
+            grid[sl][sx] = char
+    for row in range(frame.row0, frame.row1 + 1):
+        first = (frame.col0 - (row - (row & 1)) // 2, row)
+        label = f"r{row:<2} q{first[0]:>3} "
+        line = 2 * (row - frame.row0) + 1
+        grid[line][:MARGIN] = list(label.ljust(MARGIN))
+    out = []
+    for i, chars in enumerate(grid):
+        if colour:
+            chars = [f"{COLOUR[style[(i, j)]]}{c}{RESET}" if (i, j) in style else c for j, c in enumerate(chars)]
+        out.append("".join(chars).rstrip())
+    return out
+
+
+def tile_key(view: dict, width: int = 110) -> list[str]:
+    """Which tile lies where: its id, name and the [q, r] of its Center, a few to a line."""
+    parts = []
+    for t in view["tiles"]["placed"]:
+        name = f"{t['tile']} {pack().tiles[t['tile']]['name']}" if t["tile"] else "face-down tile"
+        parts.append(f"{name} at {t['at']}")
+    if not parts:
+        return ["Tiles: none placed yet"]
+    lines, line = [], "Tiles:"
+    for part in parts:
+        if len(line) + len(part) + 2 > width:
+            lines.append(line + ";")
+            line = "      "
+        line += (" " if line.endswith(":") or not line.strip() else "; ") + part
+    return lines + [line]
 
 
 def render(view: dict, seat: int | None, colour: bool = False) -> str:
@@ -94,6 +198,7 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
         out.append("Waiting for dice: " + "; ".join(view["chance"]["purposes"][:4]) + (" ..." if len(view["chance"]["purposes"]) > 4 else ""))
     out += board_lines(view, seat, colour)
     out.append(LEGEND)
+    out += tile_key(view)
     t = view["turn"]
     if t and t.get("roll"):
         out.append(f"Turn of seat {t['seat']}: white {t['roll']['white']}, red {t['roll']['red']}, "

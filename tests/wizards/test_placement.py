@@ -142,3 +142,20 @@ def test_listing_placements_is_fast_with_the_largest_hand():
         best = min(best, time.perf_counter() - t)
     assert best < 0.05
     assert len(legal) > 20_000
+
+
+def test_each_listed_placement_has_its_own_values():
+    """3.21-3.23 as legal actions: every placement is listed with its own [q, r], so a caller that changes one
+    action (or keeps it after placing) changes no other action and no later listing."""
+    s = dealt(3)
+    seat = s["await"]["seat"]
+    legal = ENGINE.legal_actions(s, seat)
+    ats = [a["at"] for a in legal]
+    assert len({id(at) for at in ats}) == len(ats)
+    before = [list(at) for at in ats]
+    legal[0]["at"][0] += 100
+    assert [a["at"] for a in legal[1:]] == before[1:]
+    assert ENGINE.legal_actions(s, seat)[0]["at"] == before[0]
+    s2, _ = ENGINE.apply(s, seat, ENGINE.legal_actions(s, seat)[0])
+    s2["tiles"]["placed"][0]["at"][0] += 1  # nor is the placed tile's 'at' shared with a listing
+    assert ENGINE.legal_actions(s, seat)[0]["at"] == before[0]

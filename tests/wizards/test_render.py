@@ -1,21 +1,135 @@
-"""Drawing a view as text and describing events one line each."""
+"""Drawing a view as text (the islands as laid: tiles, terrain, walls, Boats, the Dragon,
+players and markers) and describing events one line each."""
 from __future__ import annotations
 
+import re
+
 from shared.engine import MatchConfig
+from shared.hexgrid import direction_to, neighbour, spiral
 from shared.wizards.geometry import board
-from shared.wizards.render import render, render_events
+from shared.wizards.render import FACE_DOWN, GLYPH, OUTLINE, WALL, WATER, board_lines, frame_for, render, render_events
+from shared.wizards.world import world_for
 from tests.wizards.scenario import ENGINE, build, hex_of, move, roll
 
 
-def test_render_draws_the_board_and_the_players():
+def drawn(st, seat=0):
+    view = ENGINE.view(st, seat)
+    return board_lines(view, seat), frame_for(view)
+
+
+def at(lines, pos) -> str:
+    line, x = pos
+    text = lines[line]
+    return text[x] if x < len(text) else " "
+
+
+def test_side_positions_are_shared_by_the_two_hexes_of_a_side():
+    """A side is drawn once: both hexes that share it name the same character cell, and sides never fall on
+    a hex's own three characters."""
+    frame = frame_for(ENGINE.view(build(seats=1), 0))
+    cells = {frame.cell(h) for h in frame.hexes()}
+    for h in frame.hexes():
+        for d in range(6):
+            assert frame.side(h, d) == frame.side(neighbour(h, d), (d + 3) % 6)
+            line, x = frame.side(h, d)
+            assert all((line, x + k) not in cells for k in (-1, 0, 1))
+
+
+def test_every_wall_is_drawn_on_its_own_side_whichever_way_it_runs():
+    """6 WALLS are thick barriers along hexsides (Appendix C: Torwall, Woodswall, Longrift, Hamdrel's Cottage,
+    the Dragon's Lair): each wall shows as '#' on the side it stands on, east-west or diagonal, and no other
+    character of the map is '#'."""
+    st = build(seats=1)
+    lines, frame = drawn(st)
+    w = world_for(st)
+    runs = set()
+    for a, b in w.walls:
+        d = direction_to(a, b)
+        runs.add(d % 3)
+        assert at(lines, frame.side(a, d)) == WALL, f"wall {a}-{b} not drawn"
+    assert runs == {0, 1, 2}  # walls of every orientation are in this layout, and all were drawn
+    assert sum(line.count(WALL) for line in lines) == len(w.walls)
+
+
+def test_tile_edges_are_outlined_and_a_tiles_inside_is_open():
+    """3.22-3.23 as laid: each Territory tile is outlined (against Water and against other tiles); sides between
+    two spaces of one tile are blank unless a wall stands there."""
+    st = build(seats=1)
+    lines, frame = drawn(st)
+    w = world_for(st)
+    for h in w.spaces:
+        for d in range(6):
+            n = neighbour(h, d)
+            char = at(lines, frame.side(h, d))
+            if w.wall_between(h, n):
+                continue
+            if w.tile_of(n) == w.tile_of(h):
+                assert char == " "
+            else:
+                assert char == OUTLINE[d], (h, d, char)
+
+
+def test_terrain_players_and_markers_are_where_they_stand():
+    """The glyph of each space is its terrain (section 6 table, stones by their dots); players are drawn left of
+    it, the Dragon, Boats, Demons, Wizard and Task Markers right of it; several things show '+'."""
+    def scene(s):
+        s["boats"] = [{"id": 0, "at": [0, 15], "rider": None}]
+        s["demons"] = [list(hex_of(s, "C5", "C2"))]
+        s["wizard_markers"]["Ishkatar"] = list(hex_of(s, "C1", "B1"))
+        s["task_markers"] = [{"seat": 0, "task": 1, "step": 0, "at": list(hex_of(s, "C5", "B2"))},
+                             {"seat": 1, "task": 2, "step": 0, "at": list(hex_of(s, "C5", "B4"))}]
+        s["dragon"] = list(hex_of(s, "C5", "A3"))
+    st = build(seats=2, at={0: ("C5", "Center"), 1: ("C5", "A3")}, prepare=scene)
+    lines, frame = drawn(st, seat=0)
+    w = world_for(st)
+    for h in frame.hexes():
+        s = w.spaces.get(h)
+        expected = WATER if s is None else (str(s.dots) if s.kind == "stone" else GLYPH[s.kind])
+        assert at(lines, frame.cell(h)) == expected
+    left = lambda h: at(lines, (frame.cell(h)[0], frame.cell(h)[1] - 1))
+    right = lambda h: at(lines, (frame.cell(h)[0], frame.cell(h)[1] + 1))
+    assert left(hex_of(st, "C5", "Center")) == "a" and right(hex_of(st, "C5", "Center")) == " "
+    assert left(hex_of(st, "C5", "A3")) == "b" and right(hex_of(st, "C5", "A3")) == "D"  # seat 1 with the Dragon
+    assert right((0, 15)) == "B" and right(hex_of(st, "C5", "C2")) == "x" and right(hex_of(st, "C1", "B1")) == "W"
+    assert right(hex_of(st, "C5", "B2")) == "t" and right(hex_of(st, "C5", "B4")) == "o"  # mine / another's
+    st["players"][1]["at"] = list(hex_of(st, "C5", "Center"))
+    lines, frame = drawn(st, seat=0)
+    assert at(lines, (frame.cell(hex_of(st, "C5", "Center"))[0], frame.cell(hex_of(st, "C5", "Center"))[1] + 1)) == "b"
+    lines, frame = drawn(st, seat=None)  # a spectator owns no Task Marker
+    assert at(lines, (frame.cell(hex_of(st, "C5", "B2"))[0], frame.cell(hex_of(st, "C5", "B2"))[1] + 1)) == "o"
+
+
+def test_face_down_tiles_show_no_terrain_and_the_whole_board_shows_while_placing():
+    """Appendix A 5: solitaire tiles are laid face down; while tiles remain to place the whole Game Board is drawn."""
+    st = ENGINE.setup(MatchConfig(1, "solitaire", {"removed_tiles": 2}))
+    st, _ = ENGINE.apply_chance(st, [[1]] * len(st["chance"]["request"]["pools"]))
+    st, _ = ENGINE.apply(st, 0, {"kind": "set_aside_tower", "tile": "M2"})
+    st, _ = ENGINE.apply_chance(st, [[1]] * len(st["chance"]["request"]["pools"]))
+    first = ENGINE.legal_actions(st, 0)[0]
+    st, _ = ENGINE.apply(st, 0, first)
+    view = ENGINE.view(st, 0)
+    frame = frame_for(view)
+    assert (frame.row1 - frame.row0 + 1, frame.col1 - frame.col0 + 1) == (board().rows, board().columns)
+    lines = board_lines(view, 0)
+    from shared.hexgrid import spiral
+    covered = spiral(tuple(first["at"]), 2)
+    assert all(at(lines, frame.cell(h)) == FACE_DOWN for h in covered)
+    assert sum(line.count(FACE_DOWN) for line in lines) == 19
+    assert "Face-down tiles to place: 15" in render(view, 0)  # 18 - 2 removed - 1 laid
+
+
+def test_render_draws_the_board_the_players_and_the_tile_key():
     st = roll(build(seats=2), 3)
     text = render(ENGINE.view(st, 0), 0)
-    lines = text.splitlines()
-    assert len([ln for ln in lines if ln.strip().startswith(("~", "^", ".", "%"))]) >= board().rows - 2
-    assert "a seat 0" in text and "b seat 1" in text and "Meadowfarm" in text
+    assert "a seat 0" in text and "b seat 1" in text and "Meadowfarm A1" in text
     assert "Waiting for seat 0 (you): move" in text
+    assert "C1 Torwall at [11, 8]" in text and "M6 Dragon's Lair at [26, 2]" in text
     assert "\033[" not in text
     assert "\033[" in render(ENGINE.view(st, None), None, colour=True)
+    plain = board_lines(ENGINE.view(st, None), None)
+    coloured = board_lines(ENGINE.view(st, None), None, colour=True)
+    strip = [re.sub(r"\033\[[0-9;]*m", "", line) for line in coloured]
+    assert strip == plain  # colour changes nothing but the colour
 
 
 def test_render_events_one_line_each_with_dice():
