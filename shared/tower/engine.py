@@ -14,15 +14,15 @@ from shared.engine import (CHANCE, TERMINAL, ChanceRequest, GameEngine, MatchCon
 from shared.engine.contract import canonical_json
 from shared.tower import actions, assembly, invariants, pennants
 from shared.tower.battle import Battle, final_battle_under_way
-from shared.tower.spells import RampToken, SpellChoice
+from shared.tower.spells import Flight, RampToken, SpellChoice
 from shared.tower.tasks import Task
 from shared.tower.tokens import HomeChoice, Land
 from shared.tower.turns import Move, TurnEnd, begin
 from shared.tower.pack import pack
 from shared.tower.view import view as redact
 
-TASKS: dict[str, Task] = {t.kind: t for t in (TurnEnd(), Move(), Land(), HomeChoice(), SpellChoice(), RampToken(),
-                                                Battle())}
+TASKS: dict[str, Task] = {t.kind: t for t in (TurnEnd(), Move(), Flight(), Land(), HomeChoice(), SpellChoice(),
+                                                RampToken(), Battle())}
 
 
 def _clone(state: dict) -> dict:

@@ -49,6 +49,8 @@ def _decision(view: dict) -> str:
     kind = task["task"]
     if kind == "move":
         return f"Seat {task['seat']} to move" + (" (extra turn, may pass)" if task["extra"] else "")
+    if kind == "flight":
+        return f"Seat {task['seat']}: Spell of Transport - fly to any space (extra turn, may pass)"
     if kind == "home":
         if task["offer"] == "reclaim":
             return f"Seat {task['seat']}: take back your Home Castle from the other colour, or leave it"
@@ -118,7 +120,7 @@ def _event(e: dict) -> str:
         "castle_sites": lambda: f"Set-up: castle tokens on {len(e['territories'])} territories; Ramp tokens on steps {dice(e['ramp_steps'])}",
         "tokens_placed": lambda: f"Set-up: {e['face_down']} tokens face down, {e['ramp_tokens']} on the Ramp, {e['tower']} Characters in the Tower",
         "character_dealt": lambda: f"Seat {e['seat']} ({e['wizard']}) starts as the {e['character']}",
-        "turn_started": lambda: f"Seat {e['seat']}'s {'extra ' if e['extra'] else ''}turn",
+        "turn_started": lambda: f"Seat {e['seat']}'s {'extra ' if e['extra'] else ''}turn" + (" (flying)" if e.get("by") == "fly" else ""),
         "moved": lambda: f"Seat {e['seat']} ({e['character']}) moves from {_where(e['from'])} to {_where(e['to'])} ({len(e['path'])} spaces)",
         "passed": lambda: f"Seat {e['seat']} passes",
         "flew": lambda: f"Seat {e['seat']} flies from {_where(e['from'])} to {_where(e['to'])}",

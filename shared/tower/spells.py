@@ -17,8 +17,12 @@ Readings (each tested):
   protected. Move a Protection moves one to another such Castle.
 * Conquer a Castle may not take a protected Castle or a Home Castle: both 'may not be
   attacked', and seizing a Castle is the strongest attack there is.
-* Transport: fly to any territory but your own and those with a Character on them
-  (the rocky space is never re-entered); the Ramp Transports keep to their two terrains.
+* Transport: 'take another turn by flying to any space of your choice': the token gives
+  an extra turn (taken when this one ends) whose move is a flight to any territory but
+  your own and those with a Character on them (the rocky space is never re-entered).
+  Like every extra turn it may be passed. The Ramp Transports ('Move to a Swamp or Forest
+  of your choice') are not another turn: the flight is made at once, as a Ramp token
+  'must be used immediately', and keeps to their two terrains.
 * Power adds 1 (map) or 2 (Ramp) to a Castle already holding your Pennants, protected
   ones included, and needs a Pennant left in your supply.
 """
@@ -104,6 +108,9 @@ def take_map_spell(state: dict, seat: int, at: str, spell: str, events: list) ->
         return
     state["board"][at]["token"] = None
     events.append({"type": "spell_cast", "seat": seat, "spell": spell, "source": "map", "territory": at})
+    if spell == "transport":
+        grant_extra_turn(state, seat, events, "Spell of Transport: fly to any space", by="fly")
+        return
     task = {"task": "spell", "seat": seat, "spell": spell, "source": "map"}
     if spell == "revelation":
         task["left"] = 2
@@ -132,6 +139,36 @@ class RampToken(Task):
                            "why": "cannot be used now"})
             return
         push(state, {"task": "spell", "seat": seat, "spell": spell, "source": "ramp"})
+
+
+class Flight(Task):
+    """The extra turn the Spell of Transport gives: fly to any space of your choice, where
+    all regular rules apply, or pass it up like any extra turn."""
+
+    kind = "flight"
+    rule = SECTION[("map", "transport")]
+
+    def legal(self, state, task):
+        return _flights(state, task["seat"], None) + [{"kind": "pass"}]
+
+    def refuse(self, state, task, action):
+        return RuleViolation(self.rule, "fly to a space with no Character on it, other than your own, or pass")
+
+    def apply(self, state, task, action, events):
+        pop(state, task)
+        seat = task["seat"]
+        if action["kind"] == "pass":
+            events.append({"type": "passed", "seat": seat})
+            return
+        fly(state, seat, action["to"], "transport", events)
+
+
+def fly(state: dict, seat: int, to: str, spell: str, events: list) -> None:
+    """A Transport's flight: the Character is set down on `to`, which it lands on."""
+    player = state["players"][seat]
+    events.append({"type": "flew", "seat": seat, "from": player["at"], "to": to, "spell": spell})
+    player["at"] = to
+    push(state, {"task": "land", "seat": seat, "at": to})
 
 
 class SpellChoice(Task):
@@ -181,7 +218,4 @@ class SpellChoice(Task):
             pennants.send_home(state, t, events, "Conquer a Castle")
             pennants.place(state, t, seat, n, events, "Conquer a Castle")
         elif kind == "fly":
-            player = state["players"][seat]
-            events.append({"type": "flew", "seat": seat, "from": player["at"], "to": action["to"], "spell": spell})
-            player["at"] = action["to"]
-            push(state, {"task": "land", "seat": seat, "at": action["to"]})
+            fly(state, seat, action["to"], spell, events)

@@ -5,6 +5,7 @@ landing on a space, turning over a Ramp token) run as soon as they reach the top
 
     turn     end of a turn: the King's patience, extra turns, next seat   (automatic)
     move     a seat moves or passes                                        (turns.py)
+    flight   the Spell of Transport's turn: fly anywhere, or pass          (spells.py)
     land     what the space landed on does                                 (automatic, tokens.py)
     home     Add Pennants or Go Again on your own Home Castle              (tokens.py)
     spell    a spell token's choice: targets, pulls, destinations          (spells.py)
@@ -58,7 +59,8 @@ def pop(state: dict, task: dict) -> None:
     assert top is task, "a task may only pop itself"
 
 
-def grant_extra_turn(state: dict, seat: int, events: list, why: str) -> None:
-    """'take another turn': queued, taken when the current turn ends."""
-    state["turn"]["extra"].append(seat)
-    events.append({"type": "extra_turn", "seat": seat, "why": why})
+def grant_extra_turn(state: dict, seat: int, events: list, why: str, by: str = "walk") -> None:
+    """'take another turn': queued, taken when the current turn ends. `by` is how the
+    turn moves: 'walk' (a move as usual) or 'fly' (the Spell of Transport)."""
+    state["turn"]["extra"].append({"seat": seat, "by": by})
+    events.append({"type": "extra_turn", "seat": seat, "why": why, "by": by})

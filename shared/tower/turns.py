@@ -19,11 +19,15 @@ from shared.tower.pack import pack
 from shared.tower.tasks import Task, pop, push
 
 
-def begin(state: dict, seat: int, extra: bool, events: list) -> None:
+def begin(state: dict, seat: int, extra: bool, events: list, by: str = "walk") -> None:
+    """Start a turn: a move as usual, or a flight (the Spell of Transport's extra turn)."""
     state["turn"]["seat"] = seat
     push(state, {"task": "turn", "extra": extra})
-    push(state, {"task": "move", "seat": seat, "extra": extra})
-    events.append({"type": "turn_started", "seat": seat, "extra": extra})
+    if by == "fly":
+        push(state, {"task": "flight", "seat": seat})
+    else:
+        push(state, {"task": "move", "seat": seat, "extra": extra})
+    events.append({"type": "turn_started", "seat": seat, "extra": extra, "by": by})
 
 
 def patience(state: dict) -> int:
@@ -48,7 +52,8 @@ class TurnEnd(Task):
         if state["ended"]:
             return
         if turn["extra"]:
-            begin(state, turn["extra"].pop(0), True, events)
+            nxt = turn["extra"].pop(0)
+            begin(state, nxt["seat"], True, events, nxt["by"])
         else:
             turn["regular"] = (turn["regular"] + 1) % state["seats"]
             begin(state, turn["regular"], False, events)

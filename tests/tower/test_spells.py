@@ -146,11 +146,33 @@ def test_transport_flies_anywhere_and_regular_rules_apply():
     state = game()
     at(state, 1, "raven-tor")
     castle(state, "greyfang", None, wizard=wizard(state, 1), count=1)
-    new, _ = cast_map_spell(state, "transport")
-    dests = {a["to"] for a in E.legal_actions(new, 0)}
+    new, events = cast_map_spell(state, "transport")
+    assert new["board"]["goldmeadow"]["token"] is None, "used: removed from the board"
+    assert top(new) == {"task": "flight", "seat": 0} and E.actor(new) == 0
+    assert [e for e in events if e["type"] == "turn_started"][-1] == {"type": "turn_started", "seat": 0,
+                                                                      "extra": True, "by": "fly"}
+    legal = E.legal_actions(new, 0)
+    dests = {a["to"] for a in legal if a["kind"] == "fly"}
     assert dests == set(P.territory_ids) - {"goldmeadow", "raven-tor"}
+    assert {"kind": "pass"} in legal and all(E.action_domain(a) == "board" for a in legal)
+    with pytest.raises(RuleViolation, match="Spell of Transport"):
+        act(new, 0, {"kind": "fly", "to": "raven-tor"})
     new, events = act(new, 0, {"kind": "fly", "to": "greyfang"})
     assert new["players"][0]["at"] == "greyfang" and top(new)["task"] == "battle"
+
+
+def test_transport_is_another_turn_that_may_be_passed():
+    """Spell of Transport: 'This Token allows you to take another turn by flying' - an extra turn, which like
+    every extra turn may be passed (turns.py); extra turns do not count for the King's patience."""
+    state = game()
+    state["turn"]["quiet"] = 3
+    new, _ = cast_map_spell(state, "transport")
+    assert new["turn"]["quiet"] == 4, "the regular turn that found the token counts"
+    passed, events = act(new, 0, {"kind": "pass"})
+    assert passed["players"][0]["at"] == "goldmeadow" and E.actor(passed) == 1
+    assert passed["turn"]["quiet"] == 4 and "passed" in types(events)
+    with pytest.raises(RuleViolation):
+        act(new, 0, {"kind": "move", "to": "foggy-fen", "path": [["walk", "foggy-fen"]]})
 
 
 def test_power_adds_one_pennant_even_to_a_protected_castle():
@@ -248,6 +270,7 @@ def test_ramp_transport_to_its_two_terrains(token, terrains):
     assert dests and all(P.territories[t].terrain in terrains for t in dests)
     assert dests == {t for t in P.territory_ids if P.territories[t].terrain in terrains} - {
         p["at"] for p in new["players"]}
+    assert {"kind": "pass"} not in E.legal_actions(new, 0), "'All Ramp Tokens must be used immediately'"
     target = sorted(dests)[0]
     castle(new, target, None, wizard=wizard(state, 3), count=1)
     new, _ = act(new, 0, {"kind": "fly", "to": target})
