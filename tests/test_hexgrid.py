@@ -120,7 +120,8 @@ def test_sight_corridor_holds_every_hex_that_can_touch_the_line():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), st.sets(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), max_size=8))
+@given(st.tuples(st.integers(-5, 5), st.integers(-5, 5)),
+       st.sets(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), max_size=8))
 def test_more_blockers_never_open_a_line(target, walls):
     walls.discard((0, 0))
     walls.discard(target)

@@ -25,7 +25,8 @@ def new(state: dict, spell: str, by: str | None, side: int, source: str, target:
         stages.append("amulet")
     stages.append("roll")
     roller = match.wizard(state, by) if by else None
-    if cast.get("dice") and roller is not None and "crystal-coin" in roller["items"] and state["sides"][side]["seat"] is not None:
+    seated = state["sides"][side]["seat"] is not None
+    if cast.get("dice") and roller is not None and "crystal-coin" in roller["items"] and seated:
         stages.append("coin-cast")
     if ward and ward.get("dice") and "crystal-coin" in t["items"] and tside["seat"] is not None:
         stages.append("coin-ward")

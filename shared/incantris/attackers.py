@@ -97,7 +97,7 @@ def plan(state: dict, w: dict, may_move: bool = True) -> dict:
     ranked = sorted(spots.items(), key=lambda kv: (kv[1][0], len(kv[1][1]), kv[0]))
     for target in priority(state, w):
         for spell, wands in spells_of(w):
-            for at, (cost, path) in ranked:
+            for at, (_, path) in ranked:
                 if _castable(state, w, spell, at, target, blocked):
                     return {"path": [list(h) for h in path], "spell": spell, "wands": wands, "target": target["id"]}
     # no one to cast on: "move as far as possible toward the highest priority target"
@@ -185,8 +185,10 @@ class AttackingTurn:
                 return
             p = task["plan"]
             target = match.wizard(state, p["target"]) if p.get("target") else None
-            blocked = sight.blocking(state, w["side"], ignore=(as_hex(w["hex"]),))
-            if target is None or not match.in_arena(target) or not _castable(state, w, p["spell"], as_hex(w["hex"]), target, blocked):
+            here = as_hex(w["hex"])
+            blocked = sight.blocking(state, w["side"], ignore=(here,))
+            still = target is not None and match.in_arena(target)
+            if not still or not _castable(state, w, p["spell"], here, target, blocked):
                 p = plan(state, w, may_move=False)
                 target = match.wizard(state, p["target"]) if p.get("target") else None
             if target is not None:

@@ -103,7 +103,7 @@ def updated_record(state: dict) -> dict:
     n = len(state["sides"])
     vp = awarded_vp(state)
     stars = []
-    for i, s in enumerate(state["sides"]):
+    for s in state["sides"]:
         earned = s["kills"] + (s["sapped"] if state["scenario"] == "crystal-sap" else 0)
         stars.append(s["stars"] + earned)
     out = {

@@ -126,7 +126,8 @@ def cast_options(state: dict, only: str | None = None) -> list[dict]:
                 if via:
                     action["from"] = via
                 out.append(action)
-                if ring and (spell.dice or key == "teleport"):
+                rolls = spell.dice and not (key == "teleport" and match.wizard(state, target)["side"] == w["side"])
+                if ring and rolls:
                     out.append(dict(action, ring=True))
     return out
 

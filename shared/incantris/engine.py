@@ -9,11 +9,34 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from shared.engine import (CHANCE, TERMINAL, ChanceRequest, GameEngine, MalformedAction, MatchConfig,
-                           NotYourTurn, Outcome, RuleViolation, WrongChanceOutcome)
+from shared.engine import (
+    CHANCE,
+    TERMINAL,
+    ChanceRequest,
+    GameEngine,
+    MalformedAction,
+    MatchConfig,
+    NotYourTurn,
+    Outcome,
+    RuleViolation,
+    WrongChanceOutcome,
+)
 from shared.engine.contract import canonical_json
-from shared.incantris import (attack, attackers, campaign, casting, effects, flow, match, scenarios, setup,  # noqa: F401
-                              shifting, spells, turns, walking)
+from shared.incantris import (  # noqa: F401
+    attack,
+    attackers,
+    campaign,
+    casting,
+    effects,
+    flow,
+    match,
+    scenarios,
+    setup,
+    shifting,
+    spells,
+    turns,
+    walking,
+)
 from shared.incantris.arena import as_hex
 from shared.incantris.invariants import check
 from shared.incantris.movement import Ground
@@ -49,7 +72,8 @@ RULE_OF = {
 
 
 def _is_hex(v) -> bool:
-    return isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+    return (isinstance(v, (list, tuple)) and len(v) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in v))
 
 
 def _well_formed(action) -> dict:
@@ -229,7 +253,8 @@ class IncantrisEngine(GameEngine[dict]):
                 return "a wizard may only cast a single spell per turn (and not on a turn it saps a crystal)"
             return "the target is not valid, out of range or out of line of sight"
         if kind == "step":
-            return "that hex cannot be entered now (terrain, obstacle, opposing wizard, Bear Presence, movement points or split movement)"
+            return ("that hex cannot be entered now (terrain, obstacle, opposing wizard, Bear Presence, "
+                    "movement points or split movement)")
         return f"{kind} is not allowed now"
 
     def _dispatch(self, s: dict, action: dict, ev: list) -> None:
@@ -306,7 +331,8 @@ class IncantrisEngine(GameEngine[dict]):
             return None
         n = state["seats"]
         winners = state["result"]["winners"]
-        seat_winners = tuple(sorted(state["sides"][i]["seat"] for i in winners if state["sides"][i]["seat"] is not None))
+        seats = [state["sides"][i]["seat"] for i in winners]
+        seat_winners = tuple(sorted(x for x in seats if x is not None))
         if state["scenario"] == "solo":
             won = 1 in winners
             return Outcome((1 if won else 0,), (0,) if won else (), "the player defeats the attacking team" if won
@@ -319,7 +345,8 @@ class IncantrisEngine(GameEngine[dict]):
         else:
             places = scenarios.places(state)
             scores = [n - p for p in places]
-        summary = f"{scenario}: " + (", ".join(state["sides"][i]["team"] for i in winners) + " won" if winners else "no winner")
+        won = ", ".join(state["sides"][i]["team"] for i in winners)
+        summary = f"{scenario}: " + (f"{won} won" if winners else "no winner")
         if state["campaign"] is not None:
             record = campaign.updated_record(state)
             return CampaignOutcome(tuple(record["awarded"]), seat_winners, summary, record)

@@ -100,7 +100,8 @@ class Ground:
                 out.append((n, c))
         return sorted(out)
 
-    def reachable(self, w: dict, start: Hex | None, mp: int, entries: list[Hex] | None = None) -> dict[Hex, tuple[int, list[Hex]]]:
+    def reachable(self, w: dict, start: Hex | None, mp: int,
+                  entries: list[Hex] | None = None) -> dict[Hex, tuple[int, list[Hex]]]:
         """Every hex w can end its movement on: hex -> (cost, path of hexes entered).
 
         `entries` are the arena hexes an attacking wizard waiting outside may step into for

@@ -72,7 +72,8 @@ class Pack:
         self.spells: dict[str, Spell] = {}
         for key, s in data["spells"].items():
             n, k = parse_dice(s["dice"].split("/")[0])
-            self.spells[key] = Spell(key, s["name"], s["range"], s["target"], n, k, s["dice"] == "Auto", s["persistent"])
+            self.spells[key] = Spell(key, s["name"], s["range"], s["target"], n, k, s["dice"] == "Auto",
+                                     s["persistent"])
         self.types: dict[str, WizardType] = {
             key: WizardType(key, t["name"], t["power"]["value"], t["life"]["value"], t["movement"]["value"],
                             dict(t["ward"]["value"]), t["ability"])

@@ -87,7 +87,8 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
         lines.append("  game over: winners " + ", ".join(view["sides"][i]["team"] for i in view["result"]["winners"]))
     elif t:
         who = view["sides"][t["side"]]["team"]
-        lines.append(f"  round {view['round']}, {who} to act" + (f" with {t['wizard']} ({t['mp']} movement left)" if t.get("wizard") else ""))
+        doing = f" with {t['wizard']} ({t['mp']} movement left)" if t.get("wizard") else ""
+        lines.append(f"  round {view['round']}, {who} to act{doing}")
     if seat is not None:
         lines.append(f"  you are seat {seat}")
     return "\n".join(lines)
@@ -130,9 +131,11 @@ def render_events(events: list[dict]) -> list[str]:
         t = e.get("type")
         if t == "dice":
             parts = [f"{p} {e[p]}" for p in ("cast", "ward") if p in e]
-            out.append(f"dice for {e['spell']} on {e['target']}: " + "; ".join(parts) + (" (reroll)" if e.get("reroll") else ""))
+            again = " (reroll)" if e.get("reroll") else ""
+            out.append(f"dice for {e['spell']} on {e['target']}: " + "; ".join(parts) + again)
         elif t == "hits":
-            out.append(f"{e['spell']} on {e['target']}: {e['wands']} wands against {e['wards']} wards, {e['hits']} hits")
+            out.append(f"{e['spell']} on {e['target']}: {e['wands']} wands against {e['wards']} wards, "
+                       f"{e['hits']} hits")
         elif t == "damage":
             out.append(f"{e['wizard']} loses {e['points']} life ({e['life']} left)")
         elif t == "heal":

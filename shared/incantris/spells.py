@@ -37,8 +37,9 @@ def resolve(state: dict, task: dict, wands: int, hits: int, ev: list) -> None:
         flow.push_front(state, {"t": "shove", "by": task["by"], "side": side, "target": target["id"], "steps": lost})
     if spell == "scorching-chain" and lost >= 1:
         hit = task.get("hit", []) + [target["id"]]
-        flow.push_front(state, {"t": "chain", "by": task["by"], "side": side, "from": origin_of_chain(state, target, task),
-                                "from_side": target["side"], "hit": hit, "bonus": task.get("bonus", 0)})
+        flow.push_front(state, {"t": "chain", "by": task["by"], "side": side,
+                                "from": origin_of_chain(state, target, task), "from_side": target["side"],
+                                "hit": hit, "bonus": task.get("bonus", 0)})
 
 
 def origin_of_chain(state: dict, target: dict, task: dict):

@@ -6,7 +6,7 @@ import pytest
 from shared.engine import CHANCE, TERMINAL, InvalidConfig, MatchConfig
 from shared.incantris import scenarios, wounds
 
-from .support import BLANK, E, WAND, WARD, act, arrange, begin, fill, kinds, legal, pools, roll, types
+from .support import BLANK, WAND, E, act, arrange, begin, fill, kinds, legal, pools, roll
 
 RED_SHAMAN, RED_DRUID, RED_SORC = "red-shaman", "red-druid", "red-sorceress"
 BLUE_AK, BLUE_SW, BLUE_SORC = "blue-arcane-knight", "blue-shadow-weaver", "blue-sorcerer"
@@ -50,7 +50,8 @@ def finish(s, order):
 def test_battle_royale_points_by_place_with_four_players():
     """Game 2: "the winning player receives three victory points, the second-place player two ...
     the third-place player receives one ... The fourth-place player receives none." """
-    s = arrange(campaign(4, game=2), {RED_SORC: (0, 0), BLUE_SW: (2, 0), "purple-shaman": (-2, 0), "grey-druid": (0, 3)})
+    at = {RED_SORC: (0, 0), BLUE_SW: (2, 0), "purple-shaman": (-2, 0), "grey-druid": (0, 3)}
+    s = arrange(campaign(4, game=2), at)
     for side in s["sides"]:
         side["out"] = None
     s = finish(s, [[3], [1], [2]])
@@ -200,7 +201,6 @@ def test_a_whole_campaign_carries_its_record_from_game_to_game():
     import random
 
     from shared.engine.playout import random_playout
-
     from shared.incantris.policy import choose
 
     rec = None

@@ -5,11 +5,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.engine import (CHANCE, EngineError, InvalidConfig, MalformedAction, MatchConfig, NotYourTurn,
-                           RuleViolation, WrongChanceOutcome, registry)
+from shared.engine import (
+    CHANCE,
+    EngineError,
+    InvalidConfig,
+    MalformedAction,
+    MatchConfig,
+    NotYourTurn,
+    RuleViolation,
+    WrongChanceOutcome,
+    registry,
+)
 from shared.incantris.engine import IncantrisEngine
 
-from .support import BLANK, E, WAND, act, arrange, begin, game, legal, roll
+from .support import BLANK, WAND, E, arrange, begin, game
 
 
 def test_registered_under_its_name():
@@ -139,7 +148,8 @@ def test_describe_gives_a_label_for_every_legal_action():
 
 def test_every_view_is_the_whole_state():
     """Life points and the reference boards are public; nothing in Incantris is hidden."""
-    s = begin(arrange(game("battle-royale", 3), {"red-sorceress": (0, 0), "blue-shadow-weaver": (3, 0)}), "red-sorceress")
+    at = {"red-sorceress": (0, 0), "blue-shadow-weaver": (3, 0)}
+    s = begin(arrange(game("battle-royale", 3), at), "red-sorceress")
     for seat in (None, 0, 1, 2):
         v = E.view(s, seat)
         assert v["viewer"] == seat

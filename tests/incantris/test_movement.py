@@ -7,7 +7,7 @@ from shared.engine import RuleViolation
 from shared.hexgrid import neighbours
 from shared.incantris.arena import arena_of
 
-from .support import BOTH, E, WAND, act, arrange, begin, game, kinds, legal, roll, steps
+from .support import BOTH, WAND, E, act, arrange, begin, game, kinds, roll, steps
 
 RED_SHAMAN, RED_DRUID, RED_SORC = "red-shaman", "red-druid", "red-sorceress"
 BLUE_AK, BLUE_SW, BLUE_SORC = "blue-arcane-knight", "blue-shadow-weaver", "blue-sorcerer"

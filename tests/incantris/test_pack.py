@@ -23,7 +23,8 @@ PRINTED = {
     "fog-wall": (6, "two-hexes", "Auto"), "gloom-strike": (12, "wizard", "2D+1"), "guardian-hydra": (6, "hex", "Auto"),
     "healing-warmth": (4, "wizard", "1D+2"), "inferno": (4, "wizard", "3D+2"), "meteor-storm": (8, "area", "2D+1"),
     "phantom-blast": (1, "wizard", "2D+2"), "power-circle": (5, "area", "Auto"), "primal-reach": (4, "wizard", "1D+2"),
-    "scorching-chain": (5, "wizard", "2D+1"), "spectral-rush": (1, "wizard", "2D+3"), "spell-totem": (10, "hex", "Auto"),
+    "scorching-chain": (5, "wizard", "2D+1"), "spectral-rush": (1, "wizard", "2D+3"),
+    "spell-totem": (10, "hex", "Auto"),
     "teleport": (6, "wizard", "3D/Auto"), "tempest": (3, "wizard", "2D+2"),
 }
 PERSISTENT = {"bane", "blaze", "entanglement", "fog-wall", "guardian-hydra", "power-circle", "spell-totem"}
@@ -32,7 +33,8 @@ PERSISTENT = {"bane", "blaze", "entanglement", "fog-wall", "guardian-hydra", "po
 def test_pack_validates_against_its_schema():
     """Content packs are validated with jsonschema at load (DESIGN: Content packs)."""
     here = Path("shared/incantris/content")
-    jsonschema.validate(json.loads((here / "incantris.json").read_text()), json.loads((here / "schema.json").read_text()))
+    data = json.loads((here / "incantris.json").read_text())
+    jsonschema.validate(data, json.loads((here / "schema.json").read_text()))
 
 
 def test_schema_rejects_a_spell_with_a_bad_dice_notation():
@@ -114,7 +116,7 @@ def test_printed_wizard_values():
     assert PACK.types["sorceress"].movement == 4
     assert RAW["wizard_types"]["sorceress"]["movement"]["origin"] == "rulebook"
     assert PACK.types["shadow-weaver"].movement == 5
-    for k, t in RAW["wizard_types"].items():
+    for t in RAW["wizard_types"].values():
         assert t["life"]["origin"] == "authored" and t["life"]["why"]
 
 

@@ -11,7 +11,7 @@ from shared.engine.playout import sample_chance
 from shared.hexgrid import distance
 from shared.incantris.policy import choose
 
-from .support import BLANK, E, WAND, act, arrange, begin, fill, game, legal
+from .support import BLANK, E, act, arrange, begin, fill, game, legal
 
 
 def play_out(config: MatchConfig, seed: int, max_steps: int = 8000):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from shared.engine import CHANCE
 
-from .support import BLANK, E, WAND, act, arrange, begin, fill, game, kinds, legal, pools, roll, types
+from .support import BLANK, WAND, E, act, arrange, begin, fill, game, kinds, pools, roll, types
 
 GREY_AK, GREY_DRUID, GREY_SORC = "grey-arcane-knight", "grey-druid", "grey-sorcerer"
 RED_SHAMAN, RED_DRUID, RED_SORC = "red-shaman", "red-druid", "red-sorceress"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from shared.incantris.render import describe, render, render_events
 
-from .support import BLANK, E, WAND, act, arrange, begin, game, roll
+from .support import BLANK, WAND, E, act, arrange, begin, game, roll
 
 
 def test_render_draws_the_arena_and_lists_the_wizards():

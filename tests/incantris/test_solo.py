@@ -8,7 +8,7 @@ from shared.engine import CHANCE, TERMINAL, InvalidConfig
 from shared.hexgrid import distance
 from shared.incantris.arena import arena_of
 
-from .support import BLANK, E, WAND, WARD, act, arrange, begin, fill, game, kinds, legal, pools, roll, types
+from .support import BLANK, WAND, E, act, arrange, begin, fill, game, kinds, legal, pools, roll, types
 
 # the player fields Purple; the attacking team is Red (Shaman, Druid, Sorceress)
 P_SW, P_SHAMAN, P_SORC = "purple-shadow-weaver", "purple-shaman", "purple-sorceress"

@@ -5,9 +5,26 @@ from __future__ import annotations
 import pytest
 
 from shared.engine import CHANCE, RuleViolation
-from shared.hexgrid import neighbours
 
-from .support import BLANK, BOTH, E, WAND, WARD, act, arrange, begin, fill, game, kinds, legal, pools, roll, steps, targets, types
+from .support import (
+    BLANK,
+    BOTH,
+    WAND,
+    WARD,
+    E,
+    act,
+    arrange,
+    begin,
+    fill,
+    game,
+    kinds,
+    legal,
+    pools,
+    roll,
+    steps,
+    targets,
+    types,
+)
 
 RED_SHAMAN, RED_DRUID, RED_SORC = "red-shaman", "red-druid", "red-sorceress"
 BLUE_AK, BLUE_SW, BLUE_SORC = "blue-arcane-knight", "blue-shadow-weaver", "blue-sorcerer"
