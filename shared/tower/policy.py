@@ -1,7 +1,7 @@
 """A sensible AI seat for Tower of the Wizard King, reading only its own view.
 
 It heads for its own Wizard symbols and its Home Castle, turns over unknown tokens,
-attacks Castles when the dice odds make the swing worth it, transforms before a battle
+attacks Castles when the dice odds (the defender's re-rolls counted) make the swing worth it, transforms before a battle
 when the Characters it might become fight that defender better on average, re-rolls its
 lowest dice when a defence is being lost, and aims spells at its biggest Castles or the
 leader's. Everything it uses is public: the view, the legal list and the content pack.
@@ -12,7 +12,7 @@ import random
 from itertools import product
 
 from shared.tower.battle import winner
-from shared.tower.odds import attacker_wins
+from shared.tower.odds import attacker_wins_against_rerolls
 from shared.tower.pack import pack
 
 
@@ -52,11 +52,22 @@ def _seat_of(view: dict, wizard: str) -> int | None:
     return next((s for s, p in enumerate(view["players"]) if p["wizard"] == wizard), None)
 
 
-def _odds(view: dict, attacker: int, defender: int, attacker_character: str | None = None) -> float:
-    dice = pack().dice
+def _odds(view: dict, attacker: int, defender: int, attacker_character: str | None = None,
+          pennants: int = 0) -> float:
+    """P(the attacker wins), counting the defender's re-rolls for `pennants` of his on the Castle."""
+    p = pack()
     a = attacker_character or view["players"][attacker]["character"]
     d = view["players"][defender]["character"]
-    return attacker_wins(dice[a][d], dice[d][a])
+    return attacker_wins_against_rerolls(p.dice[a][d], p.dice[d][a], *p.reroll_allowance(pennants))
+
+
+def _defended(view: dict, battle: dict) -> int:
+    """The defender's Pennants on the Castle fought for (none in a battle for a symbol)."""
+    if battle["kind"] != "castle":
+        return 0
+    pen = view["board"][battle["at"]]["pennants"]
+    wizard = view["players"][battle["defender"]]["wizard"]
+    return pen["count"] if pen and pen["wizard"] == wizard else 0
 
 
 def _in_tower(view: dict) -> list[str]:
@@ -65,13 +76,13 @@ def _in_tower(view: dict) -> list[str]:
     return [c for c in pack().character_names if c not in out]
 
 
-def _best_odds(view: dict, attacker: int, defender: int) -> float:
+def _best_odds(view: dict, attacker: int, defender: int, pennants: int = 0) -> float:
     """The better of fighting as is and transforming (averaged over the Tower)."""
-    now = _odds(view, attacker, defender)
+    now = _odds(view, attacker, defender, pennants=pennants)
     inside = _in_tower(view)
     if not inside:
         return now
-    after = sum(_odds(view, attacker, defender, c) for c in inside) / len(inside)
+    after = sum(_odds(view, attacker, defender, c, pennants) for c in inside) / len(inside)
     return max(now, after)
 
 
@@ -102,7 +113,7 @@ def _value(view: dict, seat: int, t: str) -> float:
     pen = square["pennants"]
     if pen and pen["wizard"] != me["wizard"] and not square["protected"]:
         defender = _seat_of(view, pen["wizard"])
-        p = _best_odds(view, seat, defender)
+        p = _best_odds(view, seat, defender, pen["count"])  # his Pennants give him re-rolls
         return p * (pen["count"] + 1.0) - (1 - p) * 1.0
     return 0.0
 
@@ -131,9 +142,10 @@ def _go(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
 def _ready(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     battle = view["tasks"][-1]
     defender = battle["defender"]
-    now = _odds(view, seat, defender)
+    pennants = _defended(view, battle)
+    now = _odds(view, seat, defender, pennants=pennants)
     inside = _in_tower(view)
-    after = sum(_odds(view, seat, defender, c) for c in inside) / len(inside) if inside else 0.0
+    after = sum(_odds(view, seat, defender, c, pennants) for c in inside) / len(inside) if inside else 0.0
     if after > now + 0.05:
         return rng.choice([a for a in legal if a["kind"] == "transform"])
     return {"kind": "fight"}

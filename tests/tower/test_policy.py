@@ -8,7 +8,7 @@ import pytest
 
 from shared.engine import CHANCE, TERMINAL, MatchConfig
 from shared.engine.playout import sample_chance
-from shared.tower.policy import choose
+from shared.tower.policy import _best_odds, choose
 from tests.tower.scenario import E, act, at, blank, castle, roll, top, wizard
 
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
@@ -136,3 +136,16 @@ def test_takes_back_its_home_castle():
     state, _ = act(state, 0, {"kind": "move", "to": "thornwood", "path": [["walk", "thornwood"]]})
     legal = E.legal_actions(state, 0)
     assert choose(E.view(state, 0), 0, legal, random.Random(0)) == {"kind": "home", "choice": "reclaim"}
+
+
+def test_counts_the_defenders_rerolls_before_attacking():
+    """Defender's Special Pennant Power: 5 Pennants give the defender 4 re-rolls, which turns an attack that looks
+    worth it on the bare dice (a third of a chance to win 6 Pennants' swing) into a bad one; the policy stays away."""
+    state = first_turn({0: "Orc", 1: "Dragon", 2: "Warrior", 3: "Ogre"})
+    castle(state, "goldmeadow", None, wizard=wizard(state, 1), count=5)
+    view = E.view(state, 0)
+    bare = _best_odds(view, 0, 1)
+    assert bare * 6 - (1 - bare) > 1, "on the bare dice the attack would look good"
+    assert _best_odds(view, 0, 1, 5) < bare - 0.15
+    picks = {choose(view, 0, E.legal_actions(state, 0), random.Random(s)).get("to") for s in range(5)}
+    assert "goldmeadow" not in picks
