@@ -98,7 +98,12 @@ def act_cast(state: dict, seat: int, action: dict, events: list) -> None:
 
 
 def summon_choices(state: dict, seat: int) -> list[list]:
-    """11.211: any unoccupied Boat within range, into any Water space next to the player."""
+    """11.211: any one unoccupied Boat within range, into any Water space adjacent to the player.
+
+    11.2111: range counts only Water spaces, from the player to the Boat: a Boat in a Water
+    space next to him is one space away (its own space counted), one beyond that two, and
+    so on. A Boat in range may be brought to any Water space next to the player that it can
+    reach without crossing land."""
     p = player(state, seat)
     w = world_for(state)
     at = hx(p["at"])
@@ -109,9 +114,12 @@ def summon_choices(state: dict, seat: int) -> list[list]:
         if b["rider"] is not None:
             continue
         dist = water_distances(w, hx(b["at"]))
-        for n in targets:
-            if n in dist and (reach is None or dist[n] <= reach):  # 11.2111: counted over Water only
-                out.append([b["id"], ls(n)])
+        reachable = [n for n in targets if n in dist]
+        if not reachable:
+            continue
+        away = 1 + min(dist[n] for n in reachable)
+        if reach is None or away <= reach:
+            out += [[b["id"], ls(n)] for n in reachable]
     return sorted(out, key=lambda c: (c[0], c[1][1], c[1][0]))
 
 

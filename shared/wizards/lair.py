@@ -46,6 +46,19 @@ def recall_if_away(state: dict, w: World, new: Hex) -> None:
         state["interrupts"].append({"do": "dragon_return"})
 
 
+def dragon_goes_to(state: dict, h: Hex, reason: str, events: list) -> None:
+    """8.42: the Dragon Marker moves into a player's space (a Random Encounter or Animal
+    Summoning; part two calls this). 8.421: off his tile he stays there until a player enters
+    the Lair tile, and if a player is on it already he returns to a random Lair space at once."""
+    w = world_for(state)
+    state["dragon"] = ls(h)
+    events.append({"type": "dragon_leaves_lair" if not w.in_lair(h) else "dragon_moved_to_player", "reason": reason,
+                   "to": ls(h), "space": w.space_name(h)})
+    someone_inside = any(p["at"] is not None and w.in_lair(hx(p["at"])) for p in state["players"])
+    if dragon_away(state, w) and someone_inside and {"do": "dragon_return"} not in state["interrupts"]:
+        state["interrupts"].append({"do": "dragon_return"})
+
+
 def ask_dragon_move(state: dict, reason: str, then_step: str) -> None:
     """Roll the Dragon a random space of its tile (SPECIFIC Territory: exact space only, 4.22)."""
     ask(state, randomspace.space_pools(), {"do": "dragon_moved", "reason": reason, "resume": then_step})
@@ -59,9 +72,9 @@ def on_dragon_moved(state: dict, then: dict, faces: list, events: list) -> None:
     met = [p["seat"] for p in state["players"] if hx(p["at"]) == h]
     events.append({"type": "dragon_moved", "reason": then["reason"], "to": ls(h), "space": w.space_name(h),
                    "dice": [f[0] for f in faces]})
-    for seat in met:  # 12.52: a player in that space encounters the Dragon immediately
+    for seat in met:  # 12.52 / 7.305: a player in that space encounters the Dragon immediately
         events.append({"type": "encounter_due", "seat": seat, "space": ls(h), "specific": [{"kind": "dragon"}],
-                       "random": False, "rule": "12.52"})
+                       "random": False, "rule": then["reason"]})
     if then.get("resume"):
         state["step"] = then["resume"]
 

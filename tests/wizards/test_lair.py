@@ -86,3 +86,30 @@ def test_the_dragon_comes_home_when_a_player_enters_the_lair():
     st, ev = chance(st, 5, 6)
     assert tuple(st["dragon"]) == hex_of(st, "M6", "C6")
     assert st["await"] == {"seat": 0, "for": "move"} and st["turn"]["mp"] == 2  # his move goes on
+
+
+def test_a_dragon_leaving_the_lair_returns_at_once_if_a_player_is_there():
+    """8.42 / 8.421: the Dragon called to a player's space stays there until a player enters the Lair tile; if a
+    player is already on the tile, the Dragon returns to a random space of it immediately."""
+    from shared.wizards.engine import settle
+
+    def inside(s):
+        s["players"][1]["at"] = list(hex_of(s, "M6", "B3"))
+        s["players"][1]["lair_time"] = 14
+    # Nobody in the Lair: the Dragon stays where he was called.
+    st = roll(at_gate(seats=2), 1)
+    events: list = []
+    lair.dragon_goes_to(st, hex_of(st, "M3", "B1"), "8.42", events)
+    assert tuple(st["dragon"]) == hex_of(st, "M3", "B1") and st["interrupts"] == []
+    assert events[0]["type"] == "dragon_leaves_lair"
+    # Seat 1 is in the Lair: the return is due at once, before the turn goes on.
+    st = roll(at_gate(seats=2, prepare=inside), 1)
+    lair.dragon_goes_to(st, hex_of(st, "M3", "B1"), "8.42", [])
+    assert st["interrupts"] == [{"do": "dragon_return"}]
+    st["await"], st["step"] = None, "encounter"  # as in the encounter segment where part two calls it
+    settle(st, [])
+    assert st["chance"]["then"] == {"do": "dragon_moved", "reason": "8.421", "resume": "encounter"}
+    st, ev = chance(st, 3, 3)
+    assert tuple(st["dragon"]) == hex_of(st, "M6", "B3")
+    assert [e["seat"] for e in ev if e["type"] == "encounter_due" and e.get("rule") == "8.421"] == [1]
+    ENGINE.check_invariants(st)

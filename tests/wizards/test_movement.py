@@ -6,6 +6,7 @@ import pytest
 
 from shared.engine import MalformedAction, RuleViolation
 from shared.hexgrid import distance, neighbours
+from shared.wizards.boats import water_distances
 from shared.wizards.world import world_for
 from tests.wizards.scenario import ENGINE, build, chance, hex_of, move, moves, put, roll
 
@@ -391,6 +392,33 @@ def test_boat_summoning_brings_a_free_boat_within_range_over_water():
     with pytest.raises(RuleViolation) as e:
         ENGINE.apply(st, 0, {"kind": "cast", "spell": "boat_summoning"})
     assert e.value.rule == "11.211"
+
+
+def test_boat_summoning_range_counts_water_spaces_from_the_player_to_the_boat():
+    """11.2111: only Water spaces from the player to the Boat are counted, the Boat's own space too: a Priest's
+    range of 5 (10.13) reaches a Boat five Water spaces away but not six, and a Boat in range may come to any
+    Water space next to him, even one a space farther from it."""
+    def setup(s):
+        druid(2)(s)
+        s["boats"] = [{"id": 0, "at": [1, 18], "rider": None}, {"id": 1, "at": [2, 18], "rider": None}]
+    st = roll(solo("E6", "C2", prepare=setup), 2)
+    w = world_for(st)
+    targets = [n for n in neighbours(hex_of(st, "E6", "C2")) if w.is_water(n)]
+    assert len(targets) == 2
+    away = lambda b: sorted(1 + water_distances(w, b)[n] for n in targets)
+    assert away((1, 18)) == [5, 6] and away((2, 18)) == [6, 7]
+    st, _ = ENGINE.apply(st, 0, {"kind": "cast", "spell": "boat_summoning"})
+    st, _ = chance(st, 1)
+    legal = ENGINE.legal_actions(st, 0)
+    assert {(a["boat"], tuple(a["to"])) for a in legal} == {(0, t) for t in targets}
+    with pytest.raises(RuleViolation) as e:
+        ENGINE.apply(st, 0, {"kind": "summon_boat", "boat": 1, "to": list(targets[0])})
+    assert e.value.rule == "11.211"
+    # Unlimited range (10.12 Magician): every free Boat that can reach him over Water.
+    st = roll(solo("E6", "C2", prepare=lambda s: (setup(s), druid(3, "sorcerers")(s))), 2)
+    st, _ = ENGINE.apply(st, 0, {"kind": "cast", "spell": "boat_summoning"})
+    st, _ = chance(st, 1)
+    assert {a["boat"] for a in ENGINE.legal_actions(st, 0)} == {0, 1}
 
 
 def test_swiftness_crosses_woods_as_plains_if_it_works():
