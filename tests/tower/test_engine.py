@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared.engine import CHANCE, EngineError, MalformedAction, NotYourTurn, RuleViolation, WrongChanceOutcome
-from shared.engine.playout import random_playout
+from shared.engine.playout import random_playout, sample_chance
 from shared.engine.registry import engine_for, policy_for
 from shared.engine import MatchConfig
 from shared.tower.actions import FIELDS
@@ -144,3 +144,56 @@ def test_every_legal_action_has_a_label_and_round_trips_as_bytes():
 def test_describe_never_fails(action):
     """Contract: describe() is a label, so it answers even for an action that is not well formed."""
     assert E.describe(action).startswith("Unknown action")
+
+
+def candidate_actions(state: dict, legal: list[dict], rng: random.Random) -> list[dict]:
+    """Well-formed actions of every kind: the listed ones, the same kinds aimed elsewhere, and garbage-free
+    near misses (other territories, seats, pulls, dice, choices)."""
+    from shared.tower.pack import pack
+    places = rng.sample(pack().territory_ids, 6) + ["rocky", "nowhere"]
+    places += [a[f] for a in legal for f in ("to", "territory", "from") if f in a]
+    seats, pulls = [0, 1, 2, 3, 4], [0, 1, 2, 3]
+    out = [dict(a) for a in legal]
+    for t in places:
+        out += [{"kind": "move", "to": t, "path": [["walk", t]]}, {"kind": "move", "to": t, "path": [["cave", t]]},
+                {"kind": "fly", "to": t}, {"kind": "reveal", "territory": t}, {"kind": "protect", "territory": t},
+                {"kind": "power", "territory": t}, {"kind": "conquer", "territory": t},
+                {"kind": "move_protection", "from": t, "to": places[0]}]
+    out += [{"kind": k} for k in ("pass", "fight", "accept")]
+    out += [{"kind": "home", "choice": c} for c in ("pennants", "again", "reclaim", "leave")]
+    out += [{"kind": "declare", "seat": s} for s in seats]
+    out += [{"kind": "transform", "pulls": k} for k in pulls]
+    out += [{"kind": "transform_other", "seat": s, "pulls": k} for s in seats for k in pulls]
+    out += [{"kind": "reroll", "dice": d} for d in ([0], [1], [4], [0, 1], [1, 0], [0, 1, 2], [0, 1, 2, 3, 4])]
+    return out
+
+
+@settings(max_examples=14, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_apply_accepts_exactly_the_listed_actions(seed):
+    """Contract: legal_actions is complete and apply accepts exactly those - every listed action applies; anything
+    else well formed is a RuleViolation. The one documented widening (README, Moving): a move may take any legal
+    path, and then its destination is one of the listed moves' destinations."""
+    from shared.tower.movement import check_path, occupied
+    rng = random.Random(seed)
+    state, _ = random_playout(E, MatchConfig(seats=2 + seed % 3), rng, max_steps=rng.randrange(20, 400))
+    for _ in range(3):
+        who = E.actor(state)
+        if who < 0:
+            return
+        legal = E.legal_actions(state, who)
+        for action in candidate_actions(state, legal, rng):
+            if action in legal:
+                E.apply(state, who, action)
+                continue
+            try:
+                E.apply(state, who, action)
+            except RuleViolation:
+                continue
+            assert action["kind"] == "move", f"{action} was accepted but not listed in {legal}"
+            me = state["players"][who]
+            assert check_path(me["at"], me["character"], occupied(state, who), action["path"]) == action["to"]
+            assert action["to"] in {a["to"] for a in legal if a["kind"] == "move"}
+        state, _ = E.apply(state, who, rng.choice(legal))
+        while E.actor(state) == CHANCE:
+            state, _ = E.apply_chance(state, sample_chance(E.chance_request(state), rng))
