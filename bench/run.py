@@ -77,9 +77,10 @@ ROWS = [  # figure, unit, what it is
     ("engine_battles_per_s", "battles/s", "the engine alone, in process"),
     ("ai_matches_per_min", "matches/min", "all-AI 2-seat Tower matches, split, 2 Celery workers"),
     ("ai_actions_per_s", "actions/s", "AI turns played in those matches"),
-    ("metrics_overhead_pct", "%", "resolution with vs without metrics (in process)"),
+    ("metrics_overhead_pct", "%", "CPU of a resolution with vs without metrics (in process, paired)"),
+    ("metrics_cpu_us_per_resolution", "us", "that cost per resolution"),
     ("metric_updates_us_per_resolution", "us", "the metric updates of one resolution, timed alone"),
-    ("resolution_us_with_metrics", "us", "one resolution in process (Redis, rules, dice), median"),
+    ("resolution_us_without_metrics", "us", "one resolution in process (Redis, rules, dice), median"),
 ]
 
 

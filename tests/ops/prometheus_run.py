@@ -1,0 +1,76 @@
+"""A real Prometheus (the system's binary) scraping a split-mode platform: the committed
+split configuration with its targets moved to the ports the platform got, scraping and
+evaluating the committed rules every second."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import yaml
+
+from services.runtime.launcher import free_port
+from tests.ops.promql import ROOT
+
+SPLIT_CONFIG = ROOT / "deploy" / "prometheus" / "prometheus-split.yml"
+
+
+def config_for(ports: dict[str, int]) -> dict:
+    """prometheus-split.yml with each component's target on `ports[component]`."""
+    config = yaml.safe_load(SPLIT_CONFIG.read_text())
+    config["global"].update(scrape_interval="1s", scrape_timeout="1s", evaluation_interval="1s")
+    config["rule_files"] = [str(SPLIT_CONFIG.parent / f) for f in config["rule_files"]]
+    for job in config["scrape_configs"]:
+        for group in job["static_configs"]:
+            group["targets"] = [f"127.0.0.1:{ports[group['labels']['component']]}"]
+    return config
+
+
+class Prometheus:
+    def __init__(self, binary: str, ports: dict[str, int], workdir: Path):
+        self.port = free_port()
+        config = workdir / "prometheus.yml"
+        config.write_text(yaml.safe_dump(config_for(ports)))
+        self.log = workdir / "prometheus.log"
+        self.proc = subprocess.Popen(
+            [binary, f"--config.file={config}", f"--storage.tsdb.path={workdir / 'data'}",
+             f"--web.listen-address=127.0.0.1:{self.port}", "--log.level=warn"],
+            stdout=open(self.log, "wb"), stderr=subprocess.STDOUT, start_new_session=True)
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 30
+        while not self._ready():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"Prometheus did not start:\n{self.log.read_text()[-3000:]}")
+            time.sleep(0.1)
+
+    def _ready(self) -> bool:
+        try:
+            return urllib.request.urlopen(self.url + "/-/ready", timeout=1).status == 200
+        except OSError:
+            return False
+
+    def api(self, path: str, **params) -> dict:
+        url = f"{self.url}/api/v1/{path}" + ("?" + urllib.parse.urlencode(params) if params else "")
+        try:
+            with urllib.request.urlopen(url, timeout=10) as reply:
+                return json.loads(reply.read())
+        except urllib.error.HTTPError as exc:  # a bad query answers 400 with the error in JSON
+            return json.loads(exc.read())
+
+    def query(self, expr: str) -> dict:
+        return self.api("query", query=expr)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()

@@ -1,0 +1,68 @@
+"""The benchmark's own machinery (bench/): the armed battle is a real, repeatable battle
+through the real combat service, and the figures are computed as documented."""
+from __future__ import annotations
+
+import json
+import random
+
+import grpc
+import redis
+from archmage.combat.v1 import combat_pb2_grpc
+from archmage.common.v1 import common_pb2
+
+from bench.battles import FIGHT, GAME, arm_fields, armed_state
+from bench.combat_load import create_matches
+from bench.echo import summary
+from bench.run import ROWS, table
+from services.core.store import match_key
+from shared.engine import CHANCE, TERMINAL
+from shared.engine.playout import sample_chance
+from shared.engine.registry import engine_for
+
+
+def test_the_armed_state_is_a_battle_one_fight_resolves_and_the_game_goes_on():
+    """Here's How to Do Battle: fight, both pools rolled, the battle resolved, no re-roll."""
+    engine = engine_for(GAME)
+    state, seat = armed_state()
+    assert engine.actor(state) == seat and FIGHT in engine.legal_actions(state, seat)
+    rng = random.Random(3)
+    for _ in range(30):
+        rolled, _ = engine.apply(state, seat, FIGHT)
+        assert engine.actor(rolled) == CHANCE
+        after, events = engine.apply_chance(rolled, sample_chance(engine.chance_request(rolled), rng))
+        assert [e for e in events if e["type"] == "battle_won"]
+        assert engine.actor(after) not in (CHANCE, TERMINAL)
+        engine.check_invariants(after)
+
+
+def test_an_armed_match_fights_battle_after_battle_through_the_combat_service(platform, channel, redis_url):
+    import asyncio
+
+    state, seat = armed_state()
+    [(match_id, meta)] = asyncio.run(create_matches(platform.address, 1, seat))
+    r = redis.Redis.from_url(redis_url)
+    combat = combat_pb2_grpc.CombatStub(channel)
+    versions = []
+    for n in range(3):
+        r.hset(match_key(match_id), mapping=arm_fields(state))
+        reply = combat.Resolve(common_pb2.ActRequest(match_id=match_id, action_id=f"t{n}",
+                                                     action_json=json.dumps(FIGHT)), metadata=meta)
+        types = [e.type for e in reply.events]
+        assert "battle_dice" in types and "battle_won" in types and "roll" in types
+        versions.append(reply.version)
+    assert versions == [versions[0], versions[0] + 1, versions[0] + 2]
+    # without arming again the battle is over: fighting is refused by the rules
+    try:
+        combat.Resolve(common_pb2.ActRequest(match_id=match_id, action_id="t9", action_json=json.dumps(FIGHT)),
+                       metadata=meta)
+        raise AssertionError("a second fight without a battle was accepted")
+    except grpc.RpcError as exc:
+        assert exc.code() in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT)
+
+
+def test_latency_summary_and_table():
+    s = summary([i / 1000 for i in range(1, 101)], seconds=2.0)
+    assert s["calls"] == 100 and s["rps"] == 50 and s["p50_ms"] == 51 and s["p99_ms"] == 100
+    figures = {name: 1.0 for name, _, _ in ROWS}
+    text = table(figures)
+    assert all(name in text for name, _, _ in ROWS)
