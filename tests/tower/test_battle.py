@@ -223,3 +223,87 @@ def test_final_battle_when_the_king_reaches_the_tower():
     new, events = roll(new, [6, 6, 6, 6], [1, 1, 1])
     assert E.actor(new) == TERMINAL and events[-1]["type"] == "game_over"
     assert E.outcome(new).scores[0] == 1 and E.outcome(new).winners == (0,)
+
+
+def test_the_final_battle_keeps_the_defenders_rerolls():
+    """Winning the Game: 'wage the final battle before you count up your Pennants' - the whole battle, the
+    Defender's Special Pennant Power included, before the count."""
+    state = attack(defender_pennants=2)
+    state["king"] = P.ramp_steps
+    new, _ = act(state, 0, {"kind": "transform", "pulls": 1})  # the Dragon: 4 dice v the Dwarf's 3
+    new, events = roll(new, [6, 2, 2, 2], [5, 1, 1])
+    assert E.actor(new) == 1 and "game_over" not in types(events), "the defender may still re-roll"
+    new, _ = act(new, 1, {"kind": "reroll", "dice": [1]})
+    new, events = roll(new, [6])
+    assert E.actor(new) == TERMINAL and E.outcome(new).scores[1] == 3, "the defender held and placed one more"
+
+
+def test_three_players_transform_then_fight_the_declared_opponent():
+    """Variation - For 3 Players: '1. Declare which one of the other two Characters you will do combat with.
+    2. ... enter the Tower and change yourself ... 3. If you changed, upon leaving the Tower, move the Wizard King
+    pawn, then do battle with the Character you selected in Step #1.'"""
+    state = blank(3, {0: "Warrior", 1: "Dwarf", 2: "Elf"})
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", f"symbol:{state['removed']['wizards'][0]}")
+    state, _ = act(state, 0, STEP)
+    assert {a["kind"] for a in E.legal_actions(state, 0)} == {"declare"}, "declare first, then the Tower"
+    state, _ = act(state, 0, {"kind": "declare", "seat": 2})
+    new, events = act(state, 0, {"kind": "transform", "pulls": 1})
+    assert types(events)[:2] == ["transformed", "king_climbed"] and new["king"] == 1
+    became = new["players"][0]["character"]
+    assert [p.count for p in E.chance_request(new).pools] == [P.dice[became]["Elf"], P.dice["Elf"][became]]
+    new, _ = roll(new, [1] * P.dice[became]["Elf"], [6] * P.dice["Elf"][became])
+    assert new["board"]["goldmeadow"]["pennants"] == {"wizard": wizard(new, 2), "count": 1}
+
+
+def test_two_players_transform_then_fight_the_other_player():
+    """Variation - For 2 Players: 'If you changed, upon leaving the Tower, move the Wizard King pawn, then do
+    battle' with the other player, over a missing Wizard's power Token."""
+    state = blank(2, {0: "Warrior", 1: "Dwarf"})
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", f"symbol:{state['removed']['wizards'][1]}")
+    state, _ = act(state, 0, STEP)
+    new, events = act(state, 0, {"kind": "transform", "pulls": 2})
+    assert types(events)[:2] == ["transformed", "king_climbed"] and top(new)["defender"] == 1
+    became = new["players"][0]["character"]
+    new, _ = roll(new, [6] * P.dice[became]["Dwarf"], [1] * P.dice["Dwarf"][became])
+    assert new["board"]["goldmeadow"] == {"castle": True, "token": None, "protected": False,
+                                          "pennants": {"wizard": wizard(new, 0), "count": 1}}
+
+
+def test_warrior_defending_against_a_skeleton_places_two_pennants():
+    """Characters and Character Cards: the Warrior places '2 Pennants on a Castle when defeating a Skeleton' -
+    defending as well as attacking."""
+    chars = {0: "Skeleton", 1: "Warrior", 2: "Elf", 3: "Orc"}
+    state = fight(attack(chars=chars))
+    assert [p.count for p in E.chance_request(state).pools] == [5, 2]
+    new, _ = roll(state, [2, 2, 2, 1, 1], [6, 1])
+    assert new["board"]["goldmeadow"]["pennants"] == {"wizard": wizard(state, 1), "count": 3}
+
+
+def test_no_rerolls_in_a_battle_for_a_symbol():
+    """Defender's Special Pennant Power: 'If you are defending a Castle with your color Pennants on it' - a
+    Wizard's symbol Token has none, so the dice decide at once."""
+    state = blank(4, CHARS)
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", f"symbol:{wizard(state, 1)}")
+    state, _ = act(state, 0, STEP)
+    state = fight(state)
+    new, events = roll(state, [6, 1, 1, 1, 1], [1, 1, 1])
+    assert "battle_won" in types(events) and E.actor(new) == 1
+
+
+def test_a_victor_with_no_pennants_left_leaves_the_castle_empty():
+    """Equipment (25 per colour) with How to Play 1: the victor of a battle for a symbol 'places 1 Pennant' -
+    with none left in his supply he places none; the Token is used all the same and the Castle stands empty
+    (README, Pennant supply)."""
+    state = blank(4, CHARS)
+    at(state, 0, "thornwood")
+    castle(state, "frostpeak", None, wizard=wizard(state, 0), count=25)
+    castle(state, "goldmeadow", f"symbol:{wizard(state, 1)}")
+    state, _ = act(state, 0, STEP)
+    state = fight(state)
+    new, events = roll(state, [6, 6, 6, 6, 6], [1, 1, 1])
+    assert new["board"]["goldmeadow"]["token"] is None and new["board"]["goldmeadow"]["pennants"] is None
+    placed = [e for e in events if e["type"] == "pennants_placed"][-1]
+    assert (placed["wanted"], placed["count"]) == (1, 0)

@@ -293,3 +293,37 @@ def test_revelation_never_turns_over_ramp_tokens():
     assert new["ramp"] == {"2": "ramp:conquer", "5": "ramp:power2"}
     assert E.view(new, 0)["ramp"] == {"2": "W", "5": "W"}
     assert not any(e.get("token", "").startswith("ramp:") for e in events)
+
+
+def test_self_transformation_that_finds_another_ramp_token_acts_on_it_too():
+    """Spell of Self-Transformation: 'transform yourself. Move the Wizard King pawn again.' A King who lands on
+    another Ramp token hands it to the one who transformed (The Wizard King's Ramp), to be used at once."""
+    new, _ = battle_then(game(), "ramp:self_transformation")
+    new["ramp"]["2"] = "ramp:power2"  # the next step holds another Ramp token
+    new, events = act(new, 0, {"kind": "transform", "pulls": 1})
+    assert new["king"] == 2 and "ramp_token_revealed" in types(events) and new["ramp"] == {}
+    assert top(new)["spell"] == "power2" and E.actor(new) == 0
+
+
+def test_conquer_a_castle_is_clipped_to_the_supply():
+    """Conquer a Castle with Equipment (25 per colour): all the other colour's Pennants go home and the conqueror
+    puts on as many of his own as he has left."""
+    state = game()
+    castle(state, "frostpeak", None, wizard=wizard(state, 2), count=4)
+    castle(state, "grimstone", None, wizard=wizard(state, 0), count=23)
+    new, _ = battle_then(state, "ramp:conquer")  # the battle puts seat 0's last Pennant but one on Goldmeadow
+    assert new["players"][0]["supply"] == 1
+    new, _ = act(new, 0, {"kind": "conquer", "territory": "frostpeak"})
+    assert new["board"]["frostpeak"]["pennants"] == {"wizard": wizard(state, 0), "count": 1}
+    assert new["players"][2]["supply"] == 25
+
+
+def test_ramp_tokens_must_be_used_at_once():
+    """Tokens in Territories and on the Ramp: 'All Ramp Tokens must be used immediately' - no pass, no
+    putting off; the seat who holds it chooses only among its uses."""
+    state = game()
+    castle(state, "frostpeak", None, wizard=wizard(state, 2), count=4)
+    new, _ = battle_then(state, "ramp:protection")
+    assert all(a["kind"] == "protect" for a in E.legal_actions(new, 0))
+    with pytest.raises(RuleViolation):
+        act(new, 0, {"kind": "pass"})

@@ -103,3 +103,33 @@ def test_the_end_shows_everything():
     """Winning the Game: when the King is on the Tower, tokens and the Tower may be looked at."""
     state, _ = random_playout(E, MatchConfig(seats=4), random.Random(1))
     assert E.view(state, 0)["tower"] == state["tower"]
+
+
+def test_events_never_name_a_hidden_token_or_the_towers_ring():
+    """Events are public: a token is named only once it is face up (or leaves the board face up, or is a Ramp token
+    turned over after its battle); the Tower's chambers are never named; the King's climb says only whether a Ramp
+    token was there. (The secret set-up step names nothing but counts and the Characters dealt face up.)"""
+    rng = random.Random(11)
+    public_ramp = {"ramp_token_revealed", "ramp_token_discarded"}
+
+    for seats in (2, 3, 4):
+        state = E.setup(MatchConfig(seats=seats))
+        for _ in range(3000):
+            who = E.actor(state)
+            if who == -2:
+                break
+            if who == -1:
+                state, events = E.apply_chance(state, [[rng.choice(p.faces) for _ in range(p.count)]
+                                                       for p in E.chance_request(state).pools])
+            else:
+                state, events = E.apply(state, who, rng.choice(E.legal_actions(state, who)))
+            for e in events:
+                assert "visible_to" not in e
+                text = json.dumps(e)
+                assert "chambers" not in text and "door" not in text
+                if '"ramp:' in text:
+                    assert e["type"] in public_ramp, e
+                token = e.get("token")
+                if token is not None and not token.startswith("ramp:"):
+                    square = state["board"].get(e["territory"])
+                    assert square["token"] is None or square["token"]["up"] or state["stage"] == "over", e
