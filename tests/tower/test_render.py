@@ -65,3 +65,20 @@ def test_every_state_and_event_of_a_game_renders():
         assert all(isinstance(line, str) and line for line in render_events(events))
         assert render(E.view(state, rng.choice([None, 0, 1, 2])), None)
     assert "Game over" in render(E.view(state, 0), 0)
+
+
+def test_the_transport_turn_and_the_home_castle_choice_are_shown():
+    """Render: the Spell of Transport's extra turn (fly or pass) and the Home Castle's take-back choice say what
+    the seat may do, and their events read as one line each."""
+    state = blank(4, {0: "Elf", 1: "Dwarf", 2: "Warrior", 3: "Orc"})
+    at(state, 0, "goldmeadow")
+    state["board"]["foggy-fen"]["token"] = {"id": "spell:transport", "up": False}
+    flight, events = act(state, 0, {"kind": "move", "to": "foggy-fen", "path": [["walk", "foggy-fen"]]})
+    assert "Spell of Transport - fly to any space" in render(E.view(flight, 0), 0)
+    assert any("extra turn (flying)" in line for line in render_events(events))
+    castle(state, "thornwood", "home:Elf", up=True, wizard=wizard(state, 2), count=4)
+    home, _ = act(state, 0, {"kind": "move", "to": "thornwood", "path": [["walk", "thornwood"]]})
+    assert "take back your Home Castle" in render(E.view(home, 0), 0)
+    _, events = act(home, 0, {"kind": "home", "choice": "leave"})
+    assert render_events(events) == [f"Seat 0 leaves the {wizard(state, 2)} Pennants on its Home Castle in Thornwood",
+                                     "Seat 1's turn"]
