@@ -10,6 +10,7 @@ A "where" names a space the way the cards do:
 `pools_for` gives the dice a where needs, in one chance step (territory dice first,
 then the exact-space dice); `read` turns the faces into (tile, label) or None when
 the Territory rolled is lost to Evil or not on the board (then roll over, 12.45).
+An ANY where rolls nothing: `any_spaces` lists the spaces the player may choose.
 """
 from __future__ import annotations
 
@@ -130,3 +131,18 @@ def fixed_place(where: Mapping) -> tuple[str, str] | None:
     if "territory" in where and "space" in where:
         return where["territory"], where["space"]
     return None
+
+
+def any_spaces(where: Mapping, unavailable: Sequence[str]) -> list[tuple[str, str]]:
+    """4.1 ANY / 4.22: every space of the type named that the player may choose, in tile and
+    label order; none in a Territory lost to Evil or not on the board (12.41: a taken tile is
+    never entered)."""
+    kind = where["any"]
+    out = []
+    for tid in pack().tile_ids:
+        if tid in unavailable:
+            continue
+        for label, space in pack().tiles[tid]["spaces"].items():
+            if space["kind"] == kind:
+                out.append((tid, label))
+    return out

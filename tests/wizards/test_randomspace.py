@@ -94,3 +94,20 @@ def test_transport_rolls_over_a_lost_territory():
     assert any(e["type"] == "reroll" for e in ev) and s["chance"]["then"]["do"] == "transported"
     s, ev = chance(s, 1, 2, 1, 1)
     assert world_for(s).tile_of(tuple(s["players"][0]["at"])) == "C2"
+
+
+def test_any_lets_the_player_choose_a_space_of_the_type_named():
+    """4.1 ANY: the player may place the marker in any space he desires, as long as that space is of the type
+    specified (EXAMPLE: ANY Mountain space); 4.22: no roll is taken. Lost Territories offer none (12.41)."""
+    where = {"any": "mountains"}
+    assert randomspace.pools_for(where) == []
+    spaces = randomspace.any_spaces(where, [])
+    every = [(t, lab) for t in pack().tile_ids for lab, sp in pack().tiles[t]["spaces"].items() if sp["kind"] == "mountains"]
+    assert sorted(spaces) == sorted(every) and len(spaces) > 18
+    assert all(pack().tiles[t]["spaces"][lab]["kind"] == "mountains" for t, lab in spaces)
+    without = randomspace.any_spaces(where, ["C4", "M6"])
+    assert not any(t in ("C4", "M6") for t, _ in without)
+    assert len(without) == len(spaces) - sum(1 for t, _ in spaces if t in ("C4", "M6"))
+    task_kinds = {step["where"]["any"] for c in pack().task_cards for step in c["steps"]
+                  if "any" in step.get("where", {})}
+    assert task_kinds and all(randomspace.any_spaces({"any": k}, []) for k in task_kinds)
