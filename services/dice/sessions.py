@@ -20,6 +20,7 @@ from shared.eventlog import GENESIS, LoggedEvent, link
 
 MAX_DICE_PER_CALL = 2000
 MAX_FACES = 1000
+MAX_DRAW_AHEAD = 100_000
 T = TypeVar("T")
 
 
@@ -152,7 +153,7 @@ class DiceSessions:
         return await with_retries(self.retries, step)
 
     async def draw(self, session_id: str, token: str, first_nonce: int, pools: Sequence[PoolSpec]):
-        """The next dice of a match-owned session, not recorded (the match records them)."""
+        """Dice of a match-owned session from `first_nonce`, not recorded (the match records them)."""
         check_pools(pools)
         rec = await self._load(session_id)
         self._authorise(rec, token)
@@ -160,8 +161,12 @@ class DiceSessions:
             raise Precondition("only a match's own session draws without recording; use Roll")
         if rec["revealed"] == b"1":
             raise Precondition("the session is revealed: it rolls no more")
-        if first_nonce != int(rec["cursor"]):
-            raise Conflict(f"the next nonce is {int(rec['cursor'])}, not {first_nonce}")
+        # a match may draw several chance steps before it commits them all at once, so the
+        # draw may start past the recorded cursor; never before it (those dice are spent)
+        cursor = int(rec["cursor"])
+        if not cursor <= first_nonce <= cursor + MAX_DRAW_AHEAD:
+            raise Conflict(f"the next unrecorded nonce is {cursor}; a draw starts there or up to "
+                           f"{MAX_DRAW_AHEAD} past it, not at {first_nonce}")
         return self.compute(session_id, rec, first_nonce, pools)
 
     @staticmethod

@@ -85,8 +85,10 @@ def test_a_match_session_draws_only_at_its_cursor_and_never_rolls(dice):
         dice.Roll(dice_pb2.RollRequest(session_id=s.session_id, token=s.token, pools=[d6(1)]))
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
     with pytest.raises(grpc.RpcError) as err:
-        dice.Draw(dice_pb2.DrawRequest(session_id=s.session_id, token=s.token, first_nonce=5, pools=[d6(1)]))
+        dice.Draw(dice_pb2.DrawRequest(session_id=s.session_id, token=s.token, first_nonce=10**6, pools=[d6(1)]))
     assert err.value.code() == grpc.StatusCode.ABORTED
+    ahead = dice.Draw(dice_pb2.DrawRequest(session_id=s.session_id, token=s.token, first_nonce=4, pools=[d6(2)]))
+    assert list(ahead.results[0].nonces) == [4, 5]  # a match drawing its second chance step before committing
     a = dice.Draw(dice_pb2.DrawRequest(session_id=s.session_id, token=s.token, first_nonce=0, pools=[d6(4)]))
     b = dice.Draw(dice_pb2.DrawRequest(session_id=s.session_id, token=s.token, first_nonce=0, pools=[d6(4)]))
     assert list(a.results[0].faces) == list(b.results[0].faces)  # not recorded: the match records it

@@ -53,3 +53,25 @@ def test_a_match_rolled_by_the_dice_service_verifies(split):
         dice_pb2.VerifyRequest(session_id=m.match_id))
     assert verdict.ok, list(verdict.problems)
     assert verdict.rolls_checked >= 4
+
+
+def test_an_action_with_several_chance_steps_rolls_through_the_dice_service(split):
+    """Creating a Tower match takes three chance steps before one commit; all through the service."""
+    from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
+
+    from tests.support.clients import ScriptedClient
+
+    dice_server, rest = split
+    channel = grpc.insecure_channel(rest.address)
+    m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
+        game="tower", seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(2)]))
+    clients = [ScriptedClient(channel, m.match_id, t.token, seed=i) for i, t in enumerate(m.seat_tokens)]
+    import threading
+
+    other = threading.Thread(target=clients[1].play_until_over, args=(1,), daemon=True)
+    other.start()
+    clients[0].play_until_over(seat=0)
+    other.join(30)
+    verdict = dice_pb2_grpc.DiceStub(grpc.insecure_channel(dice_server.address)).Verify(
+        dice_pb2.VerifyRequest(session_id=m.match_id))
+    assert verdict.ok, list(verdict.problems)
