@@ -80,3 +80,9 @@ def test_answers_its_own_questions():
     s, _ = act(s, {"kind": "step", "to": [1, 0]})
     assert E.actor(s) == 0
     assert choose(E.view(s, 0), 0, legal(s), random.Random(1)) == {"kind": "blaze", "burn": True}
+
+
+def test_the_platform_finds_this_policy():
+    from shared.engine import registry
+
+    assert registry.policy_for("incantris") is choose
