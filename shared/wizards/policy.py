@@ -1,18 +1,24 @@
 """A simple AI seat for Wizards, reading only the seat's view (no hidden state).
 
 Part one's aims: lay tiles so the islands touch (a walkable world), and travel to
-Territories not yet visited, nearest first, keeping out of the Dragon's Lair and
-the Water unless nothing on land gets closer. Part two will steer by Tasks.
+Territories not yet visited, nearest first, keeping out of the Dragon's Lair. A
+Territory it can reach on foot comes first, measured by the Movement Points the
+walk still takes (so walls, gorges and mazes are walked round); when its island
+holds nothing new it takes to the Water (swimming, Boats, Boat Summoning). Part two
+will steer by Tasks.
 """
 from __future__ import annotations
 
+import heapq
 import random
 
 from shared.hexgrid import distance
 from shared.wizards.geometry import board
+from shared.wizards.pack import LAIR_TILE
 from shared.wizards.world import world_of
 
 TOUCHING = 5  # Centres five apart: the tiles share a coast
+ENTRY_COST = {"woods": 2, "mountains": 2}  # section 6; everything else the policy walks into costs 1
 
 
 def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
@@ -53,23 +59,70 @@ def _world(view: dict):
     return world_of(placements)
 
 
-def _target(view: dict, seat: int, w) -> tuple[int, int] | None:
+def _walkable(view: dict, w):
+    """Whether a player may step into a space on foot on some turn: land other than the Sacred
+    Circle and the Star Crest (entered by roll or by direction only), or a free Boat (6)."""
+    boats = {tuple(b["at"]) for b in view["boats"] if b["rider"] is None}
+    return lambda h: (w.is_land(h) and w.kind(h) not in ("stone", "circle", "star_crest")) or h in boats
+
+
+def _on_foot(view: dict, w, at) -> set:
+    """Spaces the player can reach on foot over any number of turns, never through a wall."""
+    walkable = _walkable(view, w)
+    seen, stack = {at}, [at]
+    while stack:
+        x = stack.pop()
+        for y in w.neighbours(x):
+            if y not in seen and not w.wall_between(x, y) and walkable(y):
+                seen.add(y)
+                stack.append(y)
+    return seen
+
+
+def _walking_cost(view: dict, w, goal: list) -> dict:
+    """Movement Points still to walk from each space to the nearest of `goal` (section 6 costs,
+    walls respected): a map of the way round walls, gorges and mazes."""
+    walkable = _walkable(view, w)
+    cost = {g: 0 for g in goal}
+    heap = [(0, g) for g in goal]
+    while heap:
+        c, y = heapq.heappop(heap)
+        if c > cost[y]:
+            continue
+        step = ENTRY_COST.get(w.kind(y), 1)  # entering y
+        for x in w.neighbours(y):
+            if not w.wall_between(x, y) and (walkable(x) or x in cost) and c + step < cost.get(x, 1 << 30):
+                cost[x] = c + step
+                heapq.heappush(heap, (c + step, x))
+    return cost
+
+
+def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | None]:
+    """The Center of the nearest Territory not yet visited (never the Dragon's Lair), and, when it
+    can be reached on foot, the walking cost to it from each space (None: the way is over Water)."""
     me = view["players"][seat]
     at = tuple(me["at"])
     seen = set(me["visited"])
-    centres = [(w.hex_of[(t, "Center")], t) for t in w.tiles if t not in seen and t != "M6"]
-    if not centres:
-        centres = [(w.hex_of[(t, "Center")], t) for t in w.tiles if t != "M6" and t != w.tile_of(at)]
-    if not centres:
-        return None
-    return min(centres, key=lambda c: (distance(at, c[0]), c[1]))[0]
+    fresh = [t for t in w.tiles if t not in seen and t != LAIR_TILE]
+    if not fresh:
+        fresh = [t for t in w.tiles if t != LAIR_TILE and t != w.tile_of(at)]
+    if not fresh:
+        return None, None
+    reach = _on_foot(view, w, at)
+    walkable = [t for t in fresh if any(h in reach for h in w.tile_spaces(t))]
+    if not walkable:
+        centre = min(((w.hex_of[(t, "Center")], t) for t in fresh), key=lambda c: (distance(at, c[0]), c[1]))[0]
+        return centre, None
+    from_here = _walking_cost(view, w, [at])  # (near enough the cost of walking out from here)
+    tile = min(walkable, key=lambda t: (min(from_here.get(h, 1 << 30) for h in w.tile_spaces(t)), t))
+    return w.hex_of[(tile, "Center")], _walking_cost(view, w, [h for h in w.tile_spaces(tile) if h in reach])
 
 
 def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     w = _world(view)
     me = view["players"][seat]
     at = tuple(me["at"])
-    target = _target(view, seat, w)
+    target, field = _target(view, seat, w)
     seen = set(me["visited"])
     casts = [a for a in legal if a["kind"] == "cast"]
     moves = [a for a in legal if a["kind"] == "move"]
@@ -80,15 +133,18 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         return swift[0]
 
     def value(to, by):
-        v = -distance(to, target)
+        # on foot: the walking cost still to go; over Water: the straight distance
+        v = -field.get(to, 1 << 20) if field is not None else -2 * distance(to, target)
         tile = w.tile_of(to)
         if tile and tile not in seen:
-            v += 6
-        if tile == "M6" or (w.is_water(to) and by != "sail"):
-            v -= 4
+            v += 12
+        if tile == LAIR_TILE:
+            v -= 8  # Lair Time (12.511)
+        if by == "swim" and field is not None:
+            v -= 8  # swim only when nothing new is left on this island
         return v
 
-    stay = -distance(at, target)
+    stay = value(at, "stay") if field is None else -field.get(at, 1 << 20)
     scored = [(value(tuple(a["to"]), a["by"]), a) for a in moves]
     best = max(s for s, _ in scored)
     if best <= stay:

@@ -8,7 +8,8 @@ from shared.engine import CHANCE, TERMINAL, MatchConfig
 from shared.engine.playout import sample_chance
 from shared.hexgrid import distance
 from shared.wizards.policy import choose
-from tests.wizards.scenario import ENGINE, build, roll
+from shared.wizards.world import world_for
+from tests.wizards.scenario import ENGINE, build, hex_of, roll
 
 
 def play(seats: int, seed: int, days: int = 6):
@@ -55,3 +56,40 @@ def test_policy_moves_toward_a_territory_not_yet_visited():
     legal = ENGINE.legal_actions(st, 0)
     action = choose(ENGINE.view(st, 0), 0, legal, random.Random(0))
     assert action["kind"] == "move"
+
+
+def test_policy_leaves_an_island_with_nothing_new_on_it():
+    """6 WATER-SWIMMING / BOARDING A BOAT: a player whose island holds no Territory he has not seen takes to the
+    Water instead of standing still (Hamdrel's island lies one Water space off Woodland and the Sacred Circle)."""
+    st = build(seats=1, at={0: ("M5", "B1")})
+    rng = random.Random(4)
+    w = world_for(st)
+    island = w.island[hex_of(st, "M5", "B1")]
+    assert {w.tile_of(h) for h, i in w.island.items() if i == island} == {"M5"}
+    for _ in range(200):
+        who = ENGINE.actor(st)
+        if who == CHANCE:
+            st, _ = ENGINE.apply_chance(st, sample_chance(ENGINE.chance_request(st), rng))
+            continue
+        at = tuple(st["players"][0]["at"])
+        if w.island.get(at) != island:
+            break
+        legal = ENGINE.legal_actions(st, 0)
+        st, _ = ENGINE.apply(st, 0, choose(ENGINE.view(st, 0), 0, legal, rng))
+    else:
+        raise AssertionError("the policy stayed on Hamdrel's island")
+    assert st["calendar"]["days_played"] <= 8
+
+
+def test_policy_walks_round_what_it_cannot_cross():
+    """6: the Sacred Circle Stones are entered only by the Movement Roll, walls never on foot; the policy measures
+    the way by the Movement Points the walk takes, so it goes round them instead of waiting in front of them."""
+    def here(s):
+        s["players"][0]["visited"] = ["M1"]
+    st = roll(build(seats=1, at={0: ("M1", "B3")}, prepare=here), 4)
+    legal = ENGINE.legal_actions(st, 0)
+    for seed in range(5):
+        action = choose(ENGINE.view(st, 0), 0, legal, random.Random(seed))
+        assert action["kind"] == "move" and action in legal
+        w = world_for(st)
+        assert not w.in_circle(tuple(action["to"]))
