@@ -156,6 +156,9 @@ def events_until(board, match_id: str, meta, last: int) -> list:
 
 
 def test_six_seats_set_up_and_play_a_week_then_the_dice_verify(served, redis_url):
+    """Section 3 set-up by six seats (tiles from the dealer's left, 3.21; colours; starts, 3.71-3.74), seven Days
+    of movement turns (sections 5-6, one turn each a Day), every view redacted (14.3), then the match's dice log
+    checked roll by roll against the commitment once the end reveals the seed."""
     channel = grpc.insecure_channel(served.address)
     seats = [matchmaking_pb2.SeatSpec(kind="human", name=f"scripted {i}") for i in range(SEATS)]
     started = time.monotonic()
@@ -223,6 +226,14 @@ def test_six_seats_set_up_and_play_a_week_then_the_dice_verify(served, redis_url
     assert sum(p.pages for p in players) > sum(sum(p.sent.values()) for p in players), "long lists came in pages"
     print(f"wizards 6 seats: set-up {setup_s:.1f}s, a week of turns {week_s:.1f}s, "
           f"{sum(sum(p.sent.values()) for p in players)} actions, {view.version} versions")
+
+    state = stored_state(redis_url, m.match_id)
+    for p in players:  # the end reveals the dice, never another seat's records
+        assert_hides_the_others(json.loads(p.view().view_json), p.seat, state)
+    after = list(players[1].board.WatchMatch(board_pb2.WatchMatchRequest(match_id=m.match_id), metadata=players[1].meta,
+                                             timeout=30))
+    shuffles = [json.loads(e.body_json) for e in after if e.type == "roll" and json.loads(e.body_json).get("secret")]
+    assert shuffles and not any(r == "?" for b in shuffles for pool in b["pools"] for r in pool["results"])
 
     # --- the dice: hash chain, commitment and every roll, now that the seed is revealed ------------
     verdict = dice_pb2_grpc.DiceStub(channel).Verify(dice_pb2.VerifyRequest(session_id=m.match_id), timeout=30)
