@@ -17,8 +17,17 @@ import json
 from typing import Sequence
 
 from shared.engine import (
-    CHANCE, TERMINAL, ChanceRequest, GameEngine, InvalidConfig, MalformedAction, MatchConfig, NotYourTurn, Outcome,
-    RuleViolation, WrongChanceOutcome,
+    CHANCE,
+    TERMINAL,
+    ChanceRequest,
+    GameEngine,
+    InvalidConfig,
+    MalformedAction,
+    MatchConfig,
+    NotYourTurn,
+    Outcome,
+    RuleViolation,
+    WrongChanceOutcome,
 )
 from shared.engine.contract import canonical_json
 from shared.wizards import invariants, lair, setup, turns

@@ -139,7 +139,7 @@ def check_constraints(doc: Mapping[str, Any]) -> None:
     if any(not any(s["kind"] == "mountains" for s in by_id[tid]["spaces"].values()) for tid in TOWER_TILES):
         raise PackError("8.1 b needs MOUNTAIN spaces on each Sorcerer's Tower tile")
     for t in tiles:
-        for lab, d in t["walls"]:
+        for lab, _direction in t["walls"]:
             if lab not in t["spaces"]:
                 raise PackError(f"wall on unknown space {t['id']} {lab}")
     if [c["number"] for c in doc["tasks"]["cards"]] != list(range(1, 99)):

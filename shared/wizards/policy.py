@@ -55,8 +55,8 @@ def _place(view: dict, legal: list[dict], rng: random.Random) -> dict:
 
 
 def _world(view: dict):
-    placements = tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in view["tiles"]["placed"] if t["tile"]))
-    return world_of(placements)
+    placed = view["tiles"]["placed"]
+    return world_of(tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in placed if t["tile"])))
 
 
 def _walkable(view: dict, w):

@@ -184,18 +184,52 @@ def tile_key(view: dict, width: int = 110) -> list[str]:
     return lines + [line]
 
 
+def _markers(view: dict, w) -> list[str]:
+    """Where the Dragon, Boats, Demons and Wizard and Task Markers stand, by space name."""
+    at = lambda h: _space(w, tuple(h)) if h else "-"
+    out = [f"Dragon: {at(view['dragon'])}"] if view["dragon"] else []
+    if view["boats"]:
+        boats = [f"{b['id']} {at(b['at'])}" + (f" ({PLAYERS[b['rider']]} aboard)" if b["rider"] is not None else "")
+                 for b in view["boats"]]
+        out.append("Boats: " + "; ".join(boats))
+    if view["demons"]:
+        out.append("Demons: " + "; ".join(at(d) for d in view["demons"]))
+    wizards = [f"{name} {at(h)}" for name, h in view["wizard_markers"].items() if h]
+    wizards += [f"Secret {sw['letter']} {at(sw['at'])}" for sw in view["secret_wizards"] if sw.get("at")]
+    if wizards:
+        out.append("Wizard markers: " + "; ".join(wizards))
+    if view["task_markers"]:
+        out.append("Task Markers: " + "; ".join(f"{PLAYERS[m['seat']]} {at(m['at'])}" for m in view["task_markers"]))
+    return out
+
+
+def _player_line(p: dict, w) -> str:
+    at = tuple(p["at"]) if p["at"] else None
+    order = p["order"] or "no Order"
+    animal = f", {p['animal']['kind'].replace('_', ' ')} ({p['animal']['turns']} turns)" if p["animal"] else ""
+    aff = f", {' and '.join(a.replace('_', ' ') for a in p['afflictions'])}" if p["afflictions"] else ""
+    lair = f", Lair Time day {p['lair_time']}" if p["lair_time"] else ""
+    boat = f", in Boat {p['boat']}" if p["boat"] is not None else ""
+    pts = p["points"]
+    return (f"{PLAYERS[p['seat']]} seat {p['seat']} {p['colour'] or ''}: {_space(w, at)}{boat} - {order} "
+            f"rank {p['rank']}, K{pts['knowledge']} P{pts['perception']} W{pts['power']}{animal}{aff}{lair}")
+
+
 def render(view: dict, seat: int | None, colour: bool = False) -> str:
     w = _world(view)
     cal = view["calendar"]
-    out = [f"WIZARDS - Day {cal['day']} of Fortnight {cal['fortnight']} (days played {cal['days_played']}/{view['days_limit']})"
-           f" - Completion {view['completion']}, Thwart: {view['thwart']}"]
+    out = [f"WIZARDS - Day {cal['day']} of Fortnight {cal['fortnight']} "
+           f"(days played {cal['days_played']}/{view['days_limit']}) - Completion {view['completion']}, "
+           f"Thwart: {view['thwart']}"]
     if view["result"]:
         out.append(f"Match over: {view['result']['summary']}")
     elif view["await"]:
         who = view["await"]["seat"]
-        out.append(f"Waiting for seat {who} ({'you' if who == seat else 'abcdef'[who]}): {view['await']['for'].replace('_', ' ')}")
+        out.append(f"Waiting for seat {who} ({'you' if who == seat else PLAYERS[who]}): "
+                   f"{view['await']['for'].replace('_', ' ')}")
     elif view["chance"]:
-        out.append("Waiting for dice: " + "; ".join(view["chance"]["purposes"][:4]) + (" ..." if len(view["chance"]["purposes"]) > 4 else ""))
+        purposes = view["chance"]["purposes"]
+        out.append("Waiting for dice: " + "; ".join(purposes[:4]) + (" ..." if len(purposes) > 4 else ""))
     out += board_lines(view, seat, colour)
     out.append(LEGEND)
     out += tile_key(view)
@@ -203,23 +237,17 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
     if t and t.get("roll"):
         out.append(f"Turn of seat {t['seat']}: white {t['roll']['white']}, red {t['roll']['red']}, "
                    f"{t['mp']} Movement Points left{' (movement over)' if t['ended'] else ''}")
-    for p in view["players"]:
-        at = tuple(p["at"]) if p["at"] else None
-        order = p["order"] or "no Order"
-        animal = f", {p['animal']['kind'].replace('_', ' ')} ({p['animal']['turns']} turns)" if p["animal"] else ""
-        aff = f", {' and '.join(a.replace('_', ' ') for a in p['afflictions'])}" if p["afflictions"] else ""
-        lair = f", Lair Time day {p['lair_time']}" if p["lair_time"] else ""
-        boat = f", in Boat {p['boat']}" if p["boat"] is not None else ""
-        pts = p["points"]
-        out.append(f"{'abcdef'[p['seat']]} seat {p['seat']} {p['colour'] or ''}: {_space(w, at)}{boat} - {order} rank {p['rank']}, "
-                   f"K{pts['knowledge']} P{pts['perception']} W{pts['power']}{animal}{aff}{lair}")
+    out += [_player_line(p, w) for p in view["players"]]
+    out += _markers(view, w)
     if seat is not None and 0 <= seat < len(view["players"]):
         me = view["players"][seat]
         if me["gems"] or me["secret_record"] or me["false_wizard"]:
-            out.append(f"Your secret records: gems {me['gems']}, secret wizards {me['secret_record']}, false wizard {me['false_wizard']}")
+            out.append(f"Your secret records: gems {me['gems']}, secret wizards {me['secret_record']}, "
+                       f"false wizard {me['false_wizard']}")
     hands = view["tiles"]["hands"]
     if any(hands):
-        out.append("Tiles in hand: " + "; ".join(f"seat {i}: {', '.join(pack().tiles[x]['name'] for x in h)}" for i, h in enumerate(hands) if h))
+        held = [f"seat {i}: {', '.join(pack().tiles[x]['name'] for x in h)}" for i, h in enumerate(hands) if h]
+        out.append("Tiles in hand: " + "; ".join(held))
     if view["tiles"]["stack"]:
         out.append(f"Face-down tiles to place: {view['tiles']['stack']}")
     return "\n".join(out)
@@ -254,7 +282,8 @@ def render_events(events: list[dict]) -> list[str]:
         elif t == "dragon_moved" or t == "dragon_placed":
             lines.append(f"the Dragon goes to {e['space']} (dice {e['dice']})")
         elif t == "spell_cast":
-            lines.append(f"{who} casts {e['spell'].replace('_', ' ')}: die {e['die']}, {'success' if e['success'] else 'fails'}")
+            outcome = "success" if e["success"] else "fails"
+            lines.append(f"{who} casts {e['spell'].replace('_', ' ')}: die {e['die']}, {outcome}")
         elif t == "transported":
             lines.append(f"{who} is transported to {e['space']} (dice {e['dice']})")
         elif t == "day_advanced":

@@ -107,7 +107,7 @@ def equip(rng: random.Random):
 
         w = world_for(s)
         water = sorted(w.water)
-        for i in range(rng.randint(0, 4)):
+        for _ in range(rng.randint(0, 4)):
             s["boats"].append({"id": len(s["boats"]), "at": list(rng.choice(water)), "rider": None})
         movement_cards = [c["number"] for c in pack().event_cards if c["type"] == "movement"]
         for p in s["players"]:

@@ -102,7 +102,8 @@ def test_any_lets_the_player_choose_a_space_of_the_type_named():
     where = {"any": "mountains"}
     assert randomspace.pools_for(where) == []
     spaces = randomspace.any_spaces(where, [])
-    every = [(t, lab) for t in pack().tile_ids for lab, sp in pack().tiles[t]["spaces"].items() if sp["kind"] == "mountains"]
+    every = [(t, lab) for t in pack().tile_ids for lab, sp in pack().tiles[t]["spaces"].items()
+             if sp["kind"] == "mountains"]
     assert sorted(spaces) == sorted(every) and len(spaces) > 18
     assert all(pack().tiles[t]["spaces"][lab]["kind"] == "mountains" for t, lab in spaces)
     without = randomspace.any_spaces(where, ["C4", "M6"])

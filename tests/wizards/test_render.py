@@ -92,6 +92,10 @@ def test_terrain_players_and_markers_are_where_they_stand():
     assert left(hex_of(st, "C5", "A3")) == "b" and right(hex_of(st, "C5", "A3")) == "D"  # seat 1 with the Dragon
     assert right((0, 15)) == "B" and right(hex_of(st, "C5", "C2")) == "x" and right(hex_of(st, "C1", "B1")) == "W"
     assert right(hex_of(st, "C5", "B2")) == "t" and right(hex_of(st, "C5", "B4")) == "o"  # mine / another's
+    text = render(ENGINE.view(st, 0), 0)  # and listed by name below the map
+    assert "Dragon: Meadowfarm A3" in text and "Boats: 0 Water 0,15" in text and "Demons: Meadowfarm C2" in text
+    assert "Wizard markers: Ishkatar Torwall B1" in text
+    assert "Task Markers: a Meadowfarm B2; b Meadowfarm B4" in text
     st["players"][1]["at"] = list(hex_of(st, "C5", "Center"))
     lines, frame = drawn(st, seat=0)
     assert at(lines, (frame.cell(hex_of(st, "C5", "Center"))[0], frame.cell(hex_of(st, "C5", "Center"))[1] + 1)) == "b"
@@ -111,7 +115,6 @@ def test_face_down_tiles_show_no_terrain_and_the_whole_board_shows_while_placing
     frame = frame_for(view)
     assert (frame.row1 - frame.row0 + 1, frame.col1 - frame.col0 + 1) == (board().rows, board().columns)
     lines = board_lines(view, 0)
-    from shared.hexgrid import spiral
     covered = spiral(tuple(first["at"]), 2)
     assert all(at(lines, frame.cell(h)) == FACE_DOWN for h in covered)
     assert sum(line.count(FACE_DOWN) for line in lines) == 19

@@ -119,7 +119,7 @@ def ready_to_start(seats=2):
     s, _ = ENGINE.apply_chance(s, ones(s))
     s = place_all(s, random.Random(5))
     s, _ = ENGINE.apply_chance(s, [[1], [1]])
-    for seat in range(seats):
+    for _ in range(seats):
         s, _ = ENGINE.apply(s, s["await"]["seat"], ENGINE.legal_actions(s, s["await"]["seat"])[0])
     return s
 
