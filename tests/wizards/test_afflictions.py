@@ -22,6 +22,7 @@ def holding(cards, animal=None):
 
 
 def test_the_cards_used_here_are_of_the_types_they_stand_for():
+    """8.51: the four types of Event Card; the cards these tests hold are of the types they stand for."""
     assert [pack().event(c)["type"] for c in (BOOTS, PATH, CHARM, PIT)] == ["movement", "movement", "extended", "trap"]
 
 
