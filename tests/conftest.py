@@ -13,7 +13,9 @@ from shared.engine import registry
 registry.register("race", "tests.support.race:RaceGame")
 registry.POLICIES["race"] = "tests.support.race:choose"
 
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+# a database of its own per test run, so two runs on one machine never match each other's tickets
+REDIS_URL = os.environ.get("REDIS_URL", f"redis://127.0.0.1:6379/{1 + os.getpid() % 15}")
+os.environ["REDIS_URL"] = REDIS_URL  # the Celery app reads it at import: publish where the workers listen
 
 
 @pytest.fixture(scope="session")
