@@ -8,7 +8,7 @@ from archmage.board.v1 import board_pb2
 from archmage.common.v1 import common_pb2
 
 from services.core.errors import BadRequest, Conflict
-from services.core.matches import Matches
+from services.core.matches import Matches, parse_action
 from services.dice.handlers import event_pb
 from services.runtime.acting import act
 from services.runtime.edge import current_claim
@@ -74,6 +74,13 @@ class BoardHandlers:
     async def WatchMatch(self, request, context):
         async for event in self.matches.watch(need_match(request.match_id), current_claim(), request.from_seq):
             yield event_pb(event)
+
+    async def Query(self, request, context):
+        query = parse_action(request.query_json)  # the same shape: a JSON object with a "kind"
+        rec = await self.matches.load(need_match(request.match_id))
+        seat = self.matches.seat_of(rec, current_claim())
+        answer = engine_for(rec.game).query(rec.state, seat, query)
+        return board_pb2.QueryReply(version=rec.version, answer_json=json.dumps(answer, sort_keys=True))
 
     async def Move(self, request, context):
         return await act(self.matches, request, "board")

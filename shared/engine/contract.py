@@ -103,6 +103,15 @@ class GameEngine(ABC, Generic[S]):
     def outcome(self, state: S) -> Outcome | None:
         """The result once actor() is TERMINAL, else None."""
 
+    def query(self, state: S, seat: int | None, query: dict) -> dict:
+        """Answer a read-only question about the board for `seat` (None: a spectator):
+        paths, line of sight, range, movement costs, what a client needs to draw its
+        choices. Answers may use only what that seat can see. Engines add their kinds;
+        an unknown kind raises MalformedAction."""
+        from shared.engine.errors import MalformedAction
+
+        raise MalformedAction(f"{self.title} answers no query of kind {query.get('kind')!r}")
+
     def action_domain(self, action: Action) -> str:
         """Which service owns this kind of action: "board" (map and movement) or
         "combat" (battles, spells, encounters). Engines override for their kinds."""

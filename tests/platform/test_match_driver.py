@@ -222,3 +222,17 @@ def test_a_client_seed_mixed_into_a_match_still_verifies(channel):
     assert verdict.ok, list(verdict.problems)
     log = dice.ExportLog(dice_pb2.ExportLogRequest(session_id=m.match_id))
     assert "client_seed" in [e.type for e in log.events]
+
+
+def test_board_queries_answer_for_the_calling_seat(channel):
+    _, (a, _) = create(channel)
+    a.act({"kind": "roll"})
+    reply = a.board.Query(board_pb2.QueryRequest(match_id=a.match_id, query_json='{"kind": "distance_to_goal"}'),
+                          metadata=a.meta)
+    total = json.loads(a.view().view_json)["totals"][0]
+    assert json.loads(reply.answer_json) == {"left": 15 - total} and reply.version == 2
+    for bad, code in [('{"kind": "nope"}', grpc.StatusCode.INVALID_ARGUMENT),
+                      ("not json", grpc.StatusCode.INVALID_ARGUMENT)]:
+        with pytest.raises(grpc.RpcError) as err:
+            a.board.Query(board_pb2.QueryRequest(match_id=a.match_id, query_json=bad), metadata=a.meta)
+        assert err.value.code() == code

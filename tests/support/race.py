@@ -93,6 +93,13 @@ class RaceGame(GameEngine[dict]):
         s["turn"] = (seat + 1) % s["seats"]
         return s, [{"type": "advanced", "seat": seat, "by": outcome[0][0]}]
 
+    def query(self, s, seat, query):
+        if query.get("kind") == "distance_to_goal":
+            if seat is None:
+                raise MalformedAction("distance_to_goal needs a seat token")
+            return {"left": max(0, GOAL - s["totals"][seat])}
+        return super().query(s, seat, query)
+
     def view(self, s, seat):
         v = json.loads(json.dumps(s))
         v["secrets"] = [x if i == seat or s["winner"] is not None else None for i, x in enumerate(s["secrets"])]
