@@ -198,14 +198,16 @@ class Matches:
             METRICS.resolutions.labels(probe["game"], domain, probe["kind"], outcome).inc()
 
     async def _act_retrying(self, match_id, claim, action_id, expected_version, action, domain, probe) -> ActResult:
-        with METRICS.store_seconds.labels("prior_answer").time():
-            prior = await self.store.prior_answer(match_id, action_id)
-        if prior is not None:
-            return await self._replayed(match_id, prior, claim)
         last_error: Conflict | None = None
         for attempt in range(self.retries):
+            # one round trip reads the match and whether this action id was applied before
+            with METRICS.store_seconds.labels("load").time():
+                raw, prior = await self.store.load_for_action(match_id, action_id)
+            rec = self._record(match_id, raw)
+            if prior is not None:
+                return await self._replayed(rec, prior, claim)
             try:
-                return await self._act_once(match_id, claim, action_id, expected_version, action, domain, probe)
+                return await self._act_once(rec, claim, action_id, expected_version, action, domain, probe)
             except Conflict as exc:
                 METRICS.cas_conflicts.labels("act").inc()
                 if expected_version:
@@ -215,8 +217,9 @@ class Matches:
                 last_error = exc
         raise last_error  # type: ignore[misc]
 
-    async def _act_once(self, match_id, claim, action_id, expected_version, action, domain, probe) -> ActResult:
-        rec = await self.load(match_id)
+    async def _act_once(self, rec: "MatchRecord", claim, action_id, expected_version, action, domain,
+                        probe) -> ActResult:
+        match_id = rec.match_id
         probe["game"] = rec.game
         seat = seat_tokens.check(claim, match_id, rec.token_hashes)
         if rec.finished:
@@ -256,7 +259,7 @@ class Matches:
                                            fields=fields, events=linked, ttl_s=ttl, action_id=action_id,
                                            answer=answer, action_ttl_s=self.action_ttl_s)
         if done.replayed:
-            return await self._replayed(match_id, done.answer, claim)
+            return await self._replayed(await self.load(match_id), done.answer, claim)
         METRICS.events_published.labels(rec.game).inc(len(linked))
         if finished:
             METRICS.matches_finished.labels(rec.game).inc()
@@ -266,11 +269,10 @@ class Matches:
             await self._maybe_ai(engine, match_id, state, version, seats, None, rec.raw)
         return ActResult(version, [redact(e, seat, finished) for e in linked], False)
 
-    async def _replayed(self, match_id: str, answer: str, claim) -> ActResult:
+    async def _replayed(self, rec: "MatchRecord", answer: str, claim) -> ActResult:
         a = json.loads(answer)
-        rec = await self.load(match_id)
-        seat = seat_tokens.check(claim, match_id, rec.token_hashes)
-        events = await self.store.read_log(match_id, a["first"] - 1, a["last"] - a["first"] + 1)
+        seat = seat_tokens.check(claim, rec.match_id, rec.token_hashes)
+        events = await self.store.read_log(rec.match_id, a["first"] - 1, a["last"] - a["first"] + 1)
         return ActResult(a["version"], [redact(e, seat, rec.finished) for e in events], True)
 
     async def _run_chance(self, engine: GameEngine, match_id: str, raw: dict, dice_token: str, state,
@@ -330,6 +332,10 @@ class Matches:
     async def load(self, match_id: str) -> MatchRecord:
         with METRICS.store_seconds.labels("load").time():
             raw = await self.store.load(match_id)
+        return self._record(match_id, raw)
+
+    @staticmethod
+    def _record(match_id: str, raw: dict) -> MatchRecord:
         if "game" not in raw:
             raise NotFound(f"no match {match_id!r}")
         engine = engine_for(raw["game"].decode())

@@ -141,9 +141,15 @@ class MatchStore:
             raise Conflict(f"match {match_id!r} already exists")
         raise Conflict(f"match {match_id!r} changed meanwhile (now at version {detail.decode() or '?'})")
 
-    async def prior_answer(self, match_id: str, action_id: str) -> str | None:
-        raw = await self.redis.get(action_key(match_id, action_id))
-        return raw.decode() if raw is not None else None
+    async def load_for_action(self, match_id: str, action_id: str) -> tuple[dict[str, bytes], str | None]:
+        """The match record and the answer stored under `action_id`, if any, in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(match_key(match_id))
+            pipe.get(action_key(match_id, action_id))
+            fields, prior = await pipe.execute()
+        if not fields:
+            raise NotFound(f"no match or dice session {match_id!r}")
+        return {k.decode(): v for k, v in fields.items()}, prior.decode() if prior is not None else None
 
     async def read_log(self, match_id: str, after_seq: int = 0, count: int | None = None) -> list[LoggedEvent]:
         """Events with seq > after_seq, in order."""
