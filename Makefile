@@ -9,7 +9,7 @@ GEN := build/proto/.generated
 MODE ?= embedded
 PYTEST_ARGS ?=
 
-.PHONY: run test proto lint bench clean setup
+.PHONY: run test proto lint bench clean setup system-tools
 
 setup: $(STAMP) $(GEN)
 
@@ -32,11 +32,14 @@ $(GEN): $(PROTOS) $(STAMP)
 run: setup
 	$(PY) -m services.runtime.launcher --mode $(MODE)
 
-test: setup
+system-tools:
+	@deploy/tools/install-system-tools.sh
+
+test: setup system-tools
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 lint: setup
-	$(PY) -m compileall -q shared services tests
+	$(PY) -m ruff check .
 
 bench: setup
 	$(PY) -m bench.run
