@@ -76,7 +76,7 @@ class BoardHandlers:
             yield event_pb(event)
 
     async def Query(self, request, context):
-        query = parse_action(request.query_json)  # the same shape: a JSON object with a "kind"
+        query = parse_action(request.query_json, "query_json")  # the same shape: an object with a "kind"
         rec = await self.matches.load(need_match(request.match_id))
         seat = self.matches.seat_of(rec, current_claim())
         answer = engine_for(rec.game).query(rec.state, seat, query)

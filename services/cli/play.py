@@ -8,6 +8,8 @@ import uuid
 
 import grpc
 
+from services.cli.events import events_between
+
 
 def _stubs(addr: str):
     from archmage.board.v1 import board_pb2_grpc
@@ -91,7 +93,7 @@ def cmd_play(args) -> int:
     seen = 0
     while True:
         view = board.GetMatch(board_pb2.GetMatchRequest(match_id=created.match_id), metadata=meta)
-        events = _events_between(board, created.match_id, seen, view.last_seq, meta)
+        events = events_between(board, created.match_id, seen, view.last_seq, meta)
         if events:
             _print_events(render, events)
         seen = view.last_seq  # what the view shows; anything newer wakes _wait_for_change
@@ -154,22 +156,6 @@ def _choose(actions):
             shown = narrowed
         else:
             print("nothing matches; pick one of the numbers shown")
-
-
-def _events_between(board, match_id, seen, last, meta):
-    """The events after `seen` up to `last` (a live stream stays open, so stop there)."""
-    from archmage.board.v1 import board_pb2
-
-    if last <= seen:
-        return []
-    stream = board.WatchMatch(board_pb2.WatchMatchRequest(match_id=match_id, from_seq=seen), metadata=meta)
-    out = []
-    for e in stream:
-        out.append(e)
-        if e.seq >= last:
-            stream.cancel()
-            break
-    return out
 
 
 def _wait_for_change(board, match_id, seen, meta) -> None:

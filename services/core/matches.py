@@ -92,15 +92,23 @@ class Created:
     version: int
 
 
-def parse_action(action_json: str) -> dict:
-    if len(action_json) > MAX_ACTION_BYTES:
-        raise BadRequest(f"an action is at most {MAX_ACTION_BYTES} bytes")
+def json_object(text: str, name: str, max_bytes: int) -> dict:
+    """A request field that holds a JSON object, checked: BadRequest names the field."""
+    if len(text) > max_bytes:
+        raise BadRequest(f"{name} is at most {max_bytes} bytes")
     try:
-        action = json.loads(action_json)
+        value = json.loads(text)
     except ValueError:
-        raise BadRequest("action_json is not JSON") from None
-    if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-        raise BadRequest('an action is a JSON object with a string "kind"')
+        raise BadRequest(f"{name} is not JSON") from None
+    if not isinstance(value, dict):
+        raise BadRequest(f"{name} must be a JSON object")
+    return value
+
+
+def parse_action(action_json: str, name: str = "action_json") -> dict:
+    action = json_object(action_json, name, MAX_ACTION_BYTES)
+    if not isinstance(action.get("kind"), str):
+        raise BadRequest(f'{name} needs a string "kind"')
     return action
 
 

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import asyncio
-import json
 
 from archmage.matchmaking.v1 import matchmaking_pb2
 
-from services.core.errors import BadRequest, Precondition
-from services.core.matches import Matches
+from services.core.errors import Precondition
+from services.core.matches import Matches, json_object
 from services.matchmaking import metrics as mm_metrics
 from services.matchmaking.matchmaker import now_ms
 from services.matchmaking.tickets import TicketStore
@@ -19,17 +18,7 @@ MAX_OPTIONS_BYTES = 16_384
 
 
 def parse_options(options_json: str) -> dict:
-    if not options_json:
-        return {}
-    if len(options_json) > MAX_OPTIONS_BYTES:
-        raise BadRequest(f"options_json is at most {MAX_OPTIONS_BYTES} bytes")
-    try:
-        options = json.loads(options_json)
-    except ValueError:
-        raise BadRequest("options_json is not JSON") from None
-    if not isinstance(options, dict):
-        raise BadRequest("options_json must be a JSON object")
-    return options
+    return json_object(options_json, "options_json", MAX_OPTIONS_BYTES) if options_json else {}
 
 
 FINAL_STATES = ("assigned", "cancelled", "expired")

@@ -24,6 +24,7 @@ from archmage.common.v1 import common_pb2
 from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
+from services.cli.events import events_between
 from services.core.store import match_key
 from shared.engine.registry import engine_for
 from shared.hexgrid import direction_to
@@ -145,14 +146,7 @@ def assert_hides_the_others(view: dict, seat: int, state: dict) -> None:
 
 def events_until(board, match_id: str, meta, last: int) -> list:
     """The log as a seat may read it now, up to `last` (a running match's stream stays open)."""
-    out = []
-    stream = board.WatchMatch(board_pb2.WatchMatchRequest(match_id=match_id, from_seq=0), metadata=meta, timeout=30)
-    for e in stream:
-        out.append(e)
-        if e.seq >= last:
-            stream.cancel()
-            break
-    return out
+    return events_between(board, match_id, 0, last, meta)
 
 
 def test_six_seats_set_up_and_play_a_week_then_the_dice_verify(served, redis_url):

@@ -12,6 +12,7 @@ from archmage.common.v1 import common_pb2
 from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
+from services.cli.events import events_between
 from shared.engine import MatchConfig
 from shared.engine.registry import engine_for
 from shared.eventlog import LoggedEvent
@@ -42,17 +43,8 @@ class Client:
         return (self.combat.Resolve if service == "combat" else self.board.Move)(request, metadata=self.meta)
 
     def events(self, from_seq=0):
-        """The events so far; a live match's stream stays open, so stop at the newest."""
-        last = self.view().last_seq
-        out = []
-        stream = self.board.WatchMatch(board_pb2.WatchMatchRequest(match_id=self.match_id, from_seq=from_seq),
-                                       metadata=self.meta, timeout=10)
-        for e in stream:
-            out.append(e)
-            if e.seq >= last:
-                stream.cancel()
-                break
-        return out
+        """The events so far (a live match's stream stays open: read up to the newest)."""
+        return events_between(self.board, self.match_id, from_seq, self.view().last_seq, self.meta, timeout=10)
 
 
 def create(channel, seats=2, variant=""):
