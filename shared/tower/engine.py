@@ -12,7 +12,7 @@ from typing import Sequence
 from shared.engine import (CHANCE, TERMINAL, ChanceRequest, GameEngine, MatchConfig, NotYourTurn, Outcome,
                            WrongChanceOutcome)
 from shared.engine.contract import canonical_json
-from shared.tower import actions, assembly, invariants, pennants
+from shared.tower import actions, assembly, invariants, pennants, queries
 from shared.tower.battle import Battle, final_battle_under_way
 from shared.tower.spells import Flight, RampToken, SpellChoice
 from shared.tower.tasks import Task
@@ -114,6 +114,10 @@ class TowerEngine(GameEngine[dict]):
     # --- reading --------------------------------------------------------------------
     def view(self, state: dict, seat: int | None) -> dict:
         return redact(state, seat)
+
+    def query(self, state: dict, seat: int | None, query: dict) -> dict:
+        # answered from the seat's view, so an answer cannot use what the seat may not see
+        return queries.answer(self.view(state, seat), seat, query)
 
     def outcome(self, state: dict) -> Outcome | None:
         if state["stage"] != "over":
