@@ -20,6 +20,7 @@ Modules, each with one job:
     setup       match set-up and placing wizards
     flow        the queue of pending steps that decides who acts next
     engine      the GameEngine the platform serves
+    queries     board queries: line of sight, range, reachable hexes, spell targets (README.md)
     policy      an AI seat that reads only its view
     render      the arena and events as text
 """

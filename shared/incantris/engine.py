@@ -30,6 +30,7 @@ from shared.incantris import (  # noqa: F401
     effects,
     flow,
     match,
+    queries,
     scenarios,
     setup,
     shifting,
@@ -325,6 +326,10 @@ class IncantrisEngine(GameEngine[dict]):
         v = match.copy(state)
         v["viewer"] = seat
         return v
+
+    def query(self, state: dict, seat: int | None, query: dict) -> dict:
+        # answered from the seat's view: an answer can use only what that seat may see
+        return queries.answer(self.view(state, seat), seat, query)
 
     def outcome(self, state: dict) -> Outcome | None:
         if state["phase"] != "over":

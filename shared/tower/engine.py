@@ -9,16 +9,24 @@ from __future__ import annotations
 import json
 from typing import Sequence
 
-from shared.engine import (CHANCE, TERMINAL, ChanceRequest, GameEngine, MatchConfig, NotYourTurn, Outcome,
-                           WrongChanceOutcome)
+from shared.engine import (
+    CHANCE,
+    TERMINAL,
+    ChanceRequest,
+    GameEngine,
+    MatchConfig,
+    NotYourTurn,
+    Outcome,
+    WrongChanceOutcome,
+)
 from shared.engine.contract import canonical_json
 from shared.tower import actions, assembly, invariants, pennants, queries
 from shared.tower.battle import Battle, final_battle_under_way
+from shared.tower.pack import pack
 from shared.tower.spells import Flight, RampToken, SpellChoice
 from shared.tower.tasks import Task
 from shared.tower.tokens import HomeChoice, Land
 from shared.tower.turns import Move, TurnEnd, begin
-from shared.tower.pack import pack
 from shared.tower.view import view as redact
 
 TASKS: dict[str, Task] = {t.kind: t for t in (TurnEnd(), Move(), Flight(), Land(), HomeChoice(), SpellChoice(),
