@@ -173,7 +173,7 @@ def _layout_section(layout: dict) -> list[str]:
         out.append("- Obstacles: " + "; ".join(f"{o['kind']} on {', '.join(str(list(h)) for h in o['hexes'])}"
                                                for o in layout["obstacles"]) + ".")
     for c in layout.get("crystals", []):
-        owner = f"zone of seat {c['zone'] + 1}" if "zone" in c else f"seat {c['seat'] + 1}'s crystal"
+        owner = f"in seat {c['zone'] + 1}'s starting zone" if "zone" in c else f"seat {c['seat'] + 1}'s crystal"
         out.append(f"- Crystal at {c['hex']} ({owner}).")
     if layout.get("arms"):
         out.append(f"- Arms (tile indices that turn together): {layout['arms']}; "
