@@ -30,7 +30,7 @@ from shared.engine import (
     WrongChanceOutcome,
 )
 from shared.engine.contract import canonical_json
-from shared.wizards import invariants, lair, setup, turns
+from shared.wizards import invariants, lair, queries, setup, turns
 from shared.wizards.dice import request_of
 from shared.wizards.pack import pack
 from shared.wizards.placement import legal_placements
@@ -140,6 +140,10 @@ class WizardsEngine(GameEngine[dict]):
     # --- reading --------------------------------------------------------------------------
     def view(self, state: dict, seat: int | None) -> dict:
         return redact(state, seat)
+
+    def query(self, state: dict, seat: int | None, query: dict) -> dict:
+        # answered from the seat's view: an answer can use only what that seat may see (14.3)
+        return queries.answer(self.view(state, seat), seat, query)
 
     def outcome(self, state: dict) -> Outcome | None:
         r = state["result"]

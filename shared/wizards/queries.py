@@ -1,0 +1,284 @@
+"""Board queries (GameEngine.query): where a player could go and at what cost, and which space
+a roll picks. Answers are read from the asking seat's view (the board, Boats, markers and
+Record Sheets are public, 14.3; face-down tiles are not), with the rules of movement.py.
+
+    {"kind": "destinations", "points": n}      every space the seat's player could reach with n
+                                                Movement Points, by each way of moving, with its cost
+    {"kind": "path", "to": space}              the cheapest way there, hex by hex, and its cost
+    {"kind": "space", "territory": t, "white": d, "red": d}
+                                                4.2: the exact space a white and a red die pick
+
+`n` is the whole turn's Movement Points, as after the Movement Roll (5.1): the white die with the
+Movement Event Cards' changes and an Animal's added points (8.45, 8.46). Once the seat's own
+turn has begun the turn is taken as it stands (already moved, a Boat boarded, Swiftness cast,
+the white die rolled); otherwise as his next turn from where the player stands, with no
+Swiftness and no white die. "white" sets the white die (stones and the Center need it, section 6). "path"
+takes "points" too; without them it uses the points left on the seat's own Movement Segment,
+and otherwise walks and sails with no limit (the whole-turn moves, which take every point a turn
+has, are left out then).
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import replace
+
+from shared.engine import MalformedAction
+from shared.hexgrid import Hex
+from shared.wizards import movement
+from shared.wizards.cards import movement_modifiers
+from shared.wizards.encounters import stops_movement
+from shared.wizards.movement import ANIMAL_BONUS, MODES, SHY_ANIMALS, Mover
+from shared.wizards.pack import pack
+from shared.wizards.randomspace import letter_from_white
+from shared.wizards.state import afflicted, free_boat_at, hx
+from shared.wizards.world import World, world_for
+
+FIELDS = {"destinations": ({"points"}, {"white"}), "path": ({"to"}, {"points", "white"}),
+          "space": ({"territory", "white", "red"}, set())}
+MAX_POINTS = 99
+UNLIMITED = 10_000  # "path" without points: walking and sailing with no limit
+WHOLE_TURN = ("swim", "stone", "circle", "fly", "ride")
+
+
+def answer(view: dict, seat: int | None, query) -> dict:
+    if not isinstance(query, dict):
+        raise MalformedAction("a query is a JSON object with a 'kind'")
+    kind = query.get("kind")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        raise MalformedAction(f"Wizards answers queries of kind {', '.join(FIELDS)}; not {kind!r}")
+    need, optional = FIELDS[kind]
+    missing, extra = need - set(query), set(query) - need - optional - {"kind"}
+    if missing or extra:
+        raise MalformedAction(f"{kind} needs {sorted(need)}" + (f" and may take {sorted(optional)}" if optional else "")
+                              + f"; got {sorted(set(query) - {'kind'})}")
+    if kind == "space":
+        return space(view, query["territory"], _die(query, "white"), _die(query, "red"))
+    if seat is None:
+        raise MalformedAction(f"{kind} asks about the asking seat's player: send a seat token")
+    white = _die(query, "white") if "white" in query else None
+    if kind == "destinations":
+        return destinations(view, seat, _points(query["points"]), white)
+    points = _points(query["points"]) if "points" in query else None
+    return path(view, seat, _space_hex(view, query["to"]), points, white)
+
+
+# --- reading the fields -------------------------------------------------------------------------
+def _points(v) -> int:
+    if type(v) is not int or not 0 <= v <= MAX_POINTS:
+        raise MalformedAction(f"'points' is a whole number of Movement Points, 0-{MAX_POINTS}")
+    return v
+
+
+def _die(query: dict, field: str) -> int:
+    v = query.get(field)
+    if type(v) is not int or not 1 <= v <= 6:
+        raise MalformedAction(f"'{field}' is a die: a whole number 1-6")
+    return v
+
+
+def _territory(t) -> str:
+    """A Territory by its tile id ("E4") or printed name ("Green Grove")."""
+    tiles = pack().tiles
+    if isinstance(t, str):
+        if t in tiles:
+            return t
+        for tid, tile in tiles.items():
+            if tile["name"].lower() == t.lower():
+                return tid
+    raise MalformedAction(f"'territory' names a Territory: one of {list(pack().tile_ids)} or its name")
+
+
+def _space_hex(view: dict, to) -> Hex:
+    """A space as [q, r], or {"territory": t, "space": label} for a tile on the board."""
+    if isinstance(to, list) and len(to) == 2 and all(type(v) is int for v in to):
+        return (to[0], to[1])
+    if isinstance(to, dict) and set(to) == {"territory", "space"}:
+        h = world_for(view).hex_of.get((_territory(to["territory"]), to["space"]))
+        if h is None:
+            raise MalformedAction(f"{to} is no space of a Territory on the board")
+        return h
+    raise MalformedAction("'to' is a space: [q, r], or {\"territory\": ..., \"space\": \"A5\"}")
+
+
+# --- the player as he would move -------------------------------------------------------------------
+def _own_movement(view: dict, seat: int) -> bool:
+    t = view["turn"]
+    return (view["phase"] == "play" and view["step"] == "movement" and t is not None and t.get("seat") == seat
+            and not t.get("ended"))
+
+
+def _this_turn(view: dict, seat: int) -> bool:
+    """The seat's own turn has begun and its movement is not over yet."""
+    t = view["turn"]
+    return (view["phase"] == "play" and t is not None and t.get("seat") == seat and not t.get("ended")
+            and t.get("number") == view["players"][seat]["turns_taken"]
+            and view["step"] in ("pre_roll", "movement_roll", "movement", "summon_boat"))
+
+
+def mover(view: dict, seat: int, points: int, white: int | None) -> Mover:
+    """The seat's player moving with `points`: his turn as it stands once it has begun (already
+    moved, a Boat boarded, Swiftness cast, the white die), else his next turn from where he stands."""
+    p = view["players"][seat]
+    animal = p["animal"]["kind"] if p["animal"] else None
+    if _this_turn(view, seat):
+        m = movement.mover(view, seat)
+        rolled = view["turn"]["roll"] is not None  # 5.1: the Animal's points come with the roll
+        return replace(m, mp=points, bonus=m.bonus if rolled else ANIMAL_BONUS.get(animal, 0),
+                       white=white if white is not None else m.white)
+    _, plains = movement_modifiers(p)
+    # 7.372: his next turn is turns_taken + 1, so "the very next turn after leaving" is judged for it
+    ahead = dict(view, players=[dict(q, turns_taken=q["turns_taken"] + 1) if q["seat"] == seat else q
+                                for q in view["players"]])
+    return Mover(seat=seat, at=hx(p["at"]), boat=p["boat"], mp=points, bonus=ANIMAL_BONUS.get(animal, 0),
+                 unmoved=True, white=white, afflicted=afflicted(p), dragonbound="dragonbound" in p["afflictions"],
+                 as_plains=plains, animal=animal, boarded=False,
+                 star_crest_ok=movement.star_crest_permitted(ahead, world_for(view), seat), swum=p["swum"])
+
+
+def _moves(view: dict, m: Mover) -> dict:
+    """movement.options for a Mover: every (by, destination) -> Move."""
+    w = world_for(view)
+    out: dict = {}
+    if m.mp <= 0:
+        return out
+    movement._walks(view, w, m, out)
+    movement._swims(view, w, m, out)
+    movement._sails(view, w, m, out)
+    movement._circle(view, w, m, out)
+    movement._flights(view, w, m, out)
+    return out
+
+
+def _order(key) -> tuple:
+    by, h = key
+    return (MODES.index(by), h[1], h[0])
+
+
+def destinations(view: dict, seat: int, points: int, white: int | None) -> dict:
+    p = view["players"][seat]
+    out = {"seat": seat, "at": p["at"], "points": points, "destinations": []}
+    if p["at"] is None or view["phase"] != "play":
+        out["why"] = "the player is not on the board yet"
+        return out
+    m = mover(view, seat, points, white)
+    out["white"] = m.white
+    w = world_for(view)
+    moves = _moves(view, m)
+    out["destinations"] = [{"by": k[0], "to": list(k[1]), "cost": mv.cost, "space": w.space_name(k[1]),
+                            "ends_movement": mv.ends, "animal_leaves": mv.animal_leaves}
+                           for k, mv in sorted(moves.items(), key=lambda kv: _order(kv[0]))]
+    return out
+
+
+# --- the cheapest path --------------------------------------------------------------------------------
+def path(view: dict, seat: int, to: Hex, points: int | None, white: int | None) -> dict:
+    p = view["players"][seat]
+    w = world_for(view)
+    out = {"seat": seat, "at": p["at"], "to": list(to), "space": w.space_name(to) if w.on_board(to) else None,
+           "by": None, "cost": None, "path": None}
+    if p["at"] is None or view["phase"] != "play":
+        out["why"] = "the player is not on the board yet"
+        return out
+    if not w.on_board(to):
+        out["why"] = f"{list(to)} is not a space of the Game Board (6)"
+        return out
+    unlimited = points is None and not _own_movement(view, seat)
+    if points is None:
+        points = UNLIMITED if unlimited else view["turn"]["mp"]
+    out["points"] = None if unlimited else points
+    m = mover(view, seat, points, white)
+    moves = {k: mv for k, mv in _moves(view, m).items() if k[1] == to and not (unlimited and k[0] in WHOLE_TURN)}
+    if not moves:
+        out["why"] = (f"{w.space_name(to)} cannot be reached " + ("on foot or by Boat" if unlimited else
+                      f"with {points} Movement Points") + " (terrain costs, walls, Water, Specific Encounter "
+                      "spaces on the way, section 6)")
+        return out
+    (by, _), best = min(moves.items(), key=lambda kv: (kv[1].cost, MODES.index(kv[0][0])))
+    hexes = {"walk": _walk_path, "sail": _sail_path}.get(by, lambda *a: [to])(view, w, m, to)
+    out.update(by=by, cost=best.cost, path=[list(h) for h in hexes], ends_movement=best.ends,
+               animal_leaves=best.animal_leaves)
+    return out
+
+
+def _walk_path(view: dict, w: World, m: Mover, to: Hex) -> list[Hex]:
+    """The hexes entered on the cheapest walk: movement._walks' search (same nodes, costs and
+    order) keeping where each node was reached from."""
+    start = "boat" if m.boat is not None else ("swim" if w.is_water(m.at) else "land")
+    if to == m.at:
+        return [to]  # a swimmer climbing into a Boat in his own space
+    heap = [(0, 0, m.at, start, None)]
+    came: dict = {}
+    best = None
+    while heap:
+        cost, gone, h, how, parent = heapq.heappop(heap)
+        node = (h, how, gone)
+        if node in came:
+            continue
+        came[node] = parent
+        if h == to:
+            best = node
+            break
+        if h != m.at and stops_movement(view, w, m.seat, h):
+            continue
+        for n in w.neighbours(h):
+            if w.wall_between(h, n):
+                continue
+            if w.is_land(n):
+                if not movement.may_walk_into(w, m, n):
+                    continue
+                step, leaves = movement.land_cost(m, w.kind(n)), gone
+                if not gone and m.animal in SHY_ANIMALS and movement.shy_of(w, n):
+                    step, leaves = step + m.bonus, 1
+                if cost + step <= m.mp:
+                    heapq.heappush(heap, (cost + step, leaves, n, "land", node))
+            elif how != "swim" and free_boat_at(view, n) is not None:
+                step, leaves = movement.water_cost(m, "boat"), gone
+                if not gone and m.animal == "horse":
+                    step, leaves = step + m.bonus, 1
+                if cost + step <= m.mp:
+                    heapq.heappush(heap, (cost + step, leaves, n, "bridge", node))
+    hexes = []
+    while best is not None and best[0] != m.at:
+        hexes.append(best[0])
+        best = came[best]
+    return hexes[::-1]
+
+
+def _sail_path(view: dict, w: World, m: Mover, to: Hex) -> list[Hex]:
+    """The Water spaces the Boat passes on the cheapest sail (movement._sails' search)."""
+    budget = m.mp - (m.bonus if m.animal == "hound" else 0)  # 8.46
+    step = movement.water_cost(m, "sailing")
+    heap = [(0, m.at)]
+    best = {m.at: 0}
+    came: dict = {m.at: None}
+    while heap:
+        cost, h = heapq.heappop(heap)
+        if cost > best.get(h, cost) or h == to:
+            continue
+        if h != m.at and stops_movement(view, w, m.seat, h):
+            continue
+        for n in w.neighbours(h):
+            if w.is_water(n) and cost + step <= budget and cost + step < best.get(n, 1 << 30):
+                best[n], came[n] = cost + step, h
+                heapq.heappush(heap, (cost + step, n))
+    hexes, h = [], to
+    while h is not None and h != m.at:
+        hexes.append(h)
+        h = came.get(h)
+    return hexes[::-1]
+
+
+# --- section 4 ----------------------------------------------------------------------------------------
+def space(view: dict, territory, white: int, red: int) -> dict:
+    """4.2 THE EXACT SPACE: 'The WHITE die refers to the LETTER of the space: A roll of 1 or 2
+    corresponds to the letter A, 3 or 4 to B, and 5 or 6 to C' (4.211); 'The number of the RED die
+    refers to the number of the space: 1-6' (4.212). Where the tile lies is told only when it is
+    face up on the board."""
+    tid = _territory(territory)
+    tile = pack().tiles[tid]
+    label = f"{letter_from_white(white)}{red}"
+    s = tile["spaces"][label]
+    h = world_for(view).hex_of.get((tid, label))
+    return {"territory": tid, "name": tile["name"], "type": tile["type"], "white": white, "red": red,
+            "space": label, "kind": s["kind"], "space_name": f"{tile['name']} {label}",
+            "at": list(h) if h is not None else None, "lost_to_evil": tid in view["taken"]}
