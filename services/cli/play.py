@@ -77,19 +77,39 @@ def _print_events(render, events) -> None:
 
 
 def cmd_play(args) -> int:
+    stubs = _stubs(args.addr)
+    if not args.campaign:
+        play_match(stubs, args.game, args.variant or "", args.ai, args.options or "")
+        return 0
+    # a campaign: its games in order, each carrying the record the last one returned
+    record = None
+    while True:
+        options = json.dumps({"campaign": record}) if record else ""
+        outcome = play_match(stubs, args.game, "campaign", args.ai, options)
+        if outcome is None:
+            return 0  # left
+        record = outcome.get("campaign")
+        if not record or record.get("complete"):
+            print("campaign over:", json.dumps(record or outcome))
+            return 0
+        print(f"on to game {record['game']} of the campaign")
+
+
+def play_match(stubs, game: str, variant: str, ai: int, options_json: str) -> dict | None:
+    """Create a match with the player in seat 0 and `ai` AI seats, and play it to the end.
+    Returns the outcome, or None if the player left."""
     from archmage.board.v1 import board_pb2
     from archmage.common.v1 import common_pb2
     from archmage.matchmaking.v1 import matchmaking_pb2
 
-    board, combat, mm = _stubs(args.addr)
+    board, combat, mm = stubs
     seats = [matchmaking_pb2.SeatSpec(kind="human", name="you")] + [
-        matchmaking_pb2.SeatSpec(kind="ai", name=f"AI {i + 1}") for i in range(args.ai)]
+        matchmaking_pb2.SeatSpec(kind="ai", name=f"AI {i + 1}") for i in range(ai)]
     created = mm.CreateMatch(matchmaking_pb2.CreateMatchRequest(
-        game=args.game, variant=args.variant or "", seats=seats, options_json=args.options or ""))
-    token = created.seat_tokens[0].token
-    meta = (("x-seat-token", token),)
+        game=game, variant=variant, seats=seats, options_json=options_json))
+    meta = (("x-seat-token", created.seat_tokens[0].token),)
     print(f"match {created.match_id} created; dice commitment {created.dice_commitment[:16]}...")
-    render = _renderer(args.game)
+    render = _renderer(game)
     seen = 0
     while True:
         view = board.GetMatch(board_pb2.GetMatchRequest(match_id=created.match_id), metadata=meta)
@@ -101,7 +121,7 @@ def cmd_play(args) -> int:
             print(render.render(json.loads(view.view_json), 0) if render else view.view_json)
             print("match over:", view.outcome_json)
             print(f"verify it: archmage verify {created.match_id}")
-            return 0
+            return json.loads(view.outcome_json) if view.outcome_json else {}
         if view.to_act != 0:
             _wait_for_change(board, created.match_id, seen, meta)
             continue
@@ -110,7 +130,7 @@ def cmd_play(args) -> int:
         picked = _choose(actions)
         if picked is None:
             print("left the match")
-            return 0
+            return None
         request = common_pb2.ActRequest(match_id=created.match_id, action_id=str(uuid.uuid4()),
                                         expected_version=version, action_json=picked.action_json)
         try:
@@ -194,6 +214,8 @@ def add_commands(sub) -> None:
     p.add_argument("--ai", type=int, default=1, help="how many AI opponents")
     p.add_argument("--variant", "--scenario", dest="variant", default="")
     p.add_argument("--options", default="", help="game options as a JSON object")
+    p.add_argument("--campaign", action="store_true",
+                   help="play a campaign: its games in order, the record carried from each to the next")
     p.set_defaults(run=cmd_play)
     w = sub.add_parser("watch", help="follow a match's events")
     w.add_argument("match_id")

@@ -66,3 +66,29 @@ def test_every_seat_sees_the_whole_state(served):
     seat_view, spectator_view = json.loads(seat), json.loads(spectator)
     assert (seat_view.pop("viewer"), spectator_view.pop("viewer")) == (1, None)  # who is looking
     assert seat_view == spectator_view
+
+
+def _play_cli(served, *args, answers="0\n" * 6000, timeout=300):
+    import os
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "services.cli.main", "--addr", served.address, "play", "incantris",
+                           *args], input=answers, capture_output=True, text=True, timeout=timeout,
+                          env=dict(os.environ))
+
+
+def test_solo_mode_is_played_from_the_terminal(served):
+    """`archmage play incantris --scenario solo --ai 0`: one person against the attacking wizards."""
+    done = _play_cli(served, "--scenario", "solo", "--ai", "0")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "your choice" in done.stdout and "match over" in done.stdout
+
+
+def test_a_campaign_is_played_from_the_terminal(served):
+    """`archmage play incantris --campaign --ai 1`: four games in order, the record carried along."""
+    done = _play_cli(served, "--campaign", "--ai", "1", timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert out.count("verify it: archmage verify") == 4
+    assert "on to game 4 of the campaign" in out and "campaign over" in out and '"complete": true' in out
