@@ -104,3 +104,17 @@ def test_a_queued_player_is_matched_with_ai_after_the_wait_and_plays_to_the_end(
     client = ScriptedClient(grpc.insecure_channel(a.board_addr), a.match_id, seat.seat_token, seed=5)
     view = client.play_until_over(seat=seat.seat)
     assert view.status == "finished" and len(json.loads(view.outcome_json)["scores"]) == 4
+
+
+def test_watch_follows_a_match_to_its_end(served):
+    """`archmage watch MATCH_ID` prints every event of a match as it happens, then ends."""
+    channel = grpc.insecure_channel(served.address)
+    m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
+        game="tower", seats=[matchmaking_pb2.SeatSpec(kind="ai") for _ in range(2)]))
+    watcher = subprocess.run([sys.executable, "-m", "services.cli.main", "--addr", served.address, "watch",
+                              m.match_id], capture_output=True, text=True, timeout=240, env=dict(os.environ))
+    assert watcher.returncode == 0, watcher.stderr[-2000:]
+    lines = watcher.stdout.splitlines()
+    assert lines[0].startswith("#1 ") and lines[-1] == "match over"
+    assert any("moves from" in line for line in lines)
+    assert any("dice seed revealed" in line for line in lines)
