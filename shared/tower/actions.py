@@ -64,7 +64,8 @@ def check_shape(action: Any) -> str:
         if name not in action:
             raise MalformedAction(f"{kind}: missing field {name!r}")
         if not _fits(action[name], spec):
-            raise MalformedAction(f"{kind}: field {name!r} is not a valid {spec if isinstance(spec, str) else 'choice'}")
+            expected = spec if isinstance(spec, str) else "choice"
+            raise MalformedAction(f"{kind}: field {name!r} is not a valid {expected}")
     return kind
 
 

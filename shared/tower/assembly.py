@@ -69,7 +69,8 @@ def request(state: dict) -> ChanceRequest:
         return ChanceRequest(tuple(pools))
     pools = shuffle_request("Characters: Tower and deal", len(_characters(state)))
     for terrain in TERRAINS:
-        pools += shuffle_request(f"{terrain} castle tokens", len(p.castle_tokens_of(terrain, state["removed"]["characters"])))
+        tokens = p.castle_tokens_of(terrain, state["removed"]["characters"])
+        pools += shuffle_request(f"{terrain} castle tokens", len(tokens))
     pools += shuffle_request("spell tokens", len(_spell_territories(state)))
     pools += shuffle_request("Ramp tokens", len(p.ramp_tokens()))
     return ChanceRequest(tuple(pools), secret=True)
@@ -129,7 +130,8 @@ def apply(state: dict, outcome, events: list) -> None:
         state["tower"]["chambers"][(door + offset) % p.chambers] = c
     for seat, c in enumerate(outside):
         state["players"][seat]["character"] = c
-    by_terrain_sites = {terrain: [t for t in state["sites"] if p.territories[t].terrain == terrain] for terrain in TERRAINS}
+    by_terrain_sites = {terrain: [t for t in state["sites"] if p.territories[t].terrain == terrain]
+                        for terrain in TERRAINS}
     for terrain in TERRAINS:
         tokens = p.castle_tokens_of(terrain, state["removed"]["characters"])
         for t, token in zip(by_terrain_sites[terrain], apply_shuffle(tokens, take(len(tokens)))):
@@ -145,5 +147,6 @@ def apply(state: dict, outcome, events: list) -> None:
     events.append({"type": "tokens_placed", "face_down": sum(1 for sq in state["board"].values() if sq["token"]),
                    "ramp_tokens": len(steps), "tower": p.chambers - 1})
     for seat, player in enumerate(state["players"]):
-        events.append({"type": "character_dealt", "seat": seat, "wizard": player["wizard"], "character": player["character"]})
+        events.append({"type": "character_dealt", "seat": seat, "wizard": player["wizard"],
+                       "character": player["character"]})
     state["stage"] = "play"

@@ -144,7 +144,8 @@ class Battle(Task):
         faces = pack().die_faces
         if task["stage"] == "roll":
             a, d = self.counts(state, task)
-            return ChanceRequest((DicePool("attacker's battle dice", a, faces), DicePool("defender's battle dice", d, faces)))
+            return ChanceRequest((DicePool("attacker's battle dice", a, faces),
+                                  DicePool("defender's battle dice", d, faces)))
         return ChanceRequest((DicePool("defender's re-roll", len(task["chosen"]), faces),))
 
     def apply_chance(self, state, task, outcome, events):

@@ -21,7 +21,8 @@ def check(state: dict) -> None:
     held = [pl["character"] for pl in players]
     everyone = held + inside + state["removed"]["characters"]
     assert Counter(everyone) == Counter(p.character_names), f"Characters lost or doubled: {everyone}"
-    assert len(inside) == p.chambers - 1 and chambers[state["tower"]["door"]] is None, "the empty chamber is at the door"
+    door_empty = chambers[state["tower"]["door"]] is None
+    assert len(inside) == p.chambers - 1 and door_empty, "the empty chamber is at the door"
     # Wizards: each seat a distinct Wizard; absent ones are no seat's
     wizards = [pl["wizard"] for pl in players]
     assert len(set(wizards)) == len(wizards) and not set(wizards) & set(state["removed"]["wizards"])

@@ -112,7 +112,8 @@ def check_path(start: str, character: str, occupied: set[str] | frozenset[str], 
             if to not in touching:
                 raise RuleViolation(MOVEMENT, f"{to} does not touch {where}")
             if to not in walks(p, where, character):
-                raise RuleViolation(MOVEMENT, "all Characters except the Dragon and Skeleton cross rivers only at a bridge")
+                raise RuleViolation(MOVEMENT, "all Characters except the Dragon and Skeleton "
+                                              "cross rivers only at a bridge")
             left -= 1
         else:
             if not may_cave or where not in p.caves:

@@ -80,7 +80,8 @@ class Pack:
         self.crossings = {t: tuple(sorted(c, key=lambda x: x.to)) for t, c in crossings.items()}
         self.caves: tuple[str, ...] = tuple(t for t in self.territory_ids if self.territories[t].cave)
         self.by_terrain: dict[str, tuple[str, ...]] = {
-            terrain: tuple(t for t in self.territory_ids if self.territories[t].terrain == terrain) for terrain in TERRAINS
+            terrain: tuple(t for t in self.territory_ids if self.territories[t].terrain == terrain)
+            for terrain in TERRAINS
         }
 
         self.characters: dict[str, Character] = {}
@@ -94,7 +95,8 @@ class Pack:
         self.dice: dict[str, dict[str, int]] = chars["combat"]["dice"]
 
         self.homes: dict[str, HomeCastle] = {
-            h["character"]: HomeCastle(h["character"], h["name"], h["pennants"], self.characters[h["character"]].home_terrain)
+            h["character"]: HomeCastle(h["character"], h["name"], h["pennants"],
+                                       self.characters[h["character"]].home_terrain)
             for h in tokens["home_castles"]
         }
         self.symbols_per_terrain: dict[str, int] = dict(tokens["wizard_symbols"]["per_wizard"])
@@ -161,7 +163,8 @@ class Pack:
         for t in TERRAINS:
             need(len(self.by_terrain[t]) >= 6, f"{t}: needs 6 territories for its castle tokens")
         need(len(self.spell_tokens()) == 15, "15 spell tokens for the 15 remaining territories")
-        need(len(self.ramp_tokens()) == 6 and self.ramp_steps % self.ramp_stretches == 0, "6 Ramp tokens, one per stretch")
+        need(len(self.ramp_tokens()) == 6 and self.ramp_steps % self.ramp_stretches == 0,
+             "6 Ramp tokens, one per stretch")
         need(len(self.wizards) == 4 and self.castle_tokens == {4: 24, 3: 23, 2: 22}, "4 Wizards; 24/23/22 Castles")
 
 

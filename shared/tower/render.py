@@ -64,7 +64,9 @@ def _decision(view: dict) -> str:
         line = f"Battle for {pack().territories[task['at']].name}: seat {a} ({players[a]['character']})"
         line += f" v seat {d} ({players[d]['character']})" if d is not None else " v ? (declare an opponent)"
         if task["dice"]:
-            line += f"  dice {' '.join(map(str, task['dice']['attacker']))} v {' '.join(map(str, task['dice']['defender']))}"
+            attacker = " ".join(map(str, task["dice"]["attacker"]))
+            defender = " ".join(map(str, task["dice"]["defender"]))
+            line += f"  dice {attacker} v {defender}"
         return line + f"  [{task['stage']}]"
     return kind
 
@@ -86,8 +88,9 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
         who = f"{wiz.name} ({wiz.colour})" if wiz else "?"
         at = p.territories[pl["at"]].name if pl["at"] in p.territories else "rocky space"
         mark = "  <- you" if s == seat else ""
-        lines.append(_paint(f"Seat {s}: {who:<18} {str(pl['character']):<9} at {at:<17} Pennants left {pl['supply']:>2}"
-                            f"  on Castles {scores.get(pl['wizard'], 0):>2}{mark}", wiz.colour if wiz else None, colour))
+        row = (f"Seat {s}: {who:<18} {str(pl['character']):<9} at {at:<17} Pennants left {pl['supply']:>2}"
+               f"  on Castles {scores.get(pl['wizard'], 0):>2}{mark}")
+        lines.append(_paint(row, wiz.colour if wiz else None, colour))
     for ring, title in RINGS:
         lines += ["", title]
         for t in sorted((t for t in p.territory_ids if p.territories[t].ring == ring),
@@ -112,16 +115,29 @@ def _where(t: str | None) -> str:
     return terr.name if terr else "the rocky space"
 
 
+def _king_climbed(e: dict) -> str:
+    if e["on_tower"]:
+        return "The Wizard King steps onto the top of the Tower!"
+    found = " and finds a Ramp token" if e.get("ramp_token") else ""
+    patience = " (tired of waiting)" if e["cause"] == "patience" else ""
+    return f"The Wizard King climbs to step {e['step']}{found}{patience}"
+
+
 def _event(e: dict) -> str:
     kind = e["type"]
     dice = lambda xs: " ".join(map(str, xs))  # noqa: E731
     text = {
-        "eliminated": lambda: f"Set-up: out of the game - Characters {', '.join(e['characters'])}; Wizards {', '.join(e['wizards'])}",
-        "castle_sites": lambda: f"Set-up: castle tokens on {len(e['territories'])} territories; Ramp tokens on steps {dice(e['ramp_steps'])}",
-        "tokens_placed": lambda: f"Set-up: {e['face_down']} tokens face down, {e['ramp_tokens']} on the Ramp, {e['tower']} Characters in the Tower",
+        "eliminated": lambda: (f"Set-up: out of the game - Characters {', '.join(e['characters'])}; "
+                               f"Wizards {', '.join(e['wizards'])}"),
+        "castle_sites": lambda: (f"Set-up: castle tokens on {len(e['territories'])} territories; "
+                                 f"Ramp tokens on steps {dice(e['ramp_steps'])}"),
+        "tokens_placed": lambda: (f"Set-up: {e['face_down']} tokens face down, {e['ramp_tokens']} on the Ramp, "
+                                  f"{e['tower']} Characters in the Tower"),
         "character_dealt": lambda: f"Seat {e['seat']} ({e['wizard']}) starts as the {e['character']}",
-        "turn_started": lambda: f"Seat {e['seat']}'s {'extra ' if e['extra'] else ''}turn" + (" (flying)" if e.get("by") == "fly" else ""),
-        "moved": lambda: f"Seat {e['seat']} ({e['character']}) moves from {_where(e['from'])} to {_where(e['to'])} ({len(e['path'])} spaces)",
+        "turn_started": lambda: (f"Seat {e['seat']}'s {'extra ' if e['extra'] else ''}turn"
+                                 + (" (flying)" if e.get("by") == "fly" else "")),
+        "moved": lambda: (f"Seat {e['seat']} ({e['character']}) moves from {_where(e['from'])} to {_where(e['to'])}"
+                          f" ({len(e['path'])} spaces)"),
         "passed": lambda: f"Seat {e['seat']} passes",
         "flew": lambda: f"Seat {e['seat']} flies from {_where(e['from'])} to {_where(e['to'])}",
         "token_revealed": lambda: f"Token in {_where(e['territory'])} turned over: {e['token']}",
@@ -130,23 +146,32 @@ def _event(e: dict) -> str:
         "spell_cast": lambda: f"Seat {e['seat']} uses {e['spell'].replace('_', ' ')}",
         "extra_turn": lambda: f"Seat {e['seat']} will take another turn ({e['why']})",
         "home_castle_already_yours": lambda: f"Seat {e['seat']} already holds this Home Castle",
-        "home_castle_left": lambda: f"Seat {e['seat']} leaves the {e['wizard']} Pennants on its Home Castle in {_where(e['territory'])}",
-        "pennants_placed": lambda: f"Seat {e['seat']} places {e['count']} Pennant(s) in {_where(e['territory'])} (now {e['total']}; {e['why']})",
-        "pennants_returned": lambda: f"{e['count']} {e['wizard']} Pennant(s) go home from {_where(e['territory'])} ({e['why']})",
+        "home_castle_left": lambda: (f"Seat {e['seat']} leaves the {e['wizard']} Pennants on its Home Castle"
+                                     f" in {_where(e['territory'])}"),
+        "pennants_placed": lambda: (f"Seat {e['seat']} places {e['count']} Pennant(s) in {_where(e['territory'])}"
+                                    f" (now {e['total']}; {e['why']})"),
+        "pennants_returned": lambda: (f"{e['count']} {e['wizard']} Pennant(s) go home from {_where(e['territory'])}"
+                                      f" ({e['why']})"),
         "castle_protected": lambda: f"The Castle in {_where(e['territory'])} is protected: no battle",
-        "battle_started": lambda: f"Battle for {_where(e['territory'])}: seat {e['attacker']} attacks" + (f" seat {e['defender']}" if e['defender'] is not None else ""),
+        "battle_started": lambda: (f"Battle for {_where(e['territory'])}: seat {e['attacker']} attacks"
+                                   + (f" seat {e['defender']}" if e["defender"] is not None else "")),
         "opponent_declared": lambda: f"Seat {e['attacker']} will do battle with seat {e['defender']}",
-        "transformed": lambda: f"Seat {e['seat']} transforms: {e['from']} goes into the Tower, {e['pulls']} pull(s), the {e['to']} comes out",
-        "king_climbed": lambda: "The Wizard King steps onto the top of the Tower!" if e["on_tower"] else f"The Wizard King climbs to step {e['step']}" + (" and finds a Ramp token" if e.get("ramp_token") else "") + (" (tired of waiting)" if e["cause"] == "patience" else ""),
+        "transformed": lambda: (f"Seat {e['seat']} transforms: {e['from']} goes into the Tower,"
+                                f" {e['pulls']} pull(s), the {e['to']} comes out"),
+        "king_climbed": lambda: _king_climbed(e),
         "ramp_token_taken": lambda: f"Seat {e['seat']} takes the Ramp token from step {e['step']}",
         "ramp_token_lost": lambda: f"The Ramp token on step {e['step']} leaves the game unused",
         "ramp_token_revealed": lambda: f"Seat {e['seat']} turns over the Ramp token: {e['token']}",
         "ramp_token_discarded": lambda: f"The Ramp token {e['token']} cannot be used and leaves the game",
-        "battle_dice": lambda: f"Dice: seat {e['attacker']} rolls {dice(e['attacker_dice'])} v seat {e['defender']} rolls {dice(e['defender_dice'])}",
-        "battle_reroll": lambda: f"Seat {e['defender']} re-rolls {dice(e['was'])} -> {dice(e['now'])}: now {dice(e['defender_dice'])}",
-        "battle_won": lambda: f"Seat {e['winner']} wins the battle ({dice(e['attacker_dice'])} v {dice(e['defender_dice'])})",
+        "battle_dice": lambda: (f"Dice: seat {e['attacker']} rolls {dice(e['attacker_dice'])}"
+                                f" v seat {e['defender']} rolls {dice(e['defender_dice'])}"),
+        "battle_reroll": lambda: (f"Seat {e['defender']} re-rolls {dice(e['was'])} -> {dice(e['now'])}:"
+                                  f" now {dice(e['defender_dice'])}"),
+        "battle_won": lambda: (f"Seat {e['winner']} wins the battle"
+                               f" ({dice(e['attacker_dice'])} v {dice(e['defender_dice'])})"),
         "protection_placed": lambda: f"Seat {e['seat']} protects the Castle in {_where(e['territory'])}",
-        "protection_moved": lambda: f"Seat {e['seat']} moves a Protection from {_where(e['from'])} to {_where(e['to'])}",
+        "protection_moved": lambda: (f"Seat {e['seat']} moves a Protection"
+                                     f" from {_where(e['from'])} to {_where(e['to'])}"),
         "game_over": lambda: f"Game over: {e['summary']} (scores {dice(e['scores'])})",
     }.get(kind)
     return text() if text else f"{kind}: {', '.join(f'{k}={v}' for k, v in sorted(e.items()) if k != 'type')}"

@@ -18,7 +18,8 @@ from shared.wizards.setup import unavailable
 from shared.wizards.state import hx, ls, player
 from shared.wizards.world import world_for
 
-STONE = {"stone": True}  # 10.13 Druid: "to a Random Sacred Circle Stone" (authored: one die names the stone by its dots)
+# 10.13 Druid: "to a Random Sacred Circle Stone" (authored: one die names the stone by its dots)
+STONE = {"stone": True}
 
 
 def _on_stone(state: dict, seat: int) -> bool:
@@ -62,7 +63,8 @@ def refuse_cast(state: dict, seat: int, action: dict, phase: str) -> RuleViolati
     if "dragonbound" in p["afflictions"]:
         return RuleViolation("7.3051 c", "a Dragonbound player may not use magic of any kind")
     if "demon_dazed" in p["afflictions"] and spell not in spells.DAZED_SPELLS:
-        return RuleViolation("7.3043 b", "a Demon Dazed player may only attempt Boat Summoning, Transporting and Escaping")
+        return RuleViolation("7.3043 b", "a Demon Dazed player may only attempt Boat Summoning, "
+                                         "Transporting and Escaping")
     if not spells.entries(p, spell):
         return RuleViolation("10.1", f"the player's Order and Rank give no {spell} Spell")
     if spell in state["turn"]["cast"]:
@@ -72,7 +74,8 @@ def refuse_cast(state: dict, seat: int, action: dict, phase: str) -> RuleViolati
             return RuleViolation("11.213", "Transporting is cast in the place of a Movement Roll")
         return RuleViolation("10.1", "no such Transporting for this Order and Rank from this space")
     if spell == "boat_summoning":
-        return RuleViolation("11.211", "Boat Summoning is cast on a Coastal space with at least one Movement Point left")
+        return RuleViolation("11.211", "Boat Summoning is cast on a Coastal space "
+                                       "with at least one Movement Point left")
     return RuleViolation("11.21", "Movement Spells are cast during the Movement segment")
 
 
@@ -94,7 +97,8 @@ def act_cast(state: dict, seat: int, action: dict, events: list) -> None:
         then["territory"] = action.get("territory")
         then["from_stone"] = _on_stone(state, seat)
     p = player(state, seat)
-    ask(state, [d6(f"die: casting {spell.replace('_', ' ').title()} ({'1-3' if 'demon_dazed' in p['afflictions'] else '1-5'} succeeds)")], then)
+    succeeds_on = "1-3" if "demon_dazed" in p["afflictions"] else "1-5"
+    ask(state, [d6(f"die: casting {spell.replace('_', ' ').title()} ({succeeds_on} succeeds)")], then)
 
 
 def summon_choices(state: dict, seat: int) -> list[list]:
@@ -159,7 +163,8 @@ def ask_transport(state: dict, seat: int, where: dict, reason: str, resume: str,
     """Transport the player to `where`, rolling for the space first when it is random (section 4)."""
     if not where.get("stone"):
         where = dict(randomspace.effective(where, unavailable(state)))
-    then = {"do": "transported", "seat": seat, "where": where, "reason": reason, "resume": resume, "extra_turn": extra_turn}
+    then = {"do": "transported", "seat": seat, "where": where, "reason": reason, "resume": resume,
+            "extra_turn": extra_turn}
     pools = transport_pools(where)
     if pools:
         ask(state, pools, then)

@@ -15,7 +15,8 @@ from shared.wizards.world import World
 # 7 c-h: places that always call for a Specific Encounter (and so end movement, 6 / 7.2).
 PLACE_ENCOUNTERS = {
     "town": "common_folk", "dwelling": "elves", "abbey": "shrineheart_abbey", "tower": "master_sorcerer",
-    "cottage": "hamdrel", "lair": "dragon", "high_hollow": "high_hollow", "star_crest": "star_crest", "circle": "ruktal",
+    "cottage": "hamdrel", "lair": "dragon", "high_hollow": "high_hollow", "star_crest": "star_crest",
+    "circle": "ruktal",
 }
 
 

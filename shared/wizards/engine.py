@@ -111,7 +111,8 @@ class WizardsEngine(GameEngine[dict]):
             raise NotYourTurn(f"seat {seat} may not act now")
         allowed, rule = ALLOWED[state["await"]["for"]]
         if kind not in allowed:
-            raise RuleViolation(rule, f"{kind} is not possible now: the game waits for {state['await']['for'].replace('_', ' ')}")
+            waiting_for = state["await"]["for"].replace("_", " ")
+            raise RuleViolation(rule, f"{kind} is not possible now: the game waits for {waiting_for}")
         new = clone(state)
         new["await"] = None
         events: list = []
@@ -192,7 +193,8 @@ def describe(action: dict) -> str:
     if kind == "move":
         return f"{action.get('by')} to {action.get('to')} ({action.get('cost')} MP)"
     if kind == "cast":
-        where = f" to {action['territory']}" if action.get("territory") else (f" to {action['to']}" if action.get("to") else "")
+        target = action.get("territory") or action.get("to")
+        where = f" to {target}" if target else ""
         return f"cast {str(action.get('spell')).replace('_', ' ')}{where}"
     if kind == "summon_boat":
         return f"bring Boat {action.get('boat')} to {action.get('to')}"

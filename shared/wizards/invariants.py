@@ -22,11 +22,13 @@ def check(state: dict) -> None:
     # Cards: every card is somewhere exactly once (decks, discards, aside, held).
     if state["decks"]["task"] or state["phase"] != "setup":
         held_events = [h["card"] for q in state["players"] for h in q["events"]]
-        assert sorted(state["decks"]["event"] + state["discards"]["event"] + held_events) == list(range(1, len(p.event_cards) + 1))
+        events = state["decks"]["event"] + state["discards"]["event"] + held_events
+        assert sorted(events) == list(range(1, len(p.event_cards) + 1))
         wizard = state["decks"]["wizard"] + state["discards"]["wizard"] + state["wizard_aside"]
         assert sorted(wizard) == sorted(c["id"] for c in p.wizard_cards)
         held_tasks = [t["card"] for q in state["players"] for t in q["tasks"]]
-        assert sorted(state["decks"]["task"] + state["discards"]["task"] + held_tasks) == list(range(1, len(p.task_cards) + 1))
+        tasks = state["decks"]["task"] + state["discards"]["task"] + held_tasks
+        assert sorted(tasks) == list(range(1, len(p.task_cards) + 1))
         assert sorted(state["gem_boxes"].values()) == sorted(c["id"] for c in p.gem_cards)
         assert list(state["gem_boxes"]) == list(p.high_wizards)
 
@@ -70,9 +72,10 @@ def check(state: dict) -> None:
         assert all(v >= 0 for v in q["points"].values()), "points never go below zero (10.22)"
         assert q["lost_turns"] >= 0 and q["extra_turns"] >= 0
         assert set(q["afflictions"]) <= set(AFFLICTIONS) and len(set(q["afflictions"])) == len(q["afflictions"])
-        assert q["animal"] is None or q["animal"]["kind"] in ("dragon", "unicorn", "winged_horse", "horse", "hound", "dove")
+        animal = q["animal"]
+        assert animal is None or animal["kind"] in ("dragon", "unicorn", "winged_horse", "horse", "hound", "dove")
         if q["afflictions"]:
-            assert q["animal"] is None or q["animal"]["kind"] == "dragon", "no animal stays with the afflicted (7.3043 d)"
+            assert animal is None or animal["kind"] == "dragon", "no animal stays with the afflicted (7.3043 d)"
     if state["phase"] == "play" and all(q["turns_taken"] == 0 for q in state["players"]):
         starts = [hx(q["at"]) for q in state["players"]]
         assert len(set(starts)) == len(starts), "players may not start in the same space (3.72)"

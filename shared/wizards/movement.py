@@ -273,7 +273,8 @@ def refusal(state: dict, seat: int, by: str, to: Hex) -> RuleViolation:
         if w.is_water(to):
             return RuleViolation("8.441", "the Winged Horse will not alight in a WATER space")
         if kind == "circle" or w.in_lair(to):
-            return RuleViolation("8.44", "the Winged Horse can NOT land in the Center of the Sacred Circle or any space of Dragon's Lair")
+            return RuleViolation("8.44", "the Winged Horse can NOT land in the Center of the Sacred Circle "
+                                         "or any space of Dragon's Lair")
         if distance(m.at, to) > FLIGHT:
             return RuleViolation("8.44", "the Winged Horse flies TEN spaces per turn")
         return RuleViolation("8.44", "the flight is the whole of a turn's movement")
@@ -312,7 +313,8 @@ def refusal(state: dict, seat: int, by: str, to: Hex) -> RuleViolation:
             return RuleViolation("6 Walls", "walls are impassable for players that aren't flying or transporting")
         return RuleViolation("6 Water-Swimming", "a player in a Boat does not swim")
     if kind in ("stone", "circle"):
-        return RuleViolation("6 Sacred Circle", "the Sacred Circle is entered only by the Movement Roll (by 'stone' or 'circle')")
+        return RuleViolation("6 Sacred Circle", "the Sacred Circle is entered only by the Movement Roll "
+                                                "(by 'stone' or 'circle')")
     if kind == "star_crest" and not m.star_crest_ok:
         if m.dragonbound:
             return RuleViolation("7.3051 g", "a Dragonbound player may not enter the Star Crest")

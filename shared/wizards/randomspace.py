@@ -22,7 +22,8 @@ from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TILE_TYPES
 LISTINGS = ("COMMON", "ELVEN", "MAGIC", "COMMON OR ELVEN", "COMMON OR MAGIC", "ELVEN OR MAGIC", "RANDOM")
 
 # A named place and the (tile, label) it stands on, for places fixed by Appendix C / section 6.
-FIXED_PLACES = {"lair_center": (LAIR_TILE, "Center"), "hamdrel": (COTTAGE_TILE, "Center"), "circle_center": (CIRCLE_TILE, "Center")}
+FIXED_PLACES = {"lair_center": (LAIR_TILE, "Center"), "hamdrel": (COTTAGE_TILE, "Center"),
+                "circle_center": (CIRCLE_TILE, "Center")}
 PLACE_KINDS = {"star_crest": "star_crest", "high_hollow": "high_hollow", "shrineheart_abbey": "abbey"}
 
 

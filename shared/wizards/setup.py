@@ -140,7 +140,8 @@ def on_removal_rolled(state: dict, then: dict, faces: list, events: list) -> Non
 def step_solitaire_shuffle(state: dict, events: list) -> None:
     k = state["tiles"]["remove_count"]
     rest = [t for t in pack().tile_ids if t not in state["tiles"]["aside"]]
-    pools = shuffle_request("tiles shuffled face down", len(rest)) + shuffle_request("face-down tiles to place", len(rest) - k + 4)
+    pools = (shuffle_request("tiles shuffled face down", len(rest))
+             + shuffle_request("face-down tiles to place", len(rest) - k + 4))
     ask(state, pools, {"do": "solitaire_shuffled", "tiles": rest}, secret=True)
 
 
@@ -191,8 +192,8 @@ def step_tiles_placed(state: dict, events: list) -> None:
         t["face_down"] = False
         for placed in t["placed"]:
             placed["face_down"] = False
-        events.append({"type": "tiles_turned_up", "tiles": [{"tile": p["tile"], "at": p["at"], "rotation": p["rotation"]}
-                                                             for p in t["placed"]]})
+        turned = [{"tile": p["tile"], "at": p["at"], "rotation": p["rotation"]} for p in t["placed"]]
+        events.append({"type": "tiles_turned_up", "tiles": turned})
     t["placer"] = None
     state["step"] = "place_boats"
 

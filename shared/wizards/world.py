@@ -99,7 +99,8 @@ def build(placements: tuple[Placement, ...]) -> World:
         for label in LABELS:
             h = placed_hex(at, rot, label)
             s = spec["spaces"][label]
-            w.spaces[h] = Space(tile, label, s["kind"], spec["type"], s.get("name", ""), s.get("dots", 0), s.get("master", ""))
+            w.spaces[h] = Space(tile, label, s["kind"], spec["type"], s.get("name", ""), s.get("dots", 0),
+                                s.get("master", ""))
             w.hex_of[(tile, label)] = h
         for label, dname in spec["walls"]:
             h = placed_hex(at, rot, label)
@@ -137,7 +138,8 @@ def world_of(placements: tuple[Placement, ...]) -> World:
 
 
 def placements_of(state: dict) -> tuple[Placement, ...]:
-    return tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in state["tiles"]["placed"] if t["tile"]))
+    placed = state["tiles"]["placed"]
+    return tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in placed if t["tile"]))
 
 
 def world_for(state: dict) -> World:

@@ -166,7 +166,8 @@ def test_two_pennants_reroll_one_die():
     new, _ = act(new, 1, {"kind": "reroll", "dice": [2]})
     assert [p.count for p in E.chance_request(new).pools] == [1]
     new, events = roll(new, [6])
-    assert events[0]["defender_dice"] == [4, 2, 6] and new["board"]["goldmeadow"]["pennants"]["wizard"] == wizard(new, 1)
+    assert events[0]["defender_dice"] == [4, 2, 6]
+    assert new["board"]["goldmeadow"]["pennants"]["wizard"] == wizard(new, 1)
 
 
 def test_three_pennants_reroll_one_die_twice_more_or_two_dice():

@@ -8,10 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.engine import CHANCE, EngineError, MalformedAction, NotYourTurn, RuleViolation, WrongChanceOutcome
+from shared.engine import (
+    CHANCE,
+    EngineError,
+    MalformedAction,
+    MatchConfig,
+    NotYourTurn,
+    RuleViolation,
+    WrongChanceOutcome,
+)
 from shared.engine.playout import random_playout, sample_chance
 from shared.engine.registry import engine_for, policy_for
-from shared.engine import MatchConfig
 from shared.tower.actions import FIELDS
 from tests.tower.scenario import E, at, blank, castle, started, wizard
 
@@ -21,7 +28,8 @@ CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
 def test_registered_under_its_name():
     """The platform finds the engine and the AI policy by the name 'tower'."""
     engine = engine_for("tower")
-    assert (engine.name, engine.title, engine.min_seats, engine.max_seats) == ("tower", "Tower of the Wizard King", 2, 4)
+    described = (engine.name, engine.title, engine.min_seats, engine.max_seats)
+    assert described == ("tower", "Tower of the Wizard King", 2, 4)
     assert callable(policy_for("tower"))
 
 
@@ -64,7 +72,11 @@ def test_well_formed_but_illegal_is_a_rule_violation_naming_the_rule():
 
 json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 50), st.text(max_size=12),
                       st.sampled_from(["thornwood", "goldmeadow", "walk", "cave", "again", "pennants"]))
-json_value = st.recursive(json_leaf, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
 actions = st.one_of(
     json_value,
     st.builds(lambda kind, extra: {"kind": kind, **extra}, st.sampled_from(sorted(FIELDS)),

@@ -36,7 +36,8 @@ def shuffle_hidden(state: dict, rng: random.Random) -> dict:
     for k, c in enumerate(inside, start=1):
         chambers[(door + k) % len(chambers)] = c
     s["tower"] = {"chambers": chambers, "door": door}
-    slots = [(s["ramp"], k) for k in s["ramp"]] + [(t, "ramp") for t in s["tasks"] if t["task"] == "battle" and t["ramp"]]
+    battles_with_ramp = [t for t in s["tasks"] if t["task"] == "battle" and t["ramp"]]
+    slots = [(s["ramp"], k) for k in s["ramp"]] + [(t, "ramp") for t in battles_with_ramp]
     tokens = [holder[k] for holder, k in slots]
     rng.shuffle(tokens)
     for (holder, k), tok in zip(slots, tokens):

@@ -99,7 +99,8 @@ def test_describe_labels_every_legal_action():
     labels = [ENGINE.describe(a) for a in ENGINE.legal_actions(st, 0)]
     assert all(isinstance(x, str) and x for x in labels)
     assert "end movement" in labels
-    assert ENGINE.describe({"kind": "place_tile", "tile": "C1", "at": [1, 1], "rotation": 2}).startswith("place Torwall")
+    placing = ENGINE.describe({"kind": "place_tile", "tile": "C1", "at": [1, 1], "rotation": 2})
+    assert placing.startswith("place Torwall")
     assert ENGINE.describe({"kind": "place_tile", "tile": 7, "at": None})
     assert ENGINE.describe({"kind": "nonsense", "x": 1})
 
@@ -110,7 +111,8 @@ def test_legal_actions_are_sorted_and_stable():
     assert ENGINE.legal_actions(st, 0) == ENGINE.legal_actions(ENGINE.decode(ENGINE.encode(st)), 0)
     moves = [a for a in ENGINE.legal_actions(st, 0) if a["kind"] == "move"]
     keys = [(a["by"], a["to"][1], a["to"][0]) for a in moves]
-    assert keys == sorted(keys, key=lambda k: (["walk", "swim", "sail", "stone", "circle", "fly", "ride"].index(k[0]), k[1], k[2]))
+    modes = ["walk", "swim", "sail", "stone", "circle", "fly", "ride"]
+    assert keys == sorted(keys, key=lambda k: (modes.index(k[0]), k[1], k[2]))
     rng = random.Random(0)
     for a in rng.sample(moves, min(10, len(moves))):
         ENGINE.apply(st, 0, a)

@@ -9,7 +9,8 @@ def test_board_is_a_rectangle_of_water_hexes():
     """3.22: tiles cover Game Board Water hexagons; the board (authored) is 30 x 22 hexes."""
     b = board()
     assert len(b.hexes) == b.columns * b.rows == 660
-    assert all(b.offset(h) == (col, row) for h, (col, row) in zip(b.order, ((c, r) for r in range(b.rows) for c in range(b.columns))))
+    row_by_row = ((c, r) for r in range(b.rows) for c in range(b.columns))
+    assert all(b.offset(h) == (col, row) for h, (col, row) in zip(b.order, row_by_row))
 
 
 def test_a_tile_covers_nineteen_distinct_board_hexes_in_any_rotation():

@@ -24,6 +24,11 @@ def dealt(seats: int, rolls=None) -> dict:
     return s
 
 
+def first_tile_at(s: dict, seat: int, at, rotation: int = 0) -> dict:
+    """The action placing the first tile of the seat's hand with its Center at `at`."""
+    return {"kind": "place_tile", "tile": s["tiles"]["hands"][seat][0], "at": list(at), "rotation": rotation}
+
+
 def test_tiles_dealt_clockwise_from_the_dealers_left_as_evenly_as_possible():
     """3.2: the high roller deals the tiles in a clockwise rotation, as evenly as possible."""
     s = dealt(4)
@@ -76,11 +81,11 @@ def test_tiles_may_not_overlap():
     s = dealt(2)
     seat = s["await"]["seat"]
     c = board().cells[5]
-    s, _ = ENGINE.apply(s, seat, {"kind": "place_tile", "tile": s["tiles"]["hands"][seat][0], "at": list(c), "rotation": 0})
+    s, _ = ENGINE.apply(s, seat, first_tile_at(s, seat, c))
     other = s["await"]["seat"]
     near = next(h for h in board().centers if 0 < distance(h, c) <= 4)
     with pytest.raises(RuleViolation) as e:
-        ENGINE.apply(s, other, {"kind": "place_tile", "tile": s["tiles"]["hands"][other][0], "at": list(near), "rotation": 3})
+        ENGINE.apply(s, other, first_tile_at(s, other, near, rotation=3))
     assert e.value.rule == "3.22"
     assert all(distance(tuple(a["at"]), c) > 4 for a in ENGINE.legal_actions(s, other))
 
@@ -114,14 +119,14 @@ def test_a_placement_must_leave_room_for_the_tiles_to_come():
             break
         # Greedily waste room: the allowed centre touching the most free cells.
         best = max(allowed_centers(s), key=lambda c: (len(b.cells_hit[c] & free), c))
-        s, _ = ENGINE.apply(s, seat, {"kind": "place_tile", "tile": s["tiles"]["hands"][seat][0], "at": list(best), "rotation": 0})
+        s, _ = ENGINE.apply(s, seat, first_tile_at(s, seat, best))
     seat = s["await"]["seat"]
     free = free_cells(placed_centers(s))
     wasteful = [c for c in b.centers if len(b.cells_hit[c] & free) >= 2
                 and all(distance(c, p) > 4 for p in placed_centers(s))]
     assert wasteful, "expected an open centre touching two free cells"
     with pytest.raises(RuleViolation) as e:
-        ENGINE.apply(s, seat, {"kind": "place_tile", "tile": s["tiles"]["hands"][seat][0], "at": list(wasteful[0]), "rotation": 0})
+        ENGINE.apply(s, seat, first_tile_at(s, seat, wasteful[0]))
     assert e.value.rule == "3.21"
     assert all(len(b.cells_hit[tuple(a["at"])] & free) <= 1 for a in ENGINE.legal_actions(s, seat))
     rng = random.Random(0)  # and the set-up can always be finished

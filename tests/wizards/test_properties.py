@@ -53,7 +53,8 @@ def check_state(state: dict, rng: random.Random) -> None:
         for t in state["tiles"]["removed"]:
             assert f'"{t}"' not in json.dumps(v["tiles"]), "a removed tile shows"
         if rng.random() < 0.2:
-            assert ENGINE.view(scramble(state, seat if seat is not None else -1, rng), seat) == v, "a view depends on hidden state"
+            scrambled = scramble(state, seat if seat is not None else -1, rng)
+            assert ENGINE.view(scrambled, seat) == v, "a view depends on hidden state"
 
 
 @settings(max_examples=10, deadline=None)
@@ -118,14 +119,16 @@ def equip(rng: random.Random):
                 p["afflictions"] = [rng.choice(["demon_dazed", "dragonbound"])]
             elif roll < 0.7:
                 kind = rng.choice(["unicorn", "winged_horse", "horse", "hound"])
-                p["animal"] = {"kind": kind, "turns": {"unicorn": 1, "winged_horse": 2, "horse": 3, "hound": 4}[kind], "since": 0}
+                turns = {"unicorn": 1, "winged_horse": 2, "horse": 3, "hound": 4}[kind]
+                p["animal"] = {"kind": kind, "turns": turns, "since": 0}
             if rng.random() < 0.4 and "dragonbound" not in p["afflictions"]:
                 card = rng.choice(movement_cards)
                 if card in s["decks"]["event"]:
                     s["decks"]["event"].remove(card)
                     p["events"].append({"card": card, "days": rng.randint(1, 4)})
             if rng.random() < 0.3:
-                tile, label = rng.choice([("M1", "B1"), ("M1", "A3"), ("E4", "A3"), ("E5", "B4"), ("M3", "B1"), ("M6", "B3")])
+                places = [("M1", "B1"), ("M1", "A3"), ("E4", "A3"), ("E5", "B4"), ("M3", "B1"), ("M6", "B3")]
+                tile, label = rng.choice(places)
                 p["at"] = list(w.hex_of[(tile, label)])
                 if tile == "M6":
                     p["lair_time"] = 14 if "dragonbound" not in p["afflictions"] else None
@@ -161,5 +164,8 @@ def test_random_play_with_spells_animals_and_afflictions(seed, seats):
     assert ENGINE.actor(s) == TERMINAL
     again = start
     for step in log:
-        again = ENGINE.apply_chance(again, step[1])[0] if step[0] == "chance" else ENGINE.apply(again, step[1], step[2])[0]
+        if step[0] == "chance":
+            again = ENGINE.apply_chance(again, step[1])[0]
+        else:
+            again = ENGINE.apply(again, step[1], step[2])[0]
     assert ENGINE.encode(again) == ENGINE.encode(s)

@@ -75,8 +75,9 @@ def test_boats_placed_next_to_harbours_farthest_clockwise_towards_land():
         assert not w.is_water(ring[(d + 1) % 6])  # the next space clockwise is land (or the board's edge)
     # A lone tile in open water: every rim harbour has Water all round its outside.
     lone = {"C2": ((14, 10), 0)}
-    st = build(seats=1, layout={**lone, **{t: v for t, v in LAYOUT.items() if t not in ("C2", "C5", "C1", "C4", "E3", "C6", "E2")}},
-               at={0: ("C2", "A3")})
+    # the other tiles, less those that would touch C2 where it now lies
+    apart = {t: v for t, v in LAYOUT.items() if t not in ("C2", "C5", "C1", "C4", "E3", "C6", "E2")}
+    st = build(seats=1, layout={**lone, **apart}, at={0: ("C2", "A3")})
     w2 = world_for(st)
     town = w2.hex_of[("C2", "B1")]  # B1, the east corner: Water to its NE, E and SE, land to its SW
     assert boats.mooring(w2, town) == neighbour(town, 1)  # SE is the last Water going clockwise before land
@@ -129,7 +130,8 @@ def test_start_in_a_random_common_space_rolled_again_if_occupied():
     for the space); a second player rolling an occupied space rolls over."""
     s = ready_to_start(2)
     req = ENGINE.chance_request(s)
-    assert [p.purpose for p in req.pools] == ["red die: Common Territory", "white die: space letter (1-2 A, 3-4 B, 5-6 C)",
+    assert [p.purpose for p in req.pools] == ["red die: Common Territory",
+                                              "white die: space letter (1-2 A, 3-4 B, 5-6 C)",
                                               "red die: space number"]
     s, ev = ENGINE.apply_chance(s, [[3], [2], [5]])  # the dealer: Longrift A5
     w = world_for(s)
