@@ -134,23 +134,32 @@ def may_walk_into(w: World, m: Mover, h: Hex) -> bool:
     return True
 
 
-def _walks(state: dict, w: World, m: Mover, out: dict) -> None:
-    """Dijkstra over (hex, how, animal gone?) from the player's space within his points."""
+def walk_search(state: dict, w: World, m: Mover) -> dict:
+    """Every way the player can walk within his points (section 6): a cheapest-first (Dijkstra)
+    search from his space over nodes (space, how, animal gone). `how` is "land", or "bridge" on a Boat
+    used as a bridge; the start is "boat" in a Boat, "swim" in the Water, else "land". `animal gone`
+    is 1 once a Horse or Hound has been sent away on the way (8.45, 8.46, 8.452), else 0.
+
+    One search serves the moves listed (_walks) and the paths the board queries draw, and guarantees:
+    - each node reachable within m.mp maps to (cost, the node it was entered from), None for the start;
+    - nodes come in the order settled, by rising (cost, animal gone), so the first node of a space is
+      the cheapest way into it, keeping the animal where that costs no more;
+    - following the links back from any node (route) gives a cheapest walk to it, one neighbouring
+      space a step;
+    - no step crosses a Wall, enters a space may_walk_into refuses, steps from swimming onto a Boat,
+      or leaves a space (other than the start) where movement ends (7.2).
+    """
     start = "boat" if m.boat is not None else ("swim" if w.is_water(m.at) else "land")
-    heap = [(0, 0, m.at, start)]
-    seen: set = set()
+    heap = [(0, 0, m.at, start, None)]
+    reached: dict = {}
     while heap:
-        cost, gone, h, how = heapq.heappop(heap)
-        if (h, how, gone) in seen:
+        cost, gone, h, how, came_from = heapq.heappop(heap)
+        node = (h, how, gone)
+        if node in reached:
             continue
-        seen.add((h, how, gone))
-        if h != m.at:  # (climbing into a Boat in his own space is listed below)
-            key = ("walk", h)
-            boards = free_boat_at(state, h)["id"] if how == "bridge" else None
-            if key not in out or (cost, gone) < (out[key].cost, out[key].animal_leaves):
-                out[key] = Move("walk", h, cost, bool(gone), boards, stops_movement(state, w, m.seat, h))
-            if stops_movement(state, w, m.seat, h):
-                continue  # 7.2: movement ends here
+        reached[node] = (cost, came_from)
+        if h != m.at and stops_movement(state, w, m.seat, h):
+            continue  # 7.2: movement ends here
         for n in w.neighbours(h):
             if w.wall_between(h, n):
                 continue  # 6: Walls are impassable on foot
@@ -161,15 +170,63 @@ def _walks(state: dict, w: World, m: Mover, out: dict) -> None:
                 if not gone and m.animal in SHY_ANIMALS and shy_of(w, n):
                     step, leaves = step + m.bonus, 1
                 if cost + step <= m.mp:
-                    heapq.heappush(heap, (cost + step, leaves, n, "land"))
+                    heapq.heappush(heap, (cost + step, leaves, n, "land", node))
             elif how != "swim" and free_boat_at(state, n) is not None:
                 # 6: a Boat between land spaces (or other Boats) is a bridge, as Plains.
                 step, leaves = water_cost(m, "boat"), gone
                 if not gone and m.animal == "horse":  # 8.452: the Horse leaves one who boards
                     step, leaves = step + m.bonus, 1
                 if cost + step <= m.mp:
-                    heapq.heappush(heap, (cost + step, leaves, n, "bridge"))
-    if start == "swim":  # a swimmer may climb into a free Boat in his own space
+                    heapq.heappush(heap, (cost + step, leaves, n, "bridge", node))
+    return reached
+
+
+def sail_search(state: dict, w: World, m: Mover) -> dict:
+    """Where the player's Boat can sail within his points (6 BOARDING A BOAT; a Hound's point never
+    moves a Boat, 8.46): a cheapest-first search through Water from his space.
+
+    It guarantees: each Water space reachable maps to (cost, the space it was entered from), None for
+    the start, in the order settled (rising cost); following the links back from a space gives a
+    cheapest sail to it (route); the Boat goes on from no space where movement ends (7.2). Whether
+    the Boat may sail at all this turn is the caller's question (_sails).
+    """
+    budget = m.mp - (m.bonus if m.animal == "hound" else 0)  # 8.46
+    step = water_cost(m, "sailing")
+    heap = [(0, m.at)]
+    best = {m.at: 0}
+    came_from: dict = {m.at: None}
+    reached: dict = {}
+    while heap:
+        cost, h = heapq.heappop(heap)
+        if cost > best.get(h, cost):
+            continue
+        reached[h] = (cost, came_from[h])
+        if h != m.at and stops_movement(state, w, m.seat, h):
+            continue
+        for n in w.neighbours(h):
+            if w.is_water(n) and cost + step <= budget and cost + step < best.get(n, 1 << 30):
+                best[n], came_from[n] = cost + step, h
+                heapq.heappush(heap, (cost + step, n))
+    return reached
+
+
+def route(reached: dict, last) -> list:
+    """The nodes entered on the way to `last`, in order, by the links of walk_search or sail_search
+    (the start itself left out)."""
+    nodes = []
+    while reached[last][1] is not None:
+        nodes.append(last)
+        last = reached[last][1]
+    return nodes[::-1]
+
+
+def _walks(state: dict, w: World, m: Mover, out: dict) -> None:
+    for (h, how, gone), (cost, _) in walk_search(state, w, m).items():
+        if h == m.at or ("walk", h) in out:
+            continue  # the first way into a space is the cheapest (walk_search); his own space is below
+        boards = free_boat_at(state, h)["id"] if how == "bridge" else None
+        out[("walk", h)] = Move("walk", h, cost, bool(gone), boards, stops_movement(state, w, m.seat, h))
+    if m.boat is None and w.is_water(m.at):  # a swimmer may climb into a free Boat in his own space
         boat = free_boat_at(state, m.at)
         if boat is not None:
             step, leaves = water_cost(m, "boat"), m.animal == "horse"
@@ -192,22 +249,9 @@ def _swims(state: dict, w: World, m: Mover, out: dict) -> None:
 def _sails(state: dict, w: World, m: Mover, out: dict) -> None:
     if m.boat is None or m.boarded:
         return  # 6: a Boat is not moved on the turn it is boarded
-    budget = m.mp - (m.bonus if m.animal == "hound" else 0)  # 8.46
-    step = water_cost(m, "sailing")
-    heap = [(0, m.at)]
-    best = {m.at: 0}
-    while heap:
-        cost, h = heapq.heappop(heap)
-        if cost > best.get(h, cost):
-            continue
+    for h, (cost, _) in sail_search(state, w, m).items():
         if h != m.at:
             out[("sail", h)] = Move("sail", h, cost, False, None, stops_movement(state, w, m.seat, h))
-            if stops_movement(state, w, m.seat, h):
-                continue
-        for n in w.neighbours(h):
-            if w.is_water(n) and cost + step <= budget and cost + step < best.get(n, 1 << 30):
-                best[n] = cost + step
-                heapq.heappush(heap, (cost + step, n))
 
 
 def _circle(state: dict, w: World, m: Mover, out: dict) -> None:
@@ -239,20 +283,27 @@ def _flights(state: dict, w: World, m: Mover, out: dict) -> None:
                 out[("ride", h)] = Move("ride", h, m.mp, False, None, True)
 
 
-def options(state: dict, seat: int) -> dict[tuple[str, Hex], Move]:
-    """Every move the player may make now, keyed by (by, destination)."""
-    t = state["turn"]
-    if t is None or t["seat"] != seat or state["step"] != "movement" or t["ended"] or t["mp"] <= 0:
-        return {}
-    w = world_for(state)
-    m = mover(state, seat)
+def moves_of(state: dict, m: Mover) -> dict[tuple[str, Hex], Move]:
+    """Every move a Mover could make from `state`, keyed by (by, destination): none without points.
+    The board queries ask this for a player as he would move (queries.mover)."""
     out: dict = {}
+    if m.mp <= 0:
+        return out
+    w = world_for(state)
     _walks(state, w, m, out)
     _swims(state, w, m, out)
     _sails(state, w, m, out)
     _circle(state, w, m, out)
     _flights(state, w, m, out)
     return out
+
+
+def options(state: dict, seat: int) -> dict[tuple[str, Hex], Move]:
+    """Every move the player may make now, keyed by (by, destination)."""
+    t = state["turn"]
+    if t is None or t["seat"] != seat or state["step"] != "movement" or t["ended"] or t["mp"] <= 0:
+        return {}
+    return moves_of(state, mover(state, seat))
 
 
 def legal_moves(state: dict, seat: int) -> list[dict]:

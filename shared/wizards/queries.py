@@ -19,18 +19,16 @@ has, are left out then).
 """
 from __future__ import annotations
 
-import heapq
 from dataclasses import replace
 
 from shared.engine import MalformedAction
 from shared.hexgrid import Hex
 from shared.wizards import movement
 from shared.wizards.cards import movement_modifiers
-from shared.wizards.encounters import stops_movement
-from shared.wizards.movement import ANIMAL_BONUS, MODES, SHY_ANIMALS, Mover
+from shared.wizards.movement import ANIMAL_BONUS, MODES, Mover
 from shared.wizards.pack import pack
 from shared.wizards.randomspace import letter_from_white
-from shared.wizards.state import afflicted, free_boat_at, hx
+from shared.wizards.state import afflicted, hx
 from shared.wizards.world import World, world_for
 
 FIELDS = {"destinations": ({"points"}, {"white"}), "path": ({"to"}, {"points", "white"}),
@@ -135,20 +133,6 @@ def mover(view: dict, seat: int, points: int, white: int | None) -> Mover:
                  star_crest_ok=movement.star_crest_permitted(ahead, world_for(view), seat), swum=p["swum"])
 
 
-def _moves(view: dict, m: Mover) -> dict:
-    """movement.options for a Mover: every (by, destination) -> Move."""
-    w = world_for(view)
-    out: dict = {}
-    if m.mp <= 0:
-        return out
-    movement._walks(view, w, m, out)
-    movement._swims(view, w, m, out)
-    movement._sails(view, w, m, out)
-    movement._circle(view, w, m, out)
-    movement._flights(view, w, m, out)
-    return out
-
-
 def _order(key) -> tuple:
     by, h = key
     return (MODES.index(by), h[1], h[0])
@@ -163,7 +147,7 @@ def destinations(view: dict, seat: int, points: int, white: int | None) -> dict:
     m = mover(view, seat, points, white)
     out["white"] = m.white
     w = world_for(view)
-    moves = _moves(view, m)
+    moves = movement.moves_of(view, m)
     out["destinations"] = [{"by": k[0], "to": list(k[1]), "cost": mv.cost, "space": w.space_name(k[1]),
                             "ends_movement": mv.ends, "animal_leaves": mv.animal_leaves}
                            for k, mv in sorted(moves.items(), key=lambda kv: _order(kv[0]))]
@@ -187,7 +171,8 @@ def path(view: dict, seat: int, to: Hex, points: int | None, white: int | None) 
         points = UNLIMITED if unlimited else view["turn"]["mp"]
     out["points"] = None if unlimited else points
     m = mover(view, seat, points, white)
-    moves = {k: mv for k, mv in _moves(view, m).items() if k[1] == to and not (unlimited and k[0] in WHOLE_TURN)}
+    moves = {(by, h): mv for (by, h), mv in movement.moves_of(view, m).items()
+             if h == to and not (unlimited and by in WHOLE_TURN)}
     if not moves:
         out["why"] = (f"{w.space_name(to)} cannot be reached " + ("on foot or by Boat" if unlimited else
                       f"with {points} Movement Points") + " (terrain costs, walls, Water, Specific Encounter "
@@ -201,71 +186,18 @@ def path(view: dict, seat: int, to: Hex, points: int | None, white: int | None) 
 
 
 def _walk_path(view: dict, w: World, m: Mover, to: Hex) -> list[Hex]:
-    """The hexes entered on the cheapest walk: movement._walks' search (same nodes, costs and
-    order) keeping where each node was reached from."""
-    start = "boat" if m.boat is not None else ("swim" if w.is_water(m.at) else "land")
+    """The hexes entered on the cheapest walk: the first way into `to` that movement.walk_search
+    settles (the one whose cost the move lists), followed back to the start."""
     if to == m.at:
         return [to]  # a swimmer climbing into a Boat in his own space
-    heap = [(0, 0, m.at, start, None)]
-    came: dict = {}
-    best = None
-    while heap:
-        cost, gone, h, how, parent = heapq.heappop(heap)
-        node = (h, how, gone)
-        if node in came:
-            continue
-        came[node] = parent
-        if h == to:
-            best = node
-            break
-        if h != m.at and stops_movement(view, w, m.seat, h):
-            continue
-        for n in w.neighbours(h):
-            if w.wall_between(h, n):
-                continue
-            if w.is_land(n):
-                if not movement.may_walk_into(w, m, n):
-                    continue
-                step, leaves = movement.land_cost(m, w.kind(n)), gone
-                if not gone and m.animal in SHY_ANIMALS and movement.shy_of(w, n):
-                    step, leaves = step + m.bonus, 1
-                if cost + step <= m.mp:
-                    heapq.heappush(heap, (cost + step, leaves, n, "land", node))
-            elif how != "swim" and free_boat_at(view, n) is not None:
-                step, leaves = movement.water_cost(m, "boat"), gone
-                if not gone and m.animal == "horse":
-                    step, leaves = step + m.bonus, 1
-                if cost + step <= m.mp:
-                    heapq.heappush(heap, (cost + step, leaves, n, "bridge", node))
-    hexes = []
-    while best is not None and best[0] != m.at:
-        hexes.append(best[0])
-        best = came[best]
-    return hexes[::-1]
+    reached = movement.walk_search(view, w, m)
+    last = next(node for node in reached if node[0] == to)
+    return [h for h, _, _ in movement.route(reached, last)]
 
 
 def _sail_path(view: dict, w: World, m: Mover, to: Hex) -> list[Hex]:
-    """The Water spaces the Boat passes on the cheapest sail (movement._sails' search)."""
-    budget = m.mp - (m.bonus if m.animal == "hound" else 0)  # 8.46
-    step = movement.water_cost(m, "sailing")
-    heap = [(0, m.at)]
-    best = {m.at: 0}
-    came: dict = {m.at: None}
-    while heap:
-        cost, h = heapq.heappop(heap)
-        if cost > best.get(h, cost) or h == to:
-            continue
-        if h != m.at and stops_movement(view, w, m.seat, h):
-            continue
-        for n in w.neighbours(h):
-            if w.is_water(n) and cost + step <= budget and cost + step < best.get(n, 1 << 30):
-                best[n], came[n] = cost + step, h
-                heapq.heappush(heap, (cost + step, n))
-    hexes, h = [], to
-    while h is not None and h != m.at:
-        hexes.append(h)
-        h = came.get(h)
-    return hexes[::-1]
+    """The Water spaces the Boat passes on the cheapest sail (movement.sail_search)."""
+    return movement.route(movement.sail_search(view, w, m), to)
 
 
 # --- section 4 ----------------------------------------------------------------------------------------
