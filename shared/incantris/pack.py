@@ -4,6 +4,11 @@ The rulebook prints the spells and the solo tables; the tiles, layouts, wizard b
 dice faces are authored (see RULE-GAPS.md). Everything lives in content/incantris.json,
 validated against content/schema.json when the package is first used, so a person who owns
 the game can replace an authored value by editing data.
+
+Beyond the schema the loader refuses what the rulebook rules out and a schema cannot see:
+a layout that lays one double-sided tile twice, an obstacle of a layout standing anywhere but
+plain open ground on a single tile, a board spell the reference does not print, and a
+printed spell on no board (README.md, "Readings").
 """
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ from pathlib import Path
 
 import jsonschema
 
-from shared.hexgrid import Hex, iter_within
+from shared.hexgrid import Hex, distance, iter_within, rotate, sub
 
 _HERE = Path(__file__).parent / "content"
 
@@ -100,6 +105,55 @@ class Pack:
                     if len(chars) != len(cells):
                         raise ValueError(f"tile {tile['id']}{side}: {len(chars)} hexes, expected {len(cells)}")
                     out[(tile["id"], side)] = dict(zip(cells, chars))
+        self._check_boards()
+        for lay in data["layouts"]:
+            self._check_layout(lay)
+
+    def _check_boards(self) -> None:
+        """Every board spell is printed in the Spell & Magical Ability Reference, and each of its
+        twenty spells is on some wizard's board (Flame Darts is the hydra's "but with 2D+1", so a
+        wizard casts it at its printed 1D+2)."""
+        on_boards = set()
+        for w in self.wizards.values():
+            unknown = [s for s in w.spells if s not in self.spells]
+            if unknown or len(set(w.spells)) != len(w.spells):
+                raise ValueError(f"wizard {w.id}: spells {list(w.spells)} name an unknown spell or one twice")
+            on_boards.update(w.spells)
+        missing = sorted(set(self.spells) - on_boards)
+        if missing:
+            raise ValueError(f"spells on no wizard's board: {missing}")
+
+    def _check_layout(self, lay: dict) -> None:
+        """Game Components: "8 Double-Sided Tiles ... 6 Double-Sided Half Tiles" - a tile shows
+        one side at a time, so a layout lays each tile once. Obstacles stand on plain open ground
+        inside one tile: never stream or ocean (Movement & Terrain sorts hexes into stream,
+        ocean, "otherwise impassable" and open ground, so an obstacle takes the place of open
+        ground), and in an authored layout never on a bridge, the stream's crossing."""
+        tiles = [t["tile"] for t in lay["tiles"]]
+        twice = sorted({t for t in tiles if tiles.count(t) > 1})
+        if twice:
+            raise ValueError(f"layout {lay['id']}: tile {', '.join(twice)} laid twice (a double-sided tile "
+                             "shows one side at a time)")
+        for o in lay["obstacles"]:
+            for h in o["hexes"]:
+                ground = self.ground_under(lay, (h[0], h[1]))
+                if ground != ".":
+                    what = {None: "not a whole hex of a single tile", "~": "stream", "#": "ocean",
+                            "=": "a bridge"}[ground]
+                    raise ValueError(f"layout {lay['id']}: {o['kind']} on hex {list(h)}, {what}: obstacles stand on "
+                                     "open ground")
+
+    def ground_under(self, lay: dict, h: Hex) -> str | None:
+        """The terrain character of a layout's hex inside one tile (None: on no tile, or on a
+        tile edge, where pieces of tiles meet)."""
+        found = []
+        for p in lay["tiles"]:
+            half, face = self.face(p["tile"], p["side"])
+            local = rotate(sub(h, (p["centre"][0], p["centre"][1])), -p["rotation"])
+            if local in face:
+                inside = distance(local, (0, 0)) < self.radius and not (half and local[1] == 0)
+                found.append(face[local] if inside else None)
+        return found[0] if len(found) == 1 else None
 
     def face(self, tile: str, side: str) -> tuple[bool, dict[Hex, str]]:
         """(is_half, local hex -> terrain character) of one side of a tile."""

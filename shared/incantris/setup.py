@@ -14,7 +14,7 @@ from collections import Counter
 from shared.engine import InvalidConfig, MatchConfig
 from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import campaign, match, scenarios
-from shared.incantris.arena import OCEAN, arena_of, as_hex
+from shared.incantris.arena import OCEAN, OPEN, arena_of, as_hex
 from shared.incantris.movement import Ground
 from shared.incantris.pack import load
 
@@ -139,9 +139,12 @@ def _faces(tiles: list[dict], faces, scenario: str) -> list[dict]:
 
 def _check_obstacles(state: dict, a, obstacles, solo: bool) -> None:
     """Obstacles sit on whole hexes of one tile ("Walls and trees should not cross the edge
-    of a tile"), never on a crystal; high walls are two hexes, low walls one or two, trees
-    one. Solo: "Up to three trees, two low walls, and one high wall ... they may not block
-    the attacking wizards' entry to the arena or otherwise pen them in."""
+    of a tile"), on open ground (Movement & Terrain: "All hexes that are neither stream, ocean,
+    nor otherwise impassable are open ground" - an obstacle's hex is taken out of open ground,
+    never out of a stream or the ocean; the bridge is open ground), never on a crystal; high
+    walls are two hexes, low walls one or two, trees one. Solo: "Up to three trees, two low
+    walls, and one high wall ... they may not block the attacking wizards' entry to the arena
+    or otherwise pen them in."""
     pack = load()
     rules = pack.obstacle_rules
     if not isinstance(obstacles, list):
@@ -164,6 +167,8 @@ def _check_obstacles(state: dict, a, obstacles, solo: bool) -> None:
         for h in hexes:
             if h not in a.single or h in seen or h in crystals or h in entry_hexes:
                 raise InvalidConfig(f"an obstacle cannot stand on hex {list(h)}")
+            if a.terrain[h] != OPEN:
+                raise InvalidConfig(f"an obstacle stands on open ground, not on the {a.terrain[h]} of hex {list(h)}")
             seen.add(h)
         if len(tiles_under) != 1:
             raise InvalidConfig("walls should not cross the edge of a tile")

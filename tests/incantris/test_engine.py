@@ -51,6 +51,26 @@ def test_players_may_agree_on_other_tiles_and_obstacles():
     assert s["obstacles"] == []
 
 
+@pytest.mark.parametrize("terrain", ["stream", "ocean"])
+def test_players_place_obstacles_on_open_ground_only(terrain):
+    """Obstacles / Movement & Terrain: "All hexes that are neither stream, ocean, nor otherwise
+    impassable are open ground" - the trees and walls players place "as they choose" still take
+    the place of open ground (README, Readings); the bridge is open ground and may hold one."""
+    from shared.incantris.arena import arena_of
+    from shared.incantris.pack import load
+
+    lay = load().layouts["battle-royale-2"]
+    a = arena_of(lay["tiles"])
+    taken = {tuple(h) for o in lay["obstacles"] for h in o["hexes"]}
+    spots = sorted(h for h in a.single if a.terrain[h] == terrain and h not in taken)
+    assert spots, f"the layout has {terrain} hexes inside one tile"
+    with pytest.raises(InvalidConfig, match="open ground"):
+        game(obstacles=lay["obstacles"] + [{"kind": "tree", "hexes": [list(spots[0])]}])
+    bridge = next(h for h in sorted(a.single) if load().ground_under(lay, h) == "=" and h not in taken)
+    s = game(obstacles=lay["obstacles"] + [{"kind": "tree", "hexes": [list(bridge)]}])
+    assert [list(bridge)] in [o["hexes"] for o in s["obstacles"]]
+
+
 def test_default_variant_is_battle_royale():
     assert E.setup(MatchConfig(2))["scenario"] == "battle-royale"
 

@@ -2,6 +2,7 @@
 authored within the constraints the text states (RULE-GAPS.md, Incantris)."""
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 from pathlib import Path
@@ -10,8 +11,8 @@ import jsonschema
 import pytest
 
 from shared.hexgrid import iter_within
-from shared.incantris.arena import OCEAN, arena_of
-from shared.incantris.pack import load
+from shared.incantris.arena import OCEAN, OPEN, arena_of, relative
+from shared.incantris.pack import Pack, load
 
 PACK = load()
 RAW = PACK.data
@@ -83,6 +84,42 @@ def test_every_spell_is_on_some_board_and_table_one_spells_are_known():
     for w in PACK.wizards.values():
         for spell, _ in PACK.attacking["spells"][w.type]:
             assert spell in w.spells, (w.id, spell)
+
+
+def test_every_wizard_has_three_spells():
+    """Figure 8 (one reference board design) and Selecting Your Team: nothing printed gives one
+    wizard more spells than another - not the team texts, not Table 1, not the Spell Totem - so
+    the Purple Sorceress has three like everyone else, and the 36 places still hold all 20."""
+    assert {w.id: len(w.spells) for w in PACK.wizards.values()} == {w: 3 for w in PACK.wizards}
+    assert all(len(set(w.spells)) == 3 for w in PACK.wizards.values())
+    assert set().union(*(w.spells for w in PACK.wizards.values())) == set(PRINTED)
+
+
+def test_the_purple_sorceress_keeps_meteor_storm_and_her_totem():
+    """Table 1 gives every Sorceress Meteor Storm; Purple: "The Sorceress can use her spell totem
+    to harass the enemy"; her third spell is something to cast from the totem, and the pack
+    says why she has three."""
+    sorceress = PACK.wizards["purple-sorceress"]
+    assert {"meteor-storm", "spell-totem"} < set(sorceress.spells)
+    third = (set(sorceress.spells) - {"meteor-storm", "spell-totem"}).pop()
+    assert PACK.spells[third].target == "wizard" and PACK.spells[third].range >= 1
+    why = next(w["why"] for w in RAW["wizards"] if w["id"] == "purple-sorceress")
+    assert "Three spells" in why and "Spell Totem" in why
+
+
+def test_the_loader_refuses_a_printed_spell_on_no_board():
+    """All 20 spells of the Spell & Magical Ability Reference are on some board: a pack that
+    drops one from every board is refused when it loads, as is a board naming an unknown spell."""
+    data = copy.deepcopy(RAW)
+    for w in data["wizards"]:
+        w["spells"] = [s if s != "flame-darts" else next(x for x in PRINTED if x not in w["spells"])
+                       for s in w["spells"]]
+    with pytest.raises(ValueError, match="no wizard's board"):
+        Pack(data)
+    data = copy.deepcopy(RAW)
+    data["wizards"][0]["spells"][2] = "lightning"
+    with pytest.raises(ValueError, match="unknown spell"):
+        Pack(data)
 
 
 def test_named_team_signatures():
@@ -179,6 +216,64 @@ def test_layouts_make_connected_arenas_with_zones(layout):
         assert PACK.face(lay["tiles"][z]["tile"], lay["tiles"][z]["side"])[0], "a starting zone is a half tile"
         zone_whole = [h for h in a.tile_hexes[z] if h in a.whole and a.terrain[h] != OCEAN]
         assert len(zone_whole) >= 3
+
+
+def test_no_layout_lays_a_tile_twice():
+    """Game Components: "8 Double-Sided Tiles ... 6 Double-Sided Half Tiles": a tile shows one
+    side at a time, so a layout lays each tile once (the players' own choice of faces is held
+    to the same, setup._faces)."""
+    for lay in RAW["layouts"]:
+        tiles = [t["tile"] for t in lay["tiles"]]
+        assert len(tiles) == len(set(tiles)), (lay["id"], tiles)
+
+
+@pytest.mark.parametrize("layout", sorted(PACK.layouts))
+def test_the_loader_refuses_a_layout_that_lays_a_tile_twice(layout):
+    """Game Components (double-sided tiles): every layout is checked when the pack loads."""
+    data = copy.deepcopy(RAW)
+    lay = next(x for x in data["layouts"] if x["id"] == layout)
+    first = lay["tiles"][0]
+    lay["tiles"][1] = dict(lay["tiles"][1], tile=first["tile"], side="B" if first["side"] == "A" else "A")
+    with pytest.raises(ValueError, match="laid twice"):
+        Pack(data)
+
+
+def _ground(lay: dict, a, h) -> str:
+    """The terrain character under a whole hex of one tile, read from the tile's face."""
+    t = lay["tiles"][a.owners[h][0]]
+    return PACK.face(t["tile"], t["side"])[1][relative(h, tuple(t["centre"]), t["rotation"])]
+
+
+@pytest.mark.parametrize("layout", sorted(PACK.layouts))
+def test_obstacles_stand_on_open_ground(layout):
+    """Obstacles and Movement & Terrain: "All hexes that are neither stream, ocean, nor otherwise
+    impassable are open ground" - an obstacle takes the place of open ground, never of a stream
+    or the ocean (README, Readings). The authored layouts also keep trees and walls off the
+    bridges, the streams' crossings."""
+    lay = PACK.layouts[layout]
+    a = arena_of(lay["tiles"])
+    for o in lay["obstacles"]:
+        for h in o["hexes"]:
+            h = tuple(h)
+            assert h in a.single and a.terrain[h] == OPEN, (o, a.terrain[h])
+            assert _ground(lay, a, h) == ".", (o, _ground(lay, a, h))
+
+
+@pytest.mark.parametrize("ground", ["~", "#", "="])
+def test_the_loader_refuses_an_obstacle_off_open_ground(ground):
+    """Obstacles stand on open ground: a layout with a tree on a stream, in the ocean or on a
+    bridge is refused when the pack loads."""
+    data = copy.deepcopy(RAW)
+    for lay in data["layouts"]:
+        a = arena_of(lay["tiles"])
+        spots = sorted(h for h in a.single if _ground(lay, a, h) == ground)
+        if spots:
+            lay["obstacles"].append({"kind": "tree", "hexes": [list(spots[0])]})
+            break
+    else:
+        pytest.fail(f"no layout has a {ground!r} hex")
+    with pytest.raises(ValueError, match="obstacles stand on open ground"):
+        Pack(data)
 
 
 def test_every_scenario_has_layouts_for_two_three_and_four_players():

@@ -134,4 +134,5 @@ def test_sight_from_any_part_of_the_hex_is_not_symmetric():
     s2 = begin(s, RED_DRUID)
     assert BLUE_SW in [t for t in targets(s2, "entanglement")]
     s3 = begin(s, BLUE_SW)
-    assert RED_DRUID not in targets(s3, "entanglement")
+    # Gloom Strike (range 12) reaches every hex here: only sight keeps the Druid out
+    assert BLUE_SW in targets(s3, "gloom-strike") and RED_DRUID not in targets(s3, "gloom-strike")
