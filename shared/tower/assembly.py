@@ -61,16 +61,14 @@ def request(state: dict) -> ChanceRequest:
     if stage == "sites":
         pools = []
         for terrain in TERRAINS:
-            tokens = p.castle_tokens_of(terrain, state["removed"]["characters"])
-            pools += draws(f"{terrain} castle sites", len(p.by_terrain[terrain]), len(tokens))
+            pools += draws(f"{terrain} castle sites", len(p.by_terrain[terrain]), len(_castle_tokens(state, terrain)))
         stretch = p.ramp_steps // p.ramp_stretches
         pools += [DicePool(f"Ramp token step in stretch {i + 1}", 1, tuple(range(1, stretch + 1)))
                   for i in range(p.ramp_stretches)]
         return ChanceRequest(tuple(pools))
     pools = shuffle_request("Characters: Tower and deal", len(_characters(state)))
     for terrain in TERRAINS:
-        tokens = p.castle_tokens_of(terrain, state["removed"]["characters"])
-        pools += shuffle_request(f"{terrain} castle tokens", len(tokens))
+        pools += shuffle_request(f"{terrain} castle tokens", len(_castle_tokens(state, terrain)))
     pools += shuffle_request("spell tokens", len(_spell_territories(state)))
     pools += shuffle_request("Ramp tokens", len(p.ramp_tokens()))
     return ChanceRequest(tuple(pools), secret=True)
@@ -78,6 +76,11 @@ def request(state: dict) -> ChanceRequest:
 
 def _characters(state: dict) -> list[str]:
     return [c for c in pack().character_names if c not in state["removed"]["characters"]]
+
+
+def _castle_tokens(state: dict, terrain: str) -> list[str]:
+    """The terrain's castle tokens still in the game: none for an eliminated Character's Home Castle."""
+    return pack().castle_tokens_of(terrain, state["removed"]["characters"])
 
 
 def _spell_territories(state: dict) -> list[str]:
@@ -102,7 +105,7 @@ def apply(state: dict, outcome, events: list) -> None:
     if stage == "sites":
         i = 0
         for terrain in TERRAINS:
-            k = len(p.castle_tokens_of(terrain, state["removed"]["characters"]))
+            k = len(_castle_tokens(state, terrain))
             chosen = apply_shuffle(p.by_terrain[terrain], outcome[i:i + k])[:k]
             i += k
             state["sites"] += chosen
@@ -133,7 +136,7 @@ def apply(state: dict, outcome, events: list) -> None:
     by_terrain_sites = {terrain: [t for t in state["sites"] if p.territories[t].terrain == terrain]
                         for terrain in TERRAINS}
     for terrain in TERRAINS:
-        tokens = p.castle_tokens_of(terrain, state["removed"]["characters"])
+        tokens = _castle_tokens(state, terrain)
         for t, token in zip(by_terrain_sites[terrain], apply_shuffle(tokens, take(len(tokens)))):
             state["board"][t]["token"] = {"id": token, "up": False}
     spots = _spell_territories(state)

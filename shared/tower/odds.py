@@ -19,6 +19,11 @@ from math import comb
 SAMPLES = 600
 
 
+def _binomial(n: int, k: int, p: float) -> float:
+    """P(exactly k of n dice show a face that each shows with probability p)."""
+    return comb(n, k) * p**k * (1 - p) ** (n - k)
+
+
 @cache
 def attacker_wins(a: int, d: int, face: int = 6) -> float:
     """P(the attacker wins) with a dice against d dice, every die at most `face`."""
@@ -31,9 +36,9 @@ def attacker_wins(a: int, d: int, face: int = 6) -> float:
     p = 1.0 / face
     total = 0.0
     for ca in range(a + 1):
-        pa = comb(a, ca) * p**ca * (1 - p) ** (a - ca)
+        pa = _binomial(a, ca, p)
         for cd in range(d + 1):
-            pd = comb(d, cd) * p**cd * (1 - p) ** (d - cd)
+            pd = _binomial(d, cd, p)
             if ca > cd:
                 total += pa * pd
             elif ca == cd:
@@ -53,7 +58,7 @@ def defender_holds(attacker: tuple[int, ...], kept: tuple[int, ...], fresh: int,
     p = 1.0 / face
     total = 0.0
     for cf in range(fresh + 1):
-        pf = comb(fresh, cf) * p**cf * (1 - p) ** (fresh - cf)
+        pf = _binomial(fresh, cf, p)
         if pf == 0.0:
             continue
         if kc + cf > ac:

@@ -66,6 +66,17 @@ def at(state: dict, seat: int, t: str) -> None:
     state["players"][seat]["at"] = t
 
 
+def scattered(rng) -> tuple[dict[int, str], list[str], dict]:
+    """Four random Characters on four random territories (seat i's on spots[i]): the characters,
+    the spots and the state."""
+    chars = dict(zip(range(4), rng.sample(pack().character_names, 4)))
+    spots = rng.sample(list(pack().territory_ids), 4)
+    state = blank(4, chars)
+    for seat, t in enumerate(spots):
+        at(state, seat, t)
+    return chars, spots, state
+
+
 def wizard(state: dict, seat: int) -> str:
     return state["players"][seat]["wizard"]
 

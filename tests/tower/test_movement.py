@@ -9,7 +9,7 @@ import pytest
 from shared.engine import MalformedAction, RuleViolation
 from shared.tower import movement
 from shared.tower.pack import ROCKY, pack
-from tests.tower.scenario import E, act, at, blank, top
+from tests.tower.scenario import E, act, at, blank, scattered, top
 
 P = pack()
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
@@ -176,9 +176,7 @@ def test_every_listed_move_is_a_legal_path_to_its_destination():
     """Movement on the Board: the listed path of every destination obeys every movement rule."""
     rng = random.Random(5)
     for _ in range(30):
-        chars = dict(zip(range(4), rng.sample(P.character_names, 4)))
-        spots = rng.sample(list(P.territory_ids), 4)
-        state = game(chars, **{f"s{i}": t for i, t in enumerate(spots)})
+        chars, spots, state = scattered(rng)
         others = set(spots[1:])
         for a in E.legal_actions(state, 0):
             if a["kind"] == "move":

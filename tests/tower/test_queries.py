@@ -9,7 +9,7 @@ import pytest
 from shared.engine import MalformedAction, MatchConfig, RuleViolation
 from shared.tower import movement
 from shared.tower.pack import ROCKY, pack
-from tests.tower.scenario import E, act, at, blank, castle, spell
+from tests.tower.scenario import E, act, at, blank, castle, scattered, spell
 
 P = pack()
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
@@ -66,9 +66,7 @@ def test_destinations_are_the_moves_listed_on_the_seats_turn():
     """Movement on the Board: the destinations and the path to each are exactly the listed moves."""
     rng = random.Random(7)
     for _ in range(25):
-        chars = dict(zip(range(4), rng.sample(P.character_names, 4)))
-        spots = rng.sample(list(P.territory_ids), 4)
-        state = game(chars, **{f"s{i}": t for i, t in enumerate(spots)})
+        chars, spots, state = scattered(rng)
         moves = sorted(({"to": a["to"], "path": a["path"]} for a in E.legal_actions(state, 0) if a["kind"] == "move"),
                        key=lambda d: d["to"])
         got = ask(state, 0, kind="destinations")

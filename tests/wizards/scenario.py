@@ -55,6 +55,20 @@ def build(seats: int = 2, layout: dict | None = None, at: dict | None = None, dr
     return st
 
 
+def solo(tile: str, label: str, prepare=None, **kw) -> dict:
+    """One player standing on a space, about to roll."""
+    def prep(st):
+        put(st, 0, tile, label)
+        if prepare:
+            prepare(st)
+    return build(seats=1, at={0: (tile, label)}, prepare=prep, **kw)
+
+
+def animal(kind: str, turns: int = 3, since: int = 0):
+    """A `prepare` giving seat 0 an Animal with `turns` uses left."""
+    return lambda s: s["players"][0].update(animal={"kind": kind, "turns": turns, "since": since})
+
+
 def hex_of(state: dict, tile: str, label: str) -> tuple[int, int]:
     return world_for(state).hex_of[(tile, label)]
 
@@ -81,6 +95,15 @@ def moves(state: dict, seat: int) -> dict:
 def move(state: dict, seat: int, by: str, to: tuple[int, int]):
     cost = moves(state, seat)[(by, tuple(to))]
     return ENGINE.apply(state, seat, {"kind": "move", "by": by, "to": list(to), "cost": cost})
+
+
+def end(state: dict, seat: int = 0) -> dict:
+    """End the seat's movement and run on (dice showing 1) to the next Movement Roll."""
+    if state["await"] and state["await"]["for"] == "move":
+        state, _ = ENGINE.apply(state, seat, {"kind": "end_move"})
+    while state["chance"]["then"]["do"] != "movement_rolled":
+        state, _ = ENGINE.apply_chance(state, [[1] * p["count"] for p in state["chance"]["request"]["pools"]])
+    return state
 
 
 def chance(state: dict, *faces: int):

@@ -6,27 +6,10 @@ import pytest
 
 from shared.engine import MalformedAction, RuleViolation
 from shared.hexgrid import distance, neighbours
+from shared.wizards import movement
 from shared.wizards.boats import water_distances
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, build, chance, hex_of, move, moves, put, roll
-
-
-def solo(tile, label, prepare=None, **kw):
-    """One player standing on a space, about to roll."""
-    def prep(st):
-        put(st, 0, tile, label)
-        if prepare:
-            prepare(st)
-    return build(seats=1, at={0: (tile, label)}, prepare=prep, **kw)
-
-
-def end(st):
-    """End this turn's movement and run on to the player's next Movement Roll."""
-    if st["await"] and st["await"]["for"] == "move":
-        st, _ = ENGINE.apply(st, 0, {"kind": "end_move"})
-    while st["chance"]["then"]["do"] != "movement_rolled":
-        st, _ = ENGINE.apply_chance(st, [[1] * p["count"] for p in st["chance"]["request"]["pools"]])
-    return st
+from tests.wizards.scenario import ENGINE, animal, build, chance, end, hex_of, move, moves, roll, solo
 
 
 def over(ev):
@@ -59,6 +42,31 @@ def test_walking_costs_add_up_along_the_cheapest_path():
     st, ev = move(st, 0, "walk", to)
     assert st["turn"]["mp"] == 2 and st["await"]["for"] == "move"
     assert all(c <= 2 for c in walks(st).values())
+
+
+@pytest.mark.parametrize("where,prepare", [
+    (("C5", "Center"), None),
+    (("C5", "Center"), animal("horse")),  # 8.45: the Horse's points, and the spaces it shies from
+    (("E6", "C2"), lambda s: s["boats"].append({"id": 9, "at": [0, 15], "rider": None})),  # a Boat as a bridge
+])
+def test_the_walk_search_gives_each_listed_walk_and_a_route_to_it(where, prepare):
+    """6: the one search behind the walks listed and the board queries' paths: the first way it settles
+    into a space is the walk listed there, at that cost, and the links back from it enter one neighbouring
+    space at a time, never through a Wall, the cost rising all the way."""
+    st = roll(solo(*where, prepare=prepare), 6)
+    w = world_for(st)
+    m = movement.mover(st, 0)
+    reached = movement.walk_search(st, w, m)
+    first: dict = {}
+    for node, (cost, _) in reached.items():
+        first.setdefault(node[0], (node, cost))
+    assert {h: cost for h, (_, cost) in first.items() if h != m.at} == walks(st)
+    for h, (node, cost) in first.items():
+        hexes = [m.at] + [n[0] for n in movement.route(reached, node)]
+        assert hexes[-1] == h and all(distance(a, b) == 1 and not w.wall_between(a, b)
+                                      for a, b in zip(hexes, hexes[1:]))
+        costs = [0] + [reached[n][0] for n in movement.route(reached, node)]
+        assert costs == sorted(set(costs)) and costs[-1] == cost
 
 
 def test_towns_and_dwellings_end_movement_with_a_specific_encounter():
@@ -278,10 +286,6 @@ def test_dragonbound_may_not_enter_star_crest_or_high_hollow():
     with pytest.raises(RuleViolation) as e:
         ENGINE.apply(st, 0, {"kind": "move", "by": "walk", "to": list(hollow)})
     assert e.value.rule == "7.3051 g"
-
-
-def animal(kind, turns, since=0):
-    return lambda s: s["players"][0].update(animal={"kind": kind, "turns": turns, "since": since})
 
 
 def test_unicorn_goes_anywhere_but_the_circle_center_and_water_then_departs():

@@ -11,7 +11,7 @@ from shared.engine import CHANCE, MalformedAction
 from shared.wizards import randomspace
 from shared.wizards.pack import pack
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, build, hex_of, moves, put, roll
+from tests.wizards.scenario import ENGINE, animal, build, end, hex_of, moves, roll, solo
 
 
 def q(state, seat, **query):
@@ -22,28 +22,6 @@ def dests(state, seat, points, white=None) -> dict:
     extra = {"white": white} if white is not None else {}
     return {(d["by"], tuple(d["to"])): d["cost"] for d in q(state, seat, kind="destinations", points=points,
                                                               **extra)["destinations"]}
-
-
-def solo(tile, label, prepare=None, **kw):
-    """One player standing on a space, about to roll."""
-    def prep(st):
-        put(st, 0, tile, label)
-        if prepare:
-            prepare(st)
-    return build(seats=1, at={0: (tile, label)}, prepare=prep, **kw)
-
-
-def animal(kind, turns=3):
-    return lambda s: s["players"][0].update(animal={"kind": kind, "turns": turns, "since": 0})
-
-
-def end(st, seat=0):
-    """End the seat's movement and run on (dice showing 1) to the next Movement Roll."""
-    if st["await"] and st["await"]["for"] == "move":
-        st, _ = ENGINE.apply(st, seat, {"kind": "end_move"})
-    while st["chance"]["then"]["do"] != "movement_rolled":
-        st, _ = ENGINE.apply_chance(st, [[1] * p["count"] for p in st["chance"]["request"]["pools"]])
-    return st
 
 
 # --- destinations ---------------------------------------------------------------------------------------
