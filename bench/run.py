@@ -8,6 +8,7 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
     engine_battles_per_s           the engine's battle resolution alone, in process
     ai_matches_per_min             all-AI Tower matches, services split, two Celery workers
     metrics_overhead_pct           instrumentation's cost on resolution (with vs without)
+    policy_<game>_p50_ms, _p99_ms  each game's AI policy, per choice, in process
 and, when the matchmaking benchmark is present, its figures (mm_*).
 """
 from __future__ import annotations
@@ -117,6 +118,9 @@ def main(argv: list[str] | None = None) -> dict:
 
     state, seat = armed_state()
     figures["engine_battles_per_s"] = engine_battles_per_s(state, seat, 3.0)
+    from bench.policies import measure as policy_times
+
+    figures.update(policy_times())
     figures.update(measure(redis_url))
 
     print("split platform: combat load, then all-AI matches...", flush=True)

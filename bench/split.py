@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 from services.runtime.launcher import SERVICES, port_open
@@ -68,12 +69,20 @@ class SplitPlatform:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             text = self.output()
-            if READY in text:
-                return
+            if READY in text and self._worker_answers():
+                return  # the services answer health checks, and the AI worker is up
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the split platform stopped while starting:\n{text[-3000:]}")
             time.sleep(0.1)
         raise RuntimeError(f"the split platform was not ready within {timeout:.0f}s:\n{self.output()[-3000:]}")
+
+    def _worker_answers(self) -> bool:
+        """The launcher says ready once the worker is started; it takes a moment more to boot."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.worker_metrics}/metrics", timeout=1) as reply:
+                return reply.status == 200
+        except OSError:
+            return False
 
     def output(self) -> str:
         return Path(self._out.name).read_text(errors="replace")

@@ -60,3 +60,17 @@ def replay(engine: GameEngine, config: MatchConfig, log: Sequence[Step]) -> Any:
         else:
             state, _ = engine.apply(state, step[1], step[2])
     return state
+
+
+def policy_playout(engine: GameEngine, config: MatchConfig, policy, rng: random.Random,
+                   max_steps: int = 20_000) -> tuple[Any, list[Step]]:
+    """Every seat played by `policy(view, seat, legal, rng)`, seeing only its own view;
+    raises if the policy picks an action that is not legal."""
+
+    def choose(state, seat: int, legal: list[dict]) -> dict:
+        pick = policy(engine.view(state, seat), seat, legal, rng)
+        if pick not in legal:
+            raise AssertionError(f"the policy picked {pick!r}, which seat {seat} may not take")
+        return pick
+
+    return random_playout(engine, config, rng, max_steps, choose=choose)

@@ -20,6 +20,7 @@ from bench.split import SplitPlatform
 from tests.ops.prometheus_run import Prometheus
 from tests.ops.promql import dashboard_queries, exposed_names, metric_names, rule_queries, rules
 from tests.ops.tools import need
+from tests.support.processes import wait_for
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -63,11 +64,21 @@ def live(redis_url, tmp_path_factory):
     with SplitPlatform(redis_url, workers=2, env=env) as p:
         prom = Prometheus(binary, p.all_metrics_ports(), tmp_path_factory.mktemp("prometheus"))
         try:
+            wait_for(lambda: all(t["health"] == "up" for t in prom.api("targets")["data"]["activeTargets"]),
+                     60, "every scrape target to be up")
             started = time.monotonic()
             matches = drive(p)
             board = board_pb2_grpc.BoardStub(grpc.insecure_channel(p.addr["board"]))
-            while time.monotonic() - started < PLAY_S:
-                time.sleep(0.5)
+
+            def played_enough() -> bool:
+                """Long enough for every panel, at least one all-AI match over, and battles fought."""
+                fought = prom.query('sum(archmage_resolutions_total{domain="combat",game="tower"})')
+                over = [board.GetMatch(board_pb2.GetMatchRequest(match_id=m), timeout=10).status == "finished"
+                        for m in matches]
+                return (time.monotonic() - started >= PLAY_S and any(over)
+                        and bool(fought["data"]["result"]) and float(fought["data"]["result"][0]["value"][1]) > 0)
+
+            wait_for(played_enough, 120, "AI matches to be played and scraped", interval=0.5)
             # every rule evaluated at least once since the traffic began
             deadline = time.monotonic() + 10
             while not all(r.get("lastEvaluation", "0001").startswith("20") for r in _rules(prom)):

@@ -1,0 +1,43 @@
+"""How long each game's AI policy takes to choose, per call, over whole policy-played
+matches in process (the figure the policy tests used to assert; a benchmark measures it)."""
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from shared.engine import CHANCE, TERMINAL, MatchConfig
+from shared.engine.playout import sample_chance
+from shared.engine.registry import engine_for, policy_for
+
+GAMES = [("tower", MatchConfig(4)), ("incantris", MatchConfig(4, "battle-royale")),
+         ("wizards", MatchConfig(6, options={"days": 7}))]
+
+
+def policy_call_times(game: str, config: MatchConfig, seed: int = 1, max_steps: int = 20_000) -> list[float]:
+    engine, policy = engine_for(game), policy_for(game)
+    rng = random.Random(seed)
+    state = engine.setup(config)
+    times = []
+    for _ in range(max_steps):
+        who = engine.actor(state)
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            state, _ = engine.apply_chance(state, sample_chance(engine.chance_request(state), rng))
+            continue
+        legal, view = engine.legal_actions(state, who), engine.view(state, who)
+        start = time.perf_counter()
+        action = policy(view, who, legal, rng)
+        times.append(time.perf_counter() - start)
+        state, _ = engine.apply(state, who, action)
+    return times
+
+
+def measure() -> dict:
+    figures = {}
+    for game, config in GAMES:
+        times = sorted(policy_call_times(game, config))
+        figures[f"policy_{game}_p50_ms"] = statistics.median(times) * 1000
+        figures[f"policy_{game}_p99_ms"] = times[int(len(times) * 0.99) - 1] * 1000
+    return figures
