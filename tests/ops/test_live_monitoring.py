@@ -28,6 +28,8 @@ pytestmark = pytest.mark.timeout(240)
 MAY_BE_EMPTY = {
     "Server errors by service and method": "only INTERNAL/UNKNOWN/UNAVAILABLE/DEADLINE_EXCEEDED: none when healthy",
 }
+COMBAT_P99 = ('histogram_quantile(0.99, sum by (le) (rate(archmage_resolution_seconds_bucket'
+              '{domain="combat",game="tower"}[1m])))')
 PLAY_S = 12  # AI matches play this long (at least) while Prometheus scrapes every second
 
 
@@ -65,20 +67,25 @@ def live(redis_url, tmp_path_factory):
         prom = Prometheus(binary, p.all_metrics_ports(), tmp_path_factory.mktemp("prometheus"))
         try:
             wait_for(lambda: all(t["health"] == "up" for t in prom.api("targets")["data"]["activeTargets"]),
-                     60, "every scrape target to be up")
+                     60, what="every scrape target to be up")
             started = time.monotonic()
             matches = drive(p)
             board = board_pb2_grpc.BoardStub(grpc.insecure_channel(p.addr["board"]))
 
+            mm = matchmaking_pb2_grpc.MatchmakingStub(grpc.insecure_channel(p.addr["matchmaking"]))
+            more_ai = matchmaking_pb2.CreateMatchRequest(game="tower", seats=[matchmaking_pb2.SeatSpec(kind="ai")] * 2)
+
             def played_enough() -> bool:
-                """Long enough for every panel, at least one all-AI match over, and battles fought."""
-                fought = prom.query('sum(archmage_resolutions_total{domain="combat",game="tower"})')
+                """Long enough for every panel, an all-AI match over, and battles inside the rate window.
+                An AI match takes a few seconds, so new ones keep the traffic going meanwhile."""
+                mm.CreateMatch(more_ai, timeout=30)
+                p99 = prom.query(COMBAT_P99)["data"]["result"]
                 over = [board.GetMatch(board_pb2.GetMatchRequest(match_id=m), timeout=10).status == "finished"
                         for m in matches]
-                return (time.monotonic() - started >= PLAY_S and any(over)
-                        and bool(fought["data"]["result"]) and float(fought["data"]["result"][0]["value"][1]) > 0)
+                return (time.monotonic() - started >= PLAY_S and any(over) and bool(p99)
+                        and 0 < float(p99[0]["value"][1]) < float("inf"))
 
-            wait_for(played_enough, 120, "AI matches to be played and scraped", interval=0.5)
+            wait_for(played_enough, 120, interval=0.5, what="AI matches to be played and scraped")
             # every rule evaluated at least once since the traffic began
             deadline = time.monotonic() + 10
             while not all(r.get("lastEvaluation", "0001").startswith("20") for r in _rules(prom)):
@@ -135,8 +142,7 @@ def test_every_dashboard_query_returns_data(live):
 
 def test_the_combat_hot_path_reads_real_battles(live):
     _, prom, _ = live
-    [p99] = prom.query('histogram_quantile(0.99, sum by (le) (rate(archmage_resolution_seconds_bucket'
-                       '{domain="combat",game="tower"}[1m])))')["data"]["result"]
+    [p99] = prom.query(COMBAT_P99)["data"]["result"]
     assert 0 < float(p99["value"][1]) < 5
     kinds = {r["metric"]["kind"] for r in prom.query(
         'sum by (kind) (archmage_resolutions_total{domain="combat",game="tower"})')["data"]["result"]}
