@@ -103,6 +103,17 @@ class GameEngine(ABC, Generic[S]):
     def outcome(self, state: S) -> Outcome | None:
         """The result once actor() is TERMINAL, else None."""
 
+    def checked_outcome(self, state: S, outcome: Sequence[Sequence[Face]]) -> list[list[Face]]:
+        """The faces handed to apply_chance, checked against the pending request and copied
+        as lists; WrongChanceOutcome if the state waits for no dice or these do not answer."""
+        from shared.engine.errors import WrongChanceOutcome
+
+        request = self.chance_request(state)
+        if request is None:
+            raise WrongChanceOutcome(f"this {self.title} state is not waiting for dice")
+        request.check(outcome)
+        return [list(faces) for faces in outcome]
+
     def query(self, state: S, seat: int | None, query: dict) -> dict:
         """Answer a read-only question about the board for `seat` (None: a spectator):
         paths, line of sight, range, movement costs, what a client needs to draw its

@@ -19,7 +19,6 @@ from shared.engine import (
     NotYourTurn,
     Outcome,
     RuleViolation,
-    WrongChanceOutcome,
 )
 from shared.engine.contract import canonical_json
 from shared.incantris import (  # noqa: F401
@@ -310,14 +309,11 @@ class IncantrisEngine(GameEngine[dict]):
             turns.end_turn(s, ev)
 
     def apply_chance(self, state: dict, outcome: Sequence[Sequence]) -> tuple[dict, list[dict]]:
-        if self.actor(state) != CHANCE:
-            raise WrongChanceOutcome("the match is not waiting for dice")
-        request = self.chance_request(state)
-        request.check(outcome)
+        faces = self.checked_outcome(state, outcome)
         s = match.copy(state)
         ev: list = []
         handler, task, _ = flow.waiting(s)
-        handler.roll(s, task, [list(o) for o in outcome], ev)
+        handler.roll(s, task, faces, ev)
         flow.settle(s, ev)
         return s, ev
 

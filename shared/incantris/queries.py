@@ -21,6 +21,7 @@ import heapq
 
 from shared import hexgrid
 from shared.engine import MalformedAction
+from shared.engine.queries import query_kind
 from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import casting, match, sight, turns, walking
 from shared.incantris.arena import as_hex
@@ -32,14 +33,7 @@ FIELDS = {"line_of_sight": {"from", "to"}, "range": {"from", "to"}, "reachable":
 
 
 def answer(view: dict, seat: int | None, query) -> dict:
-    if not isinstance(query, dict):
-        raise MalformedAction("a query is a JSON object with a 'kind'")
-    kind = query.get("kind")
-    if not isinstance(kind, str) or kind not in FIELDS:
-        raise MalformedAction(f"Incantris answers queries of kind {', '.join(FIELDS)}; not {kind!r}")
-    extra = set(query) - FIELDS[kind] - {"kind"}
-    if extra:
-        raise MalformedAction(f"{kind} takes no field {sorted(extra)}")
+    kind = query_kind(query, FIELDS, "Incantris")
     if kind == "range":
         a, b = _hex(query, "from"), _hex(query, "to")
         return {"from": list(a), "to": list(b), "hexes": distance(a, b)}

@@ -17,7 +17,6 @@ from shared.engine import (
     MatchConfig,
     NotYourTurn,
     Outcome,
-    WrongChanceOutcome,
 )
 from shared.engine.contract import canonical_json
 from shared.tower import actions, assembly, invariants, pennants, queries
@@ -85,11 +84,7 @@ class TowerEngine(GameEngine[dict]):
         return new, events
 
     def apply_chance(self, state: dict, outcome: Sequence[Sequence]) -> tuple[dict, list[dict]]:
-        request = self.chance_request(state)
-        if request is None:
-            raise WrongChanceOutcome("the state does not wait for dice")
-        request.check(outcome)
-        outcome = [list(faces) for faces in outcome]
+        outcome = self.checked_outcome(state, outcome)
         new = _clone(state)
         events: list[dict] = []
         if new["stage"] != "play":

@@ -16,6 +16,7 @@ A spectator has no Character, so both kinds need a seat.
 from __future__ import annotations
 
 from shared.engine import MalformedAction
+from shared.engine.queries import query_kind
 from shared.tower import movement
 from shared.tower.pack import ROCKY, pack
 
@@ -24,14 +25,7 @@ FIELDS = {"destinations": set(), "paths": {"to"}}
 
 
 def answer(view: dict, seat: int | None, query: dict) -> dict:
-    if not isinstance(query, dict):
-        raise MalformedAction("a query is a JSON object with a 'kind'")
-    kind = query.get("kind")
-    if not isinstance(kind, str) or kind not in KINDS:
-        raise MalformedAction(f"Tower of the Wizard King answers queries of kind {', '.join(KINDS)}; not {kind!r}")
-    extra = set(query) - FIELDS[kind] - {"kind"}
-    if extra:
-        raise MalformedAction(f"{kind} takes no field {sorted(extra)}")
+    kind = query_kind(query, FIELDS, "Tower of the Wizard King")
     if seat is None:
         raise MalformedAction(f"{kind} asks about the asking seat's Character: send a seat token")
     if kind == "destinations":

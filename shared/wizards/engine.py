@@ -27,7 +27,6 @@ from shared.engine import (
     NotYourTurn,
     Outcome,
     RuleViolation,
-    WrongChanceOutcome,
 )
 from shared.engine.contract import canonical_json
 from shared.wizards import invariants, lair, queries, setup, turns
@@ -121,11 +120,8 @@ class WizardsEngine(GameEngine[dict]):
         return new, events
 
     def apply_chance(self, state: dict, outcome: Sequence[Sequence]) -> tuple[dict, list[dict]]:
+        faces = self.checked_outcome(state, outcome)
         request = self.chance_request(state)
-        if request is None:
-            raise WrongChanceOutcome("the state is not waiting for dice")
-        request.check(outcome)
-        faces = [list(pool) for pool in outcome]
         new = clone(state)
         then = new["chance"]["then"]
         new["chance"] = None

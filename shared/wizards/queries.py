@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shared.engine import MalformedAction
+from shared.engine.queries import query_kind
 from shared.hexgrid import Hex
 from shared.wizards import movement
 from shared.wizards.cards import movement_modifiers
@@ -39,16 +40,7 @@ WHOLE_TURN = ("swim", "stone", "circle", "fly", "ride")
 
 
 def answer(view: dict, seat: int | None, query) -> dict:
-    if not isinstance(query, dict):
-        raise MalformedAction("a query is a JSON object with a 'kind'")
-    kind = query.get("kind")
-    if not isinstance(kind, str) or kind not in FIELDS:
-        raise MalformedAction(f"Wizards answers queries of kind {', '.join(FIELDS)}; not {kind!r}")
-    need, optional = FIELDS[kind]
-    missing, extra = need - set(query), set(query) - need - optional - {"kind"}
-    if missing or extra:
-        raise MalformedAction(f"{kind} needs {sorted(need)}" + (f" and may take {sorted(optional)}" if optional else "")
-                              + f"; got {sorted(set(query) - {'kind'})}")
+    kind = query_kind(query, FIELDS, "Wizards")
     if kind == "space":
         return space(view, query["territory"], _die(query, "white"), _die(query, "red"))
     if seat is None:

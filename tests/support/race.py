@@ -79,7 +79,7 @@ class RaceGame(GameEngine[dict]):
         raise MalformedAction(f"unknown action kind {kind!r}")
 
     def apply_chance(self, s, outcome):
-        self.chance_request(s).check(outcome)
+        outcome = self.checked_outcome(s, outcome)
         s = json.loads(json.dumps(s))
         if s["pending"] == "start":
             s["secrets"] = list(outcome[0])
