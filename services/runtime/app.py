@@ -64,16 +64,19 @@ class Platform:
 
     async def start(self, names, host: str | None = None, port: int | None = None) -> Mounted:
         await self.store.ping()
+        host = host or self.settings.grpc_host
+        mounted = await serve(self.bindings(names), host, self.settings.grpc_port if port is None else port,
+                              self.settings.max_message_bytes)
         if "matchmaking" in names:
-            s = self.settings
-            self.matchmaker = Matchmaker(self.tickets, self.matches, s.board_addr, s.combat_addr, MatchmakerSettings(
-                interval_s=s.mm_interval_s, lock_ms=s.mm_lock_ms, claim_ms=s.mm_claim_ms,
-                window=Window(s.mm_window_base, s.mm_window_per_s)))
+            s, own = self.settings, f"{host}:{mounted.port}"
+            self.matchmaker = Matchmaker(
+                self.tickets, self.matches, resolve_own(s.board_addr, own), resolve_own(s.combat_addr, own),
+                MatchmakerSettings(interval_s=s.mm_interval_s, lock_ms=s.mm_lock_ms, claim_ms=s.mm_claim_ms,
+                                   window=Window(s.mm_window_base, s.mm_window_per_s)))
             self.matchmaker.start()
         if "board" in names and self.matches.plays_ai:
             self._resumer = asyncio.create_task(self._resume_stalled_ai(), name="resume-stalled-ai")
-        return await serve(self.bindings(names), host or self.settings.grpc_host,
-                           self.settings.grpc_port if port is None else port, self.settings.max_message_bytes)
+        return mounted
 
     async def _resume_stalled_ai(self, every_s: float = 2.0) -> None:
         """Queue again, every few seconds, AI turns that could not be queued when due."""
@@ -92,6 +95,11 @@ class Platform:
         if self._dice_channel is not None:
             await self._dice_channel.close()
         await self.store.close()
+
+
+def resolve_own(addr: str, own: str) -> str:
+    """An address with port 0 means "this process's own server, wherever it bound"."""
+    return own if addr.endswith(":0") else addr
 
 
 def celery_notifier(settings: Settings):

@@ -130,3 +130,10 @@ def test_large_but_allowed_action_is_invalid_argument_not_a_crash(channel):
         board_pb2_grpc.BoardStub(channel).Move(common_pb2.ActRequest(
             match_id=m.match_id, action_id="big", action_json='{"kind":"' + "x" * 20000 + '"}'), metadata=meta)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_an_address_with_port_zero_means_this_server():
+    from services.runtime.app import resolve_own
+
+    assert resolve_own("127.0.0.1:0", "127.0.0.1:4711") == "127.0.0.1:4711"
+    assert resolve_own("board:50051", "127.0.0.1:4711") == "board:50051"

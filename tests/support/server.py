@@ -11,7 +11,8 @@ from services.core.config import Settings
 
 class ServerThread:
     def __init__(self, redis_url: str, names=("dice", "board", "combat", "matchmaking"), notifier=None, **overrides):
-        self.settings = replace(Settings.from_env({"REDIS_URL": redis_url}), grpc_port=0, metrics_port=0,
+        # port 0: any free port, and every address left at its default means this server
+        self.settings = replace(Settings.from_env({"REDIS_URL": redis_url, "ARCHMAGE_PORT": "0"}), metrics_port=0,
                                 **overrides)
         self.names = list(names)
         self.notifier = notifier
@@ -29,11 +30,7 @@ class ServerThread:
 
         async def boot():
             self.platform = Platform(self.settings, self.notifier)
-            self.mounted = await self.platform.start(self.names, host="127.0.0.1", port=0)
-            if self.platform.matchmaker is not None and "board" in self.names:
-                # this server is where its matches are played: advertise the port it got
-                address = f"127.0.0.1:{self.mounted.port}"
-                self.platform.matchmaker.board_addr = self.platform.matchmaker.combat_addr = address
+            self.mounted = await self.platform.start(self.names, host="127.0.0.1")
             return self.mounted.port
 
         self.port = self.run(boot())
