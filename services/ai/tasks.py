@@ -13,6 +13,7 @@ import grpc
 
 from services.ai.celery_app import app, settings
 from services.ai.notifier import TASK
+from services.client.reading import all_legal_actions
 from services.core.metrics import METRICS
 from shared.engine.registry import policy_for
 
@@ -38,18 +39,13 @@ def play_turn_once(match_id: str, seat: int, version: int, token: str, board_add
         return "over", view.game
     if view.version != version or view.to_act != seat:
         return "stale", view.game  # someone acted already; the newer version queued its own task
-    listed = []
-    token = ""
-    while True:  # long lists (placing a tile) come in pages
-        page = board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=match_id, page_token=token),
-                                      metadata=meta, timeout=10)
-        if page.version != version:
-            return "stale", view.game
-        listed += page.actions
-        token = page.next_page_token
-        if not token:
-            break
-    if not listed:
+    try:
+        listed_version, listed = all_legal_actions(board, match_id, meta)  # a tile's placements come in pages
+    except grpc.RpcError as exc:
+        if exc.code() == grpc.StatusCode.ABORTED:
+            return "stale", view.game  # the match moved on while we read
+        raise
+    if listed_version != version or not listed:
         return "stale", view.game
     actions = [json.loads(a.action_json) for a in listed]
     rng = random.Random(f"{match_id}:{version}")

@@ -8,7 +8,7 @@ import uuid
 
 import grpc
 
-from services.cli.events import events_between
+from services.client.reading import all_legal_actions, events_between
 
 
 def _stubs(addr: str):
@@ -126,7 +126,7 @@ def play_match(stubs, game: str, variant: str, ai: int, options_json: str) -> di
             _wait_for_change(board, created.match_id, seen, meta)
             continue
         print(render.render(json.loads(view.view_json), 0) if render else view.view_json)
-        version, actions = _all_legal(board, created.match_id, meta)
+        version, actions = all_legal_actions(board, created.match_id, meta)
         picked = _choose(actions)
         if picked is None:
             print("left the match")
@@ -140,19 +140,6 @@ def play_match(stubs, game: str, variant: str, ai: int, options_json: str) -> di
 
 
 SHOWN = 40
-
-
-def _all_legal(board, match_id, meta):
-    from archmage.board.v1 import board_pb2
-
-    actions, token = [], ""
-    while True:
-        page = board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=match_id, page_token=token),
-                                      metadata=meta)
-        actions += page.actions
-        token = page.next_page_token
-        if not token:
-            return page.version, actions
 
 
 def _choose(actions):

@@ -12,7 +12,7 @@ from archmage.common.v1 import common_pb2
 from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
-from services.cli.events import events_between
+from services.client.reading import events_between
 from shared.engine import MatchConfig
 from shared.engine.registry import engine_for
 from shared.eventlog import LoggedEvent
