@@ -76,6 +76,15 @@ class MatchRecord:
     def finished(self) -> bool:
         return self.status == "finished"
 
+    @property
+    def seat_kinds(self) -> list[str]:
+        return [s.kind for s in self.seats]
+
+    @property
+    def ai_tokens(self) -> dict[str, str]:
+        """The AI seats' tokens, by seat number as text: handed to the AI workers with each turn."""
+        return json.loads(self.raw["ai_tokens"])
+
 
 @dataclass(frozen=True)
 class ActResult:
@@ -176,7 +185,8 @@ class Matches:
         METRICS.events_published.labels(game).inc(len(linked))
         if not finished:
             await match_started(self.store.redis, game, match_id)
-            await self._maybe_ai(engine, match_id, state, 1, seat_list, tokens)
+            await self._queue_ai_turn(engine, match_id, state, 1, [s["kind"] for s in seat_list],
+                                      json.loads(fields["ai_tokens"]))
         return Created(match_id, session.commitment,
                        {i: t for i, t in tokens.items() if seat_list[i]["kind"] == "human"}, 1)
 
@@ -273,8 +283,7 @@ class Matches:
             METRICS.matches_finished.labels(rec.game).inc()
             await match_ended(self.store.redis, rec.game, match_id)
         else:
-            seats = [{"index": s.index, "kind": s.kind} for s in rec.seats]
-            await self._maybe_ai(engine, match_id, state, version, seats, None, rec.raw)
+            await self._queue_ai_turn(engine, match_id, state, version, rec.seat_kinds, rec.ai_tokens)
         return ActResult(version, [redact(e, seat, finished) for e in linked], False)
 
     async def _replayed(self, rec: "MatchRecord", answer: str, claim) -> ActResult:
@@ -299,17 +308,21 @@ class Matches:
             cursor = nonces[-1][-1] + 1 if nonces and nonces[-1] else cursor
         raise RuntimeError(f"{engine.name}: more than {MAX_CHANCE_STEPS} chance steps in one action")
 
-    async def _maybe_ai(self, engine, match_id, state, version, seat_list, tokens=None, raw=None) -> None:
+    @staticmethod
+    def _ai_to_act(engine: GameEngine, state, seat_kinds: list[str], ai_tokens: dict[str, str]):
+        """(seat, token) when an AI seat is to act in `state`, else None."""
         who = engine.actor(state)
-        if who < 0 or seat_list[who]["kind"] != "ai":
+        return (who, ai_tokens[str(who)]) if who >= 0 and seat_kinds[who] == "ai" else None
+
+    async def _queue_ai_turn(self, engine, match_id, state, version, seat_kinds, ai_tokens) -> None:
+        """Queue the AI seat's turn if one is due. The action that made it due is committed
+        already: if queueing fails, the match is noted and resume_stalled_ai queues it later."""
+        due = self._ai_to_act(engine, state, seat_kinds, ai_tokens)
+        if due is None:
             return
-        if tokens is not None:
-            token = tokens[who]
-        else:
-            token = json.loads(raw["ai_tokens"])[str(who)]
         try:
-            await self.notifier.ai_turn(match_id, who, version, token)
-        except Exception:  # the action is committed; the turn is retried by resume_stalled_ai
+            await self.notifier.ai_turn(match_id, due[0], version, due[1])
+        except Exception:
             log.exception("could not queue the AI turn of %s v%s; it will be retried", match_id, version)
             METRICS.ai_queue_failures.inc()
             try:
@@ -328,10 +341,10 @@ class Matches:
             except NotFound:
                 await self.store.redis.zrem(STALLED_AI, match_id)
                 continue
-            who = engine_for(rec.game).actor(rec.state)
-            if not rec.finished and who >= 0 and rec.seats[who].kind == "ai":
-                token = json.loads(rec.raw["ai_tokens"])[str(who)]
-                await self.notifier.ai_turn(match_id, who, rec.version, token)  # raises: stays noted
+            turn = None if rec.finished else self._ai_to_act(engine_for(rec.game), rec.state, rec.seat_kinds,
+                                                                rec.ai_tokens)
+            if turn is not None:
+                await self.notifier.ai_turn(match_id, turn[0], rec.version, turn[1])  # raises: stays noted
                 resumed += 1
             await self.store.redis.zrem(STALLED_AI, match_id)
         return resumed
