@@ -21,8 +21,9 @@ from services.core.dicesource import DiceSource
 from services.core.errors import BadRequest, Conflict, NotFound, Precondition
 from services.core.metrics import METRICS, match_ended, match_started
 from services.core.store import MatchStore
+from services.core.tokens import hash_token
 from services.core.visibility import redact
-from services.dice.sessions import PoolSpec, hash_token
+from services.dice.sessions import PoolSpec
 from shared import dicelog
 from shared.engine import CHANCE, TERMINAL, GameEngine, MatchConfig, NotYourTurn, RuleViolation
 from shared.engine.registry import engine_for, game_names

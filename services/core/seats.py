@@ -9,7 +9,7 @@ import secrets
 from dataclasses import dataclass
 
 from services.core.errors import PermissionDenied, Unauthenticated
-from services.dice.sessions import hash_token, token_matches
+from services.core.tokens import token_matches
 
 METADATA_KEY = "x-seat-token"
 
@@ -43,4 +43,3 @@ def check(claim: SeatClaim | None, match_id: str, token_hashes: list[str]) -> in
     return claim.seat
 
 
-__all__ = ["METADATA_KEY", "SeatClaim", "issue", "parse", "check", "hash_token"]

@@ -6,8 +6,6 @@ the match's id), its events in the match's log.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 import time
 from dataclasses import dataclass
@@ -15,6 +13,7 @@ from typing import Awaitable, Callable, Sequence, TypeVar
 
 from services.core.errors import BadRequest, Conflict, LimitExceeded, NotFound, PermissionDenied, Precondition
 from services.core.store import MatchStore
+from services.core.tokens import hash_token, token_matches
 from shared import dicelog, fairdice
 from shared.eventlog import GENESIS, LoggedEvent, link
 
@@ -50,17 +49,6 @@ def check_pools(pools: Sequence[PoolSpec]) -> None:
         total += p.count
     if total > MAX_DICE_PER_CALL:
         raise LimitExceeded(f"at most {MAX_DICE_PER_CALL} dice per call, asked for {total}")
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def token_matches(token: str, stored_hash: bytes | str | None) -> bool:
-    if not stored_hash:
-        return False
-    stored = stored_hash.decode() if isinstance(stored_hash, bytes) else stored_hash
-    return hmac.compare_digest(hash_token(token), stored)
 
 
 async def with_retries(attempts: int, step: Callable[[], Awaitable[T]]) -> T:
