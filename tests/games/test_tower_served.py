@@ -55,18 +55,20 @@ def test_an_all_ai_match_finishes(served):
     assert cli(["--addr", served.address, "verify", m.match_id]) == 0
 
 
-def test_a_spectator_never_sees_face_down_tokens_or_the_tower(served):
+def test_no_seat_and_no_spectator_sees_face_down_tokens_or_the_tower(served):
+    """What GetMatch serves hides every face-down token and the Tower's chambers, whoever asks."""
     channel = grpc.insecure_channel(served.address)
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="tower", seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(2)]))
     board = board_pb2_grpc.BoardStub(channel)
-    spectator = board.GetMatch(board_pb2.GetMatchRequest(match_id=m.match_id))
-    rec = served.run(served.platform.matches.load(m.match_id))
-    from shared.engine.registry import engine_for
-
-    hidden = engine_for("tower").view(rec.state, None)
-    assert json.loads(spectator.view_json) == json.loads(json.dumps(hidden))
-    assert spectator.your_seat == -1
+    state = served.run(served.platform.matches.load(m.match_id)).state
+    inside = [c for c in state["tower"]["chambers"] if c]
+    hidden_ids = [t["token"]["id"] for t in state["board"].values() if t.get("token") and not t["token"].get("up")]
+    assert inside and hidden_ids
+    for meta in [()] + [(("x-seat-token", t.token),) for t in m.seat_tokens]:
+        text = board.GetMatch(board_pb2.GetMatchRequest(match_id=m.match_id), metadata=meta).view_json
+        assert not any(f'"{token_id}"' in text for token_id in hidden_ids)
+        assert '"chambers"' not in text and "ramp:" not in text
 
 
 def test_terminal_play_runs_a_match_from_stdin(served):
