@@ -16,12 +16,12 @@ private to those seats, all others are public.
 """
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 from shared.engine.chance import ChanceRequest, Face
+from shared.engine.state import canonical_bytes
 
 CHANCE = -1
 TERMINAL = -2
@@ -146,5 +146,7 @@ class GameEngine(ABC, Generic[S]):
 
 
 def canonical_json(value: Any) -> bytes:
-    """JSON with sorted keys and no spaces: equal values give equal bytes."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    """JSON with sorted keys and no spaces, UTF-8: equal values give equal bytes (the
+    recipe of `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)`,
+    written by orjson; tests/engine/test_state.py holds them equal)."""
+    return canonical_bytes(value)

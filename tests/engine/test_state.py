@@ -1,0 +1,95 @@
+"""The typed-state base: path copying shares what a step leaves alone and never
+changes the state it started from; encoding is exact."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shared.engine.state import GameState, canonical_bytes, tree_copy
+
+
+@dataclasses.dataclass(slots=True, eq=True)
+class Sample(GameState):
+    HOT = frozenset({"turn"})
+    turn: dict
+    board: dict
+    log: list
+
+
+def sample() -> Sample:
+    return Sample(turn={"seat": 0}, board={"a": {"tokens": [1, 2]}, "b": {"tokens": [3]}}, log=[[1], [2]])
+
+
+def test_successor_copies_hot_fields_and_shares_the_rest():
+    s = sample()
+    d = s.successor()
+    assert d.turn == s.turn and d.turn is not s.turn
+    assert d.board is s.board and d.log is s.log
+
+
+def test_edit_copies_the_path_and_leaves_siblings_shared():
+    s = sample()
+    d = s.successor()
+    d.edit("board", "a")["tokens"].append(9)
+    assert s.board["a"]["tokens"] == [1, 2]
+    assert d.board["a"]["tokens"] == [1, 2, 9]
+    assert d.board is not s.board and d.board["b"] is s.board["b"]
+    again = d.edit("board", "a")  # owned now: no second copy
+    assert again is d.board["a"]
+    d.edit("board")["c"] = {"tokens": []}  # the whole field, after one entry
+    assert "c" not in s.board and d.board["a"]["tokens"] == [1, 2, 9]
+
+
+def test_edit_of_a_list_entry_and_of_a_state_built_directly():
+    s = sample()
+    d = s.successor()
+    d.edit("log", 1).append(3)
+    assert s.log == [[1], [2]] and d.log == [[1], [2, 3]] and d.log[0] is s.log[0]
+    built = sample()
+    built.edit("board", "a")["tokens"].clear()  # nothing shared: changed in place
+    assert built.board["a"]["tokens"] == []
+
+
+def test_replace_owns_the_new_value():
+    s = sample()
+    d = s.successor()
+    d.replace("board", {"z": {"tokens": []}})
+    d.edit("board", "z")["tokens"].append(1)
+    assert d.board == {"z": {"tokens": [1]}} and "z" not in s.board
+
+
+def test_encode_is_canonical_and_exact():
+    s = sample()
+    data = s.encode()
+    assert data == json.dumps(s.to_json(), sort_keys=True, separators=(",", ":")).encode()
+    assert Sample.decode(data) == s
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers(-2**53, 2**53) | st.text(),
+                           lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=30)
+
+
+@given(json_values)
+def test_tree_copy_is_equal_and_shares_no_container(value):
+    copy = tree_copy(value)
+    assert copy == value
+
+    def containers(v):
+        if isinstance(v, dict):
+            yield v
+            for x in v.values():
+                yield from containers(x)
+        elif isinstance(v, list):
+            yield v
+            for x in v:
+                yield from containers(x)
+    assert not {id(c) for c in containers(copy)} & {id(c) for c in containers(value)}
+
+
+@given(json_values)
+def test_canonical_bytes_match_the_json_recipe(value):
+    recipe = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    assert canonical_bytes(value) == recipe
