@@ -38,8 +38,12 @@ system-tools:
 test: setup system-tools
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
+# the packages whose types are checked (every engine's typed state among them)
+TYPED := shared/engine shared/hexgrid.py shared/fairdice.py
+
 lint: setup
 	$(PY) -m ruff check .
+	$(PY) -m mypy $(TYPED)
 
 bench: setup
 	$(PY) -m bench.run

@@ -38,7 +38,9 @@ def random_playout(
         if who == TERMINAL:
             return state, log
         if who == CHANCE:
-            outcome = sample_chance(engine.chance_request(state), rng)
+            request = engine.chance_request(state)
+            assert request is not None, "a CHANCE state names its dice"
+            outcome = sample_chance(request, rng)
             state, _ = engine.apply_chance(state, outcome)
             log.append(("chance", outcome))
             continue

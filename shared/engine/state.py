@@ -47,6 +47,7 @@ class GameState:
     `@dataclasses.dataclass(slots=True, eq=True)`)."""
 
     __slots__ = ("_owned",)
+    _owned: tuple[set, set]
     HOT: ClassVar[frozenset[str]] = frozenset()
 
     # --- copying ------------------------------------------------------------------
