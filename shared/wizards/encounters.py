@@ -1,12 +1,15 @@
 """Which encounters a space calls for (sections 7, 7.4, 8.1), and whether entering it
 ends a player's movement (7.2).
 
-Part one decides and records what is due; resolving an encounter (the tables of
-section 7 and 8) is added by part two at `resolve_encounters`.
+`resolve_encounters` puts what is due on the resolution stack (resolution.py), one
+item per encounter in the order of 7.4; each kind's handler lives in the module named
+for it. `Encounter` is their base: an encounter of a space is skipped once its player
+has been transported out of that space (7.4 "or until he is transported out").
 """
 from __future__ import annotations
 
 from shared.hexgrid import Hex
+from shared.wizards import resolution
 from shared.wizards.cards import held_effects
 from shared.wizards.pack import COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
 from shared.wizards.state import hx, player
@@ -106,7 +109,44 @@ def encounters_due(state: dict, w: World, seat: int) -> dict:
     return {"specific": specific, "random": random}
 
 
-def resolve_encounters(state: dict, seat: int, due: dict, events: list) -> None:
-    """Part one records what is due; the encounter tables are part two's."""
+def items_for(state: dict, seat: int, due: dict) -> list[dict]:
+    """Resolution items for what a space holds for a player. Place encounters know whether
+    the player came to fulfil a Task there or a High Wizard is present, which stops their
+    table rolls (7.3011, 7.361, 7.3712, 7.382, 7.391)."""
+    at = player(state, seat)["at"]
+    kinds = [d["kind"] for d in due["specific"]]
+    context = {"fulfils": "task_marker" in kinds, "wizard_present": "high_wizard" in kinds}
+    items = [{"do": d["kind"], "seat": seat, "at": at, **{k: v for k, v in d.items() if k != "kind"}, **context}
+             for d in due["specific"]]
+    if due["random"]:
+        items.append({"do": "random_encounter", "seat": seat, "at": at})
+    return [i for i in items if i["do"] in resolution.HANDLERS]
+
+
+def resolve_encounters(state: dict, seat: int, due: dict, events: list, then_step: str) -> None:
+    """The Encounter Segment (5.2): announce what is due, then resolve it in order."""
     if due["specific"] or due["random"]:
         events.append({"type": "encounter_due", "seat": seat, "space": player(state, seat)["at"], **due})
+    resolution.begin(state, items_for(state, seat, due), then_step)
+
+
+class Encounter(resolution.Handler):
+    """An encounter of a space. Subclasses write `start` (the first run) and, as they
+    need, `rolled`, `legal` and `choose`."""
+
+    def run(self, state: dict, item: dict, events: list) -> None:
+        if "stage" not in item:
+            if hx(player(state, item["seat"])["at"]) != hx(item["at"]):  # 7.4: transported out
+                resolution.done(state, item)
+                return
+            item["stage"] = "start"
+            self.start(state, item, events)
+            return
+        self.resume(state, item, events)
+
+    def start(self, state: dict, item: dict, events: list) -> None:
+        raise NotImplementedError
+
+    def resume(self, state: dict, item: dict, events: list) -> None:
+        """Runs again after items it pushed are resolved; by default it is finished."""
+        resolution.done(state, item)

@@ -29,7 +29,7 @@ from shared.engine import (
     RuleViolation,
 )
 from shared.engine.contract import canonical_json
-from shared.wizards import invariants, lair, queries, setup, turns
+from shared.wizards import handlers, invariants, lair, queries, resolution, setup, turns
 from shared.wizards.dice import request_of
 from shared.wizards.pack import pack
 from shared.wizards.placement import legal_placements
@@ -38,7 +38,7 @@ from shared.wizards.views import view as redact
 
 STEPS = {**setup.STEPS, **turns.STEPS}
 CHANCE_HANDLERS = {**setup.CHANCE, **turns.CHANCE}
-ACTIONS = {**setup.ACTIONS, **turns.ACTIONS}
+ACTIONS = {**setup.ACTIONS, **turns.ACTIONS, **{k: resolution.act_choice for k in resolution.CHOICE_KINDS}}
 LEGAL = {**setup.LEGAL, **turns.LEGAL, "place_tile": legal_placements}
 
 # What a seat may do while the state awaits it for each purpose, and the rule that says so.
@@ -49,8 +49,11 @@ ALLOWED = {
     "pre_roll": ({"roll", "cast"}, "5.1"),
     "move": ({"move", "cast", "end_move"}, "6"),
     "summon_boat": ({"summon_boat"}, "11.211"),
+    "choice": (resolution.CHOICE_KINDS, "5.2"),
 }
-COMBAT_KINDS = {"cast", "summon_boat"}  # spells are served by the combat service
+# spells and every choice made in an encounter are served by the combat service
+COMBAT_KINDS = {"cast", "summon_boat"} | resolution.CHOICE_KINDS
+assert handlers.REGISTERED
 VARIANTS = ("standard", "solitaire")
 
 

@@ -75,6 +75,7 @@ def new_state(seats: int, variant: str, options: dict, days: int) -> dict:
         "chance": None,
         "await": None,
         "interrupts": [],
+        "pending": [],  # the resolution stack (resolution.py)
         "dealer": None,
         "decks": {"task": [], "event": [], "wizard": []},
         "discards": {"task": [], "event": [], "wizard": []},

@@ -5,7 +5,8 @@
     movement_roll   two dice: white = Movement Points, red 1-3 = a Random Encounter may follow (5.1, 5.21)
     movement        the player moves, casts Movement Spells, ends his movement (section 6)
     summon_boat     a Boat Summoning succeeded: he picks the Boat and the Water space (11.211)
-    encounter       what the space calls for (5.2, sections 7-8; resolved in part two)
+    encounter       what the space calls for (5.2, sections 7-8), then `resolve` until
+                    the resolution stack is empty (resolution.py)
     turn_end        the Dragon moves if he ends his turn in the Lair (12.52)
     turn_close      Animals count down their turns (8.43-8.46)
     next_turn       extra turns, then the player on the left; the dealer advances the Day
@@ -14,7 +15,7 @@
 from __future__ import annotations
 
 from shared.engine import MalformedAction, RuleViolation, d6
-from shared.wizards import casting, lair
+from shared.wizards import casting, lair, resolution
 from shared.wizards.arrival import arrive
 from shared.wizards.cards import movement_modifiers
 from shared.wizards.dice import ask
@@ -167,8 +168,7 @@ def step_summon_boat(state: dict, events: list) -> None:
 def step_encounter(state: dict, events: list) -> None:
     seat = state["turn"]["seat"]
     due = encounters_due(state, world_for(state), seat)
-    resolve_encounters(state, seat, due, events)
-    state["step"] = "turn_end"
+    resolve_encounters(state, seat, due, events, "turn_end")
 
 
 def step_turn_end(state: dict, events: list) -> None:
@@ -237,12 +237,14 @@ def advance_day(state: dict, events: list) -> bool:
 
 
 STEPS = {
-    "turn_start": step_turn_start, "pre_roll": step_pre_roll, "movement_roll": step_movement_roll,
-    "movement": step_movement, "summon_boat": step_summon_boat, "encounter": step_encounter,
-    "turn_end": step_turn_end, "turn_close": step_turn_close, "next_turn": step_next_turn,
+    "resolve": resolution.step_resolve, "turn_start": step_turn_start, "pre_roll": step_pre_roll,
+    "movement_roll": step_movement_roll, "movement": step_movement, "summon_boat": step_summon_boat,
+    "encounter": step_encounter, "turn_end": step_turn_end, "turn_close": step_turn_close, "next_turn": step_next_turn,
 }
 CHANCE = {"movement_rolled": on_movement_rolled, "spell_cast": casting.on_spell_cast,
-          "transported": casting.on_transported, "dragon_moved": lair.on_dragon_moved}
+          "transported": casting.on_transported, "dragon_moved": lair.on_dragon_moved,
+          "pending": resolution.on_rolled}
 ACTIONS = {"roll": act_roll, "move": act_move, "end_move": act_end_move, "cast": casting.act_cast,
            "summon_boat": casting.act_summon_boat}
-LEGAL = {"pre_roll": legal_pre_roll, "move": legal_movement, "summon_boat": casting.legal_summons}
+LEGAL = {"pre_roll": legal_pre_roll, "move": legal_movement, "summon_boat": casting.legal_summons,
+         "choice": resolution.legal_choices}
