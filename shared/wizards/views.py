@@ -12,6 +12,10 @@ from __future__ import annotations
 from shared.wizards.state import clone
 
 SECRET_RECORDS = ("gems", "secret_record", "false_wizard")
+# What anyone may see of the resolution stack: what is being resolved, for whom, where
+# and under which rule; cards drawn and dice kept in an item stay out (the events tell
+# each seat what it may know).
+PUBLIC_ITEM_FIELDS = ("do", "seat", "at", "rule", "stage")
 
 
 def view(state: dict, seat: int | None) -> dict:
@@ -54,6 +58,7 @@ def view(state: dict, seat: int | None) -> dict:
         "players": [],
         "turn": s["turn"],
         "await": s["await"],
+        "pending": [{k: i[k] for k in PUBLIC_ITEM_FIELDS if k in i} for i in s["pending"]],
         "chance": None,
         "result": s["result"],
     }

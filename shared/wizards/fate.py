@@ -1,0 +1,62 @@
+"""What encounters do to a player that several tables share: being transported (with
+the encounters of the new space, 7.5), losing turns and taking extra turns.
+
+    {"do": "transport", "seat", "where", "rule"}   where: a randomspace "where", or
+                                                   {"stone": True} (casting.STONE)
+    {"do": "lose_turns", "seat", "rule", "amount" | "dice"}
+"""
+from __future__ import annotations
+
+from shared.engine import d6
+from shared.wizards import casting, resolution
+from shared.wizards.encounters import items_for, specific_due
+from shared.wizards.resolution import Handler, Item, done, handler, push
+from shared.wizards.state import hx, player
+from shared.wizards.world import world_for
+
+
+@handler("transport")
+class Transport(Handler):
+    """Transported by an encounter: the roll for the space (section 4, 12.45), arrival
+    (8.31 a Trap left, 8.41 the Animal lost) and then, 7.5, the Specific Encounters of
+    the space he lands in, even off his turn or after an encounter this turn."""
+
+    rule = "7.5"
+
+    def run(self, state: dict, item: Item, events: list) -> None:
+        if item.get("stage") is None:
+            item["stage"] = "moving"
+            casting.ask_transport(state, item["seat"], item["where"], item["rule"], "resolve", events)
+            return
+        done(state, item)
+        seat = item["seat"]
+        at = hx(player(state, seat)["at"])
+        due = {"specific": specific_due(state, world_for(state), seat, at), "random": False}
+        if due["specific"]:
+            events.append({"type": "encounter_due", "seat": seat, "space": player(state, seat)["at"], **due,
+                           "rule": "7.5"})
+            push(state, *items_for(state, seat, due))
+
+
+@handler("lose_turns")
+class LoseTurns(Handler):
+    """'Roll ONE die and lose the number of turns rolled' (7.304 1, 7.305 2, 8.3 3)."""
+
+    def run(self, state: dict, item: Item, events: list) -> None:
+        if "amount" not in item:
+            resolution.roll(state, item, [d6(f"turns lost ({item['rule']})")])
+            return
+        p = player(state, item["seat"])
+        p["lost_turns"] += item["amount"]
+        events.append({"type": "turns_lost", "seat": item["seat"], "turns": item["amount"], "rule": item["rule"],
+                       "left": p["lost_turns"]})
+        done(state, item)
+
+    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+        item["amount"] = faces[0][0]
+
+
+def extra_turns(state: dict, seat: int, n: int, rule: str, events: list) -> None:
+    """Extra turns taken right after this one (7.301 5, 7.3711, 7.38 1)."""
+    player(state, seat)["extra_turns"] += n
+    events.append({"type": "extra_turns", "seat": seat, "turns": n, "rule": rule})
