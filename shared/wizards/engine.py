@@ -185,6 +185,8 @@ def settle(state: dict, events: list) -> None:
 def describe(action: dict) -> str:
     """A short label for a person choosing among legal actions."""
     kind = action.get("kind")
+    if kind in resolution.LABELS:
+        return resolution.LABELS[kind](action)
     if kind == "place_tile":
         tile = action.get("tile")
         name = pack().tiles[tile]["name"] if tile in pack().tiles else "the next face-down tile"

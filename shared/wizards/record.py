@@ -163,6 +163,12 @@ class Points(Handler):
 
     kinds = ("take_points",)
 
+    @staticmethod
+    def label(action: dict) -> str:
+        pts = action.get("points") or {}
+        return ("take " if all(v >= 0 for v in pts.values()) else "lose ") + ", ".join(
+            f"{abs(v)} {t.capitalize()}" for t, v in sorted(pts.items())) + " points"
+
     def run(self, state: dict, item: Item, events: list) -> None:
         seat = item["seat"]
         stop = may_gain(state, seat) if item.get("sign", 1) > 0 else points_frozen(state, seat)

@@ -29,6 +29,7 @@ Item = dict
 
 HANDLERS: dict[str, "Handler"] = {}
 CHOICE_KINDS: set[str] = set()  # every action kind a handler offers (all on the combat path)
+LABELS: dict[str, Callable[[dict], str]] = {}  # action kind -> a label for a person choosing
 
 
 class Handler:
@@ -50,11 +51,18 @@ class Handler:
     def choose(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
         raise AssertionError(f"{item['do']} asked for no choice")
 
+    @staticmethod
+    def label(action: dict) -> str:
+        """A one-line label of one of this handler's choices (override per handler)."""
+        return " ".join(f"{k}={v}" for k, v in sorted(action.items()) if k != "kind") or action["kind"]
+
 
 def handler(name: str) -> Callable[[type[Handler]], type[Handler]]:
     def register(cls: type[Handler]) -> type[Handler]:
         HANDLERS[name] = cls()
         CHOICE_KINDS.update(cls.kinds)
+        for kind in cls.kinds:
+            LABELS.setdefault(kind, cls.label)
         return cls
     return register
 
