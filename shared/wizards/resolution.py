@@ -76,8 +76,19 @@ def begin(state: dict, items: Sequence[Item], then_step: str) -> None:
 
 
 def push(state: dict, *items: Item) -> None:
-    """Put items on top of the stack; the first of them resolves first."""
-    state["pending"].extend(reversed([dict(i) for i in items]))
+    """Put items on top of the stack; the first of them resolves first. An item whose
+    handler is not registered is left out (`STRICT` makes that an error)."""
+    known = [dict(i) for i in items if i["do"] in HANDLERS or _unknown(i)]
+    state["pending"].extend(reversed(known))
+
+
+STRICT = False  # True once every kind of item the handlers push is registered
+
+
+def _unknown(item: Item) -> bool:
+    if STRICT:
+        raise AssertionError(f"no handler for {item['do']!r}")
+    return False
 
 
 def top(state: dict) -> Item:
