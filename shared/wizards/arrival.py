@@ -42,6 +42,9 @@ def arrive(state: dict, seat: int, old: Hex | None, new: Hex, how: str, events: 
     crest = w.find("star_crest")
     if crest:
         _star_crest(state, seat, old, new, crest[0], how)
+    if p["tasks"]:
+        from shared.wizards.tasks import note_visit  # (tasks.py reads set-up, which places players here)
+        note_visit(state, seat, new, events)  # Tasks to visit EVERY location of a kind (9)
 
 
 def _star_crest(state: dict, seat: int, old: Hex | None, new: Hex, crest: Hex, how: str) -> None:

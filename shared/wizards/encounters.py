@@ -13,6 +13,7 @@ from shared.wizards import resolution
 from shared.wizards.cards import held_effects
 from shared.wizards.pack import COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
 from shared.wizards.state import hx, player
+from shared.wizards.taskmarkers import encounterable
 from shared.wizards.world import World
 
 # 7 c-h: places that always call for a Specific Encounter (and so end movement, 6 / 7.2).
@@ -58,11 +59,16 @@ def stops_movement(state: dict, w: World, seat: int, h: Hex) -> bool:
     return bool(wizard_markers_at(state, h)) or bool(players_met(state, seat, h))
 
 
-def specific_due(state: dict, w: World, seat: int, h: Hex) -> list[dict]:
-    """The Specific Encounters of a space for a player, in the order of 7.4."""
+def specific_due(state: dict, w: World, seat: int, h: Hex, ignore_tasks: bool = False) -> list[dict]:
+    """The Specific Encounters of a space for a player, in the order of 7.4.
+
+    AMB1 (7.311): a marker whose prerequisites are not done is not encountered and the
+    space is read as if it held no marker (as 7.312 reads an ignored one): no Specific
+    Encounter for it, so a Random Encounter may happen there. `ignore_tasks`: the player
+    has chosen to ignore his markers here (7.312)."""
     due: list[dict] = []
-    markers = [m for m in state["task_markers"] if m["seat"] == seat and hx(m["at"]) == h]
-    if markers:  # 7.4 a (7.31: only his own markers)
+    markers = [] if ignore_tasks else encounterable(state, seat, h)
+    if markers:  # 7.4 a (7.31: only his own markers, 7.311 prerequisites done, 7.3051 d)
         due.append({"kind": "task_marker", "tasks": sorted({m["task"] for m in markers})})
     for name in wizard_markers_at(state, h):  # 7.4 b
         due.append({"kind": "high_wizard", "wizard": name})
@@ -78,7 +84,7 @@ def specific_due(state: dict, w: World, seat: int, h: Hex) -> list[dict]:
     return due
 
 
-def random_possible(state: dict, w: World, seat: int, h: Hex) -> bool:
+def random_possible(state: dict, w: World, seat: int, h: Hex, ignore_tasks: bool = False) -> bool:
     """8.1 (and 7.1, 7.3051 a, 8.31): may a Random Encounter happen in this space?"""
     p = player(state, seat)
     if "dragonbound" in p["afflictions"] or p["trap"] is not None:
@@ -94,7 +100,7 @@ def random_possible(state: dict, w: World, seat: int, h: Hex) -> bool:
         return False
     if space.tile in (COTTAGE_TILE, LAIR_TILE):  # c, d
         return False
-    return not specific_due(state, w, seat, h)  # f
+    return not specific_due(state, w, seat, h, ignore_tasks)  # f
 
 
 def encounters_due(state: dict, w: World, seat: int) -> dict:
@@ -105,8 +111,9 @@ def encounters_due(state: dict, w: World, seat: int) -> dict:
     h = hx(player(state, seat)["at"])
     specific = specific_due(state, w, seat, h) if turn["arrived"] else []
     roll = turn["roll"]
-    random = bool(roll and roll["red"] <= 3 and not specific and random_possible(state, w, seat, h))
-    return {"specific": specific, "random": random}
+    red = bool(roll and roll["red"] <= 3)
+    random = bool(red and not specific and random_possible(state, w, seat, h))
+    return {"specific": specific, "random": random, "red": red}
 
 
 def items_for(state: dict, seat: int, due: dict) -> list[dict]:
@@ -118,6 +125,9 @@ def items_for(state: dict, seat: int, due: dict) -> list[dict]:
     context = {"fulfils": "task_marker" in kinds, "wizard_present": "high_wizard" in kinds}
     items = [{"do": d["kind"], "seat": seat, "at": at, **{k: v for k, v in d.items() if k != "kind"}, **context}
              for d in due["specific"]]
+    for i in items:  # 7.312: ignoring his markers can leave a Random Encounter due (tasks.py)
+        if i["do"] == "task_marker":
+            i["red"] = bool(due.get("red"))
     if due["random"]:
         items.append({"do": "random_encounter", "seat": seat, "at": at})
     return [i for i in items if i["do"] in resolution.HANDLERS]

@@ -5,6 +5,7 @@ from shared.hexgrid import distance
 from shared.wizards.geometry import OVERLAP_DISTANCE, board
 from shared.wizards.pack import pack
 from shared.wizards.state import AFFLICTIONS, hx
+from shared.wizards.taskmarkers import DEMON_MARKERS, TASK_MARKERS_PER_COLOUR, markers_in_use
 from shared.wizards.world import world_for
 
 
@@ -27,7 +28,7 @@ def check(state: dict) -> None:
         wizard = state["decks"]["wizard"] + state["discards"]["wizard"] + state["wizard_aside"]
         assert sorted(wizard) == sorted(c["id"] for c in p.wizard_cards)
         held_tasks = [t["card"] for q in state["players"] for t in q["tasks"]]
-        tasks = state["decks"]["task"] + state["discards"]["task"] + held_tasks
+        tasks = state["decks"]["task"] + state["discards"]["task"] + held_tasks + state["out_of_play"]["task"]
         assert sorted(tasks) == list(range(1, len(p.task_cards) + 1))
         assert sorted(state["gem_boxes"].values()) == sorted(c["id"] for c in p.gem_cards)
         assert list(state["gem_boxes"]) == list(p.high_wizards)
@@ -79,6 +80,17 @@ def check(state: dict) -> None:
     if state["phase"] == "play" and all(q["turns_taken"] == 0 for q in state["players"]):
         starts = [hx(q["at"]) for q in state["players"]]
         assert len(set(starts)) == len(starts), "players may not start in the same space (3.72)"
+    # Task and Demon Markers (1, 9.1, 7.3041): each Task Marker marks an unfulfilled requirement of a
+    # Task its owner holds; twenty a colour; Demons one a space, 48 at most.
+    for m in state["task_markers"]:
+        task = next((t for t in state["players"][m["seat"]]["tasks"] if t["card"] == m["task"]), None)
+        assert task is not None, f"a Task Marker of seat {m['seat']} for a Task he does not hold"
+        step = task["steps"][m["step"]]
+        assert not step["done"] and step.get("at") == m["at"], "a Task Marker disagrees with the Task Record"
+    for q in state["players"]:
+        assert markers_in_use(q) <= TASK_MARKERS_PER_COLOUR, "more Task Markers than a colour has (1)"
+    assert len(state["demons"]) <= DEMON_MARKERS
+    assert len({tuple(d) for d in state["demons"]}) == len(state["demons"]), "two Demon Markers in a space"
     if state["dragon"] is not None:
         assert w.is_land(hx(state["dragon"])), "the Dragon stands on land"
     cal = state["calendar"]

@@ -149,6 +149,7 @@ def check_constraints(doc: Mapping[str, Any]) -> None:
     types = {c["type"] for c in doc["events"]["cards"]}
     if types != {"immediate", "extended", "movement", "trap"}:
         raise PackError("8.51 names four types of Event Card")
+    check_cards(doc)
     names = doc["wizards"]["high_wizards"]["names"]
     his = [c["wizard"] for c in doc["wizards"]["cards"] if c["type"] == "high_wizard"]
     if sorted(his) != sorted(names):
@@ -157,6 +158,56 @@ def check_constraints(doc: Mapping[str, Any]) -> None:
     if sorted(gems) != sorted(["Diamond", "Sapphire", "Ruby", "Emerald", "Topaz", "Onyx"]) or \
             sum(1 for c in doc["gems"]["cards"] if c.get("false_wizard")) != 1:
         raise PackError("six Sacred Gems and the False Wizard (13, 7.3263)")
+
+
+IMMEDIATE_OPS = ("gain_points", "lose_points", "extra_turns", "lose_turns", "transport", "animal", "draw_task", "demon",
+                 "reveal_high_wizard", "complete_tasks", "star_crest_directed")
+EXTENDED_OPS = ("keep", "delayed", "no_random_encounters")
+
+
+def check_cards(doc: Mapping[str, Any]) -> None:
+    """What tasks.py and eventcards.py rely on in the Task and Event Cards (9, 8.51, 1)."""
+    from shared.wizards.taskmarkers import PLAYING_PIECES, TASK_MARKERS_PER_COLOUR
+
+    if len(doc["colours"]["colours"]) != PLAYING_PIECES:
+        raise PackError("one colour of Task Markers for each of the 6 Playing Pieces (1, 3.7)")
+    kinds = {s["kind"] for t in doc["territories"]["tiles"] for s in t["spaces"].values()}
+    for c in doc["tasks"]["cards"]:
+        marked = [s for s in c["steps"] if s["do"] in ("go", "return", "take")]
+        if len(marked) > TASK_MARKERS_PER_COLOUR:
+            raise PackError(f"Task {c['number']} needs more Task Markers than a colour has (1)")
+        starred = any(s["do"] == "take" and s["stealable"] for s in c["steps"])
+        if starred != ("*" in c["text"]):
+            raise PackError(f"Task {c['number']}: an ASTERISK in the text marks exactly its Magical Objects (9.8)")
+        for s in c["steps"]:
+            kind = s.get("kind") or (s.get("where") or {}).get("any")
+            if kind and kind not in kinds:
+                raise PackError(f"Task {c['number']} calls for a {kind} space that no tile has (4.1 ANY, 9)")
+            if s["do"] == "visit_every" and len(c["steps"]) != 1:
+                raise PackError(f"Task {c['number']}: a visit to EVERY location is a Task of its own (12.43)")
+    for c in doc["events"]["cards"]:
+        effects = c["effects"]
+        ops = [e["op"] for e in effects]
+        allowed = {"immediate": IMMEDIATE_OPS, "extended": EXTENDED_OPS, "movement": ("movement",),
+                   "trap": ("trap",)}[c["type"]]
+        if any(op not in allowed for op in ops) or (c["type"] != "immediate" and len(ops) != 1):
+            raise PackError(f"Event {c['number']}: a {c['type']} card's effects must be {allowed} (8.51)")
+        for e in list(effects) + [t for d in effects if d["op"] == "delayed" for t in d["then"]]:
+            if e["op"] in ("gain_points", "lose_points") and e["type"] != "any" and "fixed" not in e["amount"]:
+                raise PackError(f"Event {c['number']}: points of a named type are a fixed amount")
+            if e["op"] == "demon" and e["where"] != "here":
+                raise PackError(f"Event {c['number']}: a Demon from an Event is placed in the player's space (8.2)")
+            if e["op"] == "trap" and "lose_turns" in e:
+                n = e["lose_turns"]
+                dice = isinstance(n, dict) and set(n) == {"dice"}
+                if not (n == "fortnight" or (type(n) is int and n >= 1) or dice):
+                    raise PackError(f"Event {c['number']}: lost turns are a number, dice or the Fortnight (8.3)")
+            if e["op"] == "keep" and e["use"] not in ("heal", "escape_trap", "extra_turn", "dispel_demon",
+                                                      "summon_boat", "wizard_bonus"):
+                raise PackError(f"Event {c['number']}: unknown use of a kept card")
+        for e in effects:
+            if e["op"] == "delayed" and any(t["op"] not in IMMEDIATE_OPS for t in e["then"]):
+                raise PackError(f"Event {c['number']}: a delayed effect is one an immediate card could have (8.51)")
 
 
 def load_documents(directory: Path = CONTENT) -> dict[str, Any]:

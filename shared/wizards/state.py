@@ -47,7 +47,8 @@ def new_player(seat: int) -> dict:
         "afflictions": [],
         "animal": None,  # {"kind", "turns", "since"}
         "events": [],  # held Event Cards: {"card", "days"}
-        "tasks": [],
+        "tasks": [],  # the Task Record (14.24, public): tasks held, see taskmarkers.py
+        "task_history": [],  # 14.24: Tasks completed or become impossible: {"card", "mandatory", "status", "day"}
         "gems": {},  # secret Gem Record (14.25, 14.3): High Wizard -> gem
         "secret_record": {},  # secret Secret Wizard Record (14.26)
         "false_wizard": None,  # secret (7.3263, 11.233)
@@ -90,8 +91,10 @@ def new_state(seats: int, variant: str, options: dict, days: int) -> dict:
         "demons": [],
         "task_markers": [],
         "calendar": {"day": 1, "fortnight": 1, "days_played": 0},
-        "completion": 0,
-        "thwart": "takeover",
+        "completion": 0,  # Tasks completed in the game (9.01, 12.21)
+        "thwart": "takeover",  # the Thwart Marker's box: "takeover" | "thwarted" (3.6, 12.21)
+        "thwarts": 0,  # thwarts banked, one for every TEN Tasks completed (12.22)
+        "out_of_play": {"task": []},  # Task Cards taken out of play (12.44)
         "taken": [],
         "players": [new_player(s) for s in range(seats)],
         "turn": None,

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from shared.engine import MalformedAction, RuleViolation, d6
-from shared.wizards import casting, lair, resolution
+from shared.wizards import casting, eventcards, lair, resolution
 from shared.wizards.arrival import arrive
 from shared.wizards.cards import movement_modifiers
 from shared.wizards.dice import ask
@@ -40,10 +40,15 @@ def step_turn_start(state: dict, events: list) -> None:
     if p["lost_turns"] > 0:
         p["lost_turns"] -= 1
         events.append({"type": "turn_lost", "seat": seat, "left": p["lost_turns"]})
+        if p["lost_turns"] == 0 and p["trap"] is not None and p["trap"].get("lose_turns") is not None:
+            p["trap"] = None  # a Trap of lost turns expires with the last turn lost (8.51, eventcards.py)
+            events.append({"type": "trap_ends", "seat": seat, "rule": "8.51"})
         state["turn"]["ended"] = True
         state["step"] = "encounter"
         return
     state["step"] = "pre_roll" if casting.transport_casts(state, seat) else "movement_roll"
+    if eventcards.kept_uses(state, seat):  # 8.51: a kept Event Card may be used now
+        resolution.begin(state, [{"do": "kept_cards", "seat": seat}], state["step"])
 
 
 def step_pre_roll(state: dict, events: list) -> None:
@@ -200,13 +205,16 @@ def step_next_turn(state: dict, events: list) -> None:
         state["step"] = "turn_start"
         return
     nxt = next_seat(state, seat)
-    if nxt == state["dealer"] and advance_day(state, events):
+    due: list[dict] = []
+    if nxt == state["dealer"] and advance_day(state, events, due):
         return
     state["turn"] = {"seat": nxt, "extra": False}
     state["step"] = "turn_start"
+    if due:  # delayed Event Cards whose days have passed (8.51)
+        resolution.begin(state, due, "turn_start")
 
 
-def advance_day(state: dict, events: list) -> bool:
+def advance_day(state: dict, events: list, due: list | None = None) -> bool:
     """3.74: the dealer moves the Day Marker on before his next turn. True when the
     part-one placeholder end (the configured number of days) is reached."""
     cal = state["calendar"]
@@ -223,15 +231,7 @@ def advance_day(state: dict, events: list) -> bool:
     if cal["day"] == 1:
         cal["fortnight"] += 1
     events.append({"type": "day_advanced", "day": cal["day"], "fortnight": cal["fortnight"]})
-    for p in state["players"]:
-        for held in p["events"]:
-            if held.get("days") is not None:
-                held["days"] -= 1
-        expired = [h for h in p["events"] if h.get("days") is not None and h["days"] <= 0]
-        for h in expired:
-            p["events"].remove(h)
-            state["discards"]["event"].append(h["card"])
-            events.append({"type": "event_expires", "seat": p["seat"], "card": h["card"]})
+    eventcards.day_passed(state, events, due if due is not None else [])  # 8.51; Day 14 counts (12.1)
     lair.day_check(state, events)
     return False
 

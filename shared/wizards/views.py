@@ -34,6 +34,8 @@ def view(state: dict, seat: int | None) -> dict:
         "calendar": s["calendar"],
         "completion": s["completion"],
         "thwart": s["thwart"],
+        "thwarts": s["thwarts"],
+        "out_of_play": s["out_of_play"],
         "taken": s["taken"],
         "decks": {k: len(v) for k, v in s["decks"].items()},
         "discards": s["discards"],

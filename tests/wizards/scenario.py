@@ -113,3 +113,80 @@ def chance(state: dict, *faces: int):
 
 def config(seats: int = 2, **options) -> MatchConfig:
     return MatchConfig(seats, options=options)
+
+
+# --- Tasks, Events and the resolution stack (section 9, 8.5) ------------------------------
+def member(seat: int = 0, order: str = "wizards", rank: int = 1, **points):
+    """A `prepare` making a seat a member of an Order at a Rank (joined on day 0), with points."""
+    def prep(s):
+        pl = s["players"][seat]
+        pl.update(order=order, rank=rank, rank_day=0)
+        pl["points"].update(points)
+    return prep
+
+
+def both(*prepares):
+    """Several `prepare` functions run in order."""
+    def prep(s):
+        for f in prepares:
+            f(s)
+    return prep
+
+
+def hold_task(state: dict, seat: int, card: int, at: dict | None = None, done: int = 0,
+              mandatory: bool = False) -> dict:
+    """Give a seat Task `card` (test set-up only): its marked requirements marked in the
+    spaces `at` maps step index -> (tile, label) to (missing ones are not marked), the first
+    `done` requirements fulfilled (their markers off the board)."""
+    from shared.wizards.tasks import new_record
+    rec = new_record(pack().task(card), mandatory, None, 0)
+    for i, where in (at or {}).items():
+        h = hex_of(state, *where)
+        rec["steps"][i]["at"] = [h[0], h[1]]
+        if i >= done:
+            state["task_markers"].append({"seat": seat, "task": card, "step": i, "at": [h[0], h[1]]})
+    for i in range(done):
+        rec["steps"][i]["done"] = True
+    if card in state["decks"]["task"]:
+        state["decks"]["task"].remove(card)
+    state["players"][seat]["tasks"].append(rec)
+    return rec
+
+
+def top_deck(state: dict, deck: str, *cards) -> None:
+    """Put cards on top of a deck in this order (test set-up only)."""
+    for c in reversed(cards):
+        state["decks"][deck].remove(c)
+        state["decks"][deck].insert(0, c)
+
+
+def resolve(state: dict, *items: dict) -> tuple[dict, list]:
+    """Resolve items as if an encounter had pushed them, from a state waiting for its
+    Movement Roll; the flow returns to that roll afterwards. Returns (state, events)."""
+    from shared.wizards import resolution
+    from shared.wizards.state import clone
+    s = clone(state)
+    if s["await"] and s["await"]["for"] == "pre_roll":  # Transporting may replace his roll
+        s["await"], then = None, "pre_roll"
+    else:
+        assert s["chance"]["then"]["do"] == "movement_rolled", "resolve starts from a Movement Roll"
+        s["chance"], then = None, "movement_roll"
+    resolution.begin(s, list(items), then)
+    events: list = []
+    settle(s, events)
+    return s, events
+
+
+def choose(state: dict, seat: int, kind: str, **fields):
+    """Answer a choice of the resolution stack with the listed action of that kind and fields."""
+    legal = [a for a in ENGINE.legal_actions(state, seat) if a["kind"] == kind
+             and all(a.get(k) == v for k, v in fields.items())]
+    assert len(legal) == 1, (kind, fields, ENGINE.legal_actions(state, seat))
+    return ENGINE.apply(state, seat, legal[0])
+
+
+def waiting_for_roll(state: dict) -> bool:
+    """The resolution stack is empty and the turn is back at its Movement Roll."""
+    if state["await"] and state["await"]["for"] == "pre_roll":
+        return not state["pending"]
+    return state["chance"] is not None and state["chance"]["then"]["do"] == "movement_rolled" and not state["pending"]

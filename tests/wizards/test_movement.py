@@ -9,7 +9,7 @@ from shared.hexgrid import distance, neighbours
 from shared.wizards import movement
 from shared.wizards.boats import water_distances
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, animal, build, chance, end, hex_of, move, moves, roll, solo
+from tests.wizards.scenario import ENGINE, animal, build, chance, end, hex_of, hold_task, move, moves, roll, solo
 
 
 def over(ev):
@@ -509,7 +509,8 @@ def test_specific_encounter_spaces_stop_movement():
     st = roll(solo("C5", "Center", prepare=lambda s: s.update(dragon=list(hex_of(s, "C5", "A1")))), 3)
     assert walks(st).get(hex_of(st, "C5", "B1")) != 2
     def marker(s):
-        s["task_markers"].append({"seat": 0, "task": 5, "step": 0, "at": list(hex_of(s, "C5", "A1"))})
+        s["players"][0].update(order="wizards", rank=1)
+        hold_task(s, 0, 5, at={0: ("C5", "A1")})
     st = roll(solo("C5", "Center", prepare=marker), 3)
     assert walks(st)[hex_of(st, "C5", "B1")] == 2
     st, ev = move(st, 0, "walk", hex_of(st, "C5", "A1"))
