@@ -2,7 +2,15 @@
 holds it; the engine imports this module once."""
 from __future__ import annotations
 
-from shared.wizards import decks, fate, places, record  # noqa: F401  (registration)
+from shared.wizards import (  # noqa: F401  (registration)
+    decks,
+    fate,
+    mentors,
+    places,
+    record,
+    special_spells,
+    wizardcards,
+)
 from shared.wizards.resolution import HANDLERS
 
 REGISTERED = tuple(sorted(HANDLERS))

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from shared.engine import MalformedAction, RuleViolation, d6
-from shared.wizards import casting, lair, resolution
+from shared.wizards import casting, lair, remaining, resolution
 from shared.wizards.arrival import arrive
 from shared.wizards.cards import movement_modifiers
 from shared.wizards.dice import ask
@@ -41,6 +41,10 @@ def step_turn_start(state: dict, events: list) -> None:
         p["lost_turns"] -= 1
         events.append({"type": "turn_lost", "seat": seat, "left": p["lost_turns"]})
         state["turn"]["ended"] = True
+        state["turn"]["lost"] = True
+        state["step"] = "encounter"
+        return
+    if remaining.start_detained(state, seat, events):  # 7.301 3: he stays and meets the Common Folk again
         state["step"] = "encounter"
         return
     state["step"] = "pre_roll" if casting.transport_casts(state, seat) else "movement_roll"
