@@ -4,7 +4,7 @@ the Dragon coming home (8.421), Star Crest visits (7.37-7.3721), being transport
 from __future__ import annotations
 
 from shared.hexgrid import Hex
-from shared.wizards import lair
+from shared.wizards import lair, remaining
 from shared.wizards.state import hx, player
 from shared.wizards.world import world_for
 
@@ -39,6 +39,7 @@ def arrive(state: dict, seat: int, old: Hex | None, new: Hex, how: str, events: 
     p["swum"] = p["swum"] + 1 if (w.is_water(new) and p["boat"] is None) else 0
     lair.track(state, w, seat, old, new, events)
     lair.recall_if_away(state, w, new)
+    remaining.arrived(state, seat, old, new)
     crest = w.find("star_crest")
     if crest:
         _star_crest(state, seat, old, new, crest[0], how)

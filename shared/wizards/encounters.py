@@ -9,7 +9,7 @@ has been transported out of that space (7.4 "or until he is transported out").
 from __future__ import annotations
 
 from shared.hexgrid import Hex
-from shared.wizards import resolution
+from shared.wizards import remaining, resolution
 from shared.wizards.cards import held_effects
 from shared.wizards.pack import COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
 from shared.wizards.state import hx, player
@@ -109,10 +109,12 @@ def encounters_due(state: dict, w: World, seat: int) -> dict:
     whether his red die (5.21) gives a Random Encounter."""
     turn = state["turn"]
     h = hx(player(state, seat)["at"])
-    specific = specific_due(state, w, seat, h) if turn["arrived"] else []
+    called = specific_due(state, w, seat, h) if turn["arrived"] else []
+    # 7.6 / 7.354: the second-encounter limit; staying gives only Hamdrel or a detention
+    specific = remaining.limit(state, seat, h, called) if turn["arrived"] else remaining.staying(state, seat)
     roll = turn["roll"]
     red = bool(roll and roll["red"] <= 3)
-    random = bool(red and not specific and random_possible(state, w, seat, h))
+    random = bool(red and not called and not specific and random_possible(state, w, seat, h))
     return {"specific": specific, "random": random, "red": red}
 
 
@@ -130,7 +132,9 @@ def items_for(state: dict, seat: int, due: dict) -> list[dict]:
             i["red"] = bool(due.get("red"))
     if due["random"]:
         items.append({"do": "random_encounter", "seat": seat, "at": at})
-    return [i for i in items if i["do"] in resolution.HANDLERS]
+    items = [i for i in items if i["do"] in resolution.HANDLERS]
+    remaining.record(state, seat, items)  # 7.6, 7.354
+    return items
 
 
 def resolve_encounters(state: dict, seat: int, due: dict, events: list, then_step: str) -> None:

@@ -8,7 +8,7 @@ the encounters of the new space, 7.5), losing turns and taking extra turns.
 from __future__ import annotations
 
 from shared.engine import d6
-from shared.wizards import casting, resolution
+from shared.wizards import casting, remaining, resolution
 from shared.wizards.encounters import items_for, specific_due
 from shared.wizards.resolution import Handler, Item, done, handler, push
 from shared.wizards.state import hx, player
@@ -31,7 +31,8 @@ class Transport(Handler):
         done(state, item)
         seat = item["seat"]
         at = hx(player(state, seat)["at"])
-        due = {"specific": specific_due(state, world_for(state), seat, at), "random": False}
+        due = {"specific": remaining.limit(state, seat, at, specific_due(state, world_for(state), seat, at)),
+               "random": False}
         if due["specific"]:
             events.append({"type": "encounter_due", "seat": seat, "space": player(state, seat)["at"], **due,
                            "rule": "7.5"})

@@ -2,7 +2,17 @@
 holds it; the engine imports this module once."""
 from __future__ import annotations
 
-from shared.wizards import decks, eventcards, fate, places, record, tasks  # noqa: F401  (registration)
+from shared.wizards import (  # noqa: F401  (registration)
+    decks,
+    eventcards,
+    fate,
+    mentors,
+    places,
+    record,
+    special_spells,
+    tasks,
+    wizardcards,
+)
 from shared.wizards.resolution import HANDLERS
 
 REGISTERED = tuple(sorted(HANDLERS))

@@ -61,6 +61,9 @@ def new_player(seat: int) -> dict:
         "trap": None,
         "swum": 0,
         "visited": [],
+        "space_encounters": {},  # 7.6: encounters per space of the tile he is on ("q,r" -> n)
+        "hamdrel": {"visits": 0, "turns": 0},  # 7.354
+        "detained": None,  # 7.301 3: the space he must stay in on his next turn
     }
 
 
@@ -81,6 +84,7 @@ def new_state(seats: int, variant: str, options: dict, days: int) -> dict:
         "decks": {"task": [], "event": [], "wizard": []},
         "discards": {"task": [], "event": [], "wizard": []},
         "wizard_aside": [],
+        "aside_for": {},  # 8.74: the cards in wizard_aside kept for each marker ("Ishkatar", "secret:A")
         "gem_boxes": {},
         "wizard_markers": {},
         "secret_wizards": [],

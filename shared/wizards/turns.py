@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from shared.engine import MalformedAction, RuleViolation, d6
-from shared.wizards import casting, eventcards, lair, resolution
+from shared.wizards import casting, eventcards, lair, remaining, resolution
 from shared.wizards.arrival import arrive
 from shared.wizards.cards import movement_modifiers
 from shared.wizards.dice import ask
@@ -44,6 +44,10 @@ def step_turn_start(state: dict, events: list) -> None:
             p["trap"] = None  # a Trap of lost turns expires with the last turn lost (8.51, eventcards.py)
             events.append({"type": "trap_ends", "seat": seat, "rule": "8.51"})
         state["turn"]["ended"] = True
+        state["turn"]["lost"] = True
+        state["step"] = "encounter"
+        return
+    if remaining.start_detained(state, seat, events):  # 7.301 3: he stays and meets the Common Folk again
         state["step"] = "encounter"
         return
     state["step"] = "pre_roll" if casting.transport_casts(state, seat) else "movement_roll"

@@ -190,3 +190,71 @@ def waiting_for_roll(state: dict) -> bool:
     if state["await"] and state["await"]["for"] == "pre_roll":
         return not state["pending"]
     return state["chance"] is not None and state["chance"]["then"]["do"] == "movement_rolled" and not state["pending"]
+
+
+# --- Mentors and places (7.3x, 8.7) -------------------------------------------------------
+def roll_through(state: dict, face: int = 1) -> dict:
+    """Answer every chance step that is not a Movement Roll with dice showing `face` (1 by
+    default: the tables' mildest results for a player in no Order) until the state waits
+    for a seat or for the next Movement Roll."""
+    while state["chance"] is not None and state["chance"]["then"]["do"] != "movement_rolled":
+        state, _ = ENGINE.apply_chance(state, [[face] * p["count"] for p in state["chance"]["request"]["pools"]])
+    return state
+
+
+def answer(state: dict, seat: int, **fields) -> tuple[dict, list]:
+    """Pick the one legal choice whose fields include `fields` (an encounter's choice)."""
+    acts = [a for a in ENGINE.legal_actions(state, seat) if all(a.get(k) == v for k, v in fields.items())]
+    assert len(acts) == 1, (fields, ENGINE.legal_actions(state, seat))
+    return ENGINE.apply(state, seat, acts[0])
+
+
+def joined(order: str, rank: int = 1, seat: int = 0, **points):
+    """A `prepare` putting a seat in an Order at a Rank, with points by type."""
+    def prep(st):
+        p = st["players"][seat]
+        p.update(order=order, rank=rank, rank_day=-10)
+        p["points"].update(points)
+    return prep
+
+
+def rolling(state: dict) -> dict:
+    """A state offering Transporting before the Movement Roll (11.213) goes on to the roll."""
+    if state["await"] and state["await"]["for"] == "pre_roll":
+        state, _ = ENGINE.apply(state, state["await"]["seat"], {"kind": "roll"})
+    return state
+
+
+def run_items(state: dict, *items: dict) -> tuple[dict, list]:
+    """Resolve items on the resolution stack from a state waiting for its Movement Roll
+    (as an encounter of that moment would), then wait for that roll again."""
+    from shared.wizards import resolution
+    from shared.wizards.state import clone
+    st = clone(rolling(state))
+    assert st["chance"]["then"]["do"] == "movement_rolled"
+    st["chance"] = None
+    events: list = []
+    resolution.begin(st, list(items), "movement_roll")
+    settle(st, events)
+    return st, events
+
+
+def enter(tile: str, label: str, prepare=None, white: int = 6, seats: int = 1, **kw) -> tuple[dict, list]:
+    """Seat 0 walks into a space from a neighbouring space of the same tile (red die 6:
+    no Random Encounter); the state and the events of the move."""
+    from shared.hexgrid import neighbours
+    probe = build(seats=seats, prepare=prepare, **kw)
+    w = world_for(probe)
+    target = w.hex_of[(tile, label)]
+    for n in neighbours(target):
+        s = w.spaces.get(n)
+        if s is None or s.tile != tile or s.kind not in ("plains", "woods", "mountains"):
+            continue
+        def prep(st, n=n):
+            st["players"][0]["at"] = [n[0], n[1]]
+            if prepare:
+                prepare(st)
+        st = roll(rolling(build(seats=seats, prepare=prep, **kw)), white)
+        if ("walk", target) in moves(st, 0):
+            return move(st, 0, "walk", target)
+    raise AssertionError(f"no walk into {tile} {label}")

@@ -13,8 +13,9 @@ from tests.wizards.scenario import ENGINE, animal, build, chance, end, hex_of, h
 
 
 def over(ev):
-    """The turn ended (with one player, his next turn has begun)."""
-    return any(e["type"] == "turn_begins" for e in ev)
+    """The movement ended: the turn is over (with one player, his next turn has begun) or
+    the encounters of the space are being resolved."""
+    return any(e["type"] in ("turn_begins", "encounter_due") for e in ev)
 
 
 def walks(st, seat=0):

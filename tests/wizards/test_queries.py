@@ -11,7 +11,7 @@ from shared.engine import CHANCE, MalformedAction
 from shared.wizards import randomspace
 from shared.wizards.pack import pack
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, animal, build, end, hex_of, moves, roll, solo
+from tests.wizards.scenario import ENGINE, animal, build, end, hex_of, moves, roll, roll_through, solo
 
 
 def q(state, seat, **query):
@@ -86,7 +86,7 @@ def test_the_star_crest_re_entry_is_judged_for_the_next_turn():
                prepare=lambda s: s["players"][0].update(star_crest_directed=True))
     crest, a3 = hex_of(st, "E4", "Center"), hex_of(st, "E4", "A3")
     st, _ = ENGINE.apply(roll(st, 1), 0, {"kind": "move", "by": "walk", "to": list(crest), "cost": 1})
-    st = end(roll(st, 1), 1)  # seat 1's turn passes
+    st = end(roll(roll_through(st), 1), 1)  # the Star Crest's roll (7.371), then seat 1's turn passes
     st, _ = ENGINE.apply(roll(st, 1), 0, {"kind": "move", "by": "walk", "to": list(a3), "cost": 1})  # leaves it
     assert st["turn"]["seat"] == 1 and ("walk", crest) in dests(st, 0, 1)  # seat 0's next turn
     nxt = end(roll(st, 1), 1)

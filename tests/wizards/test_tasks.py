@@ -174,7 +174,7 @@ def test_7_311_amb1_a_marker_before_its_prerequisites_is_not_met_and_a_random_en
 def test_7_312_ignoring_a_marker_keeps_it_and_the_place_table_is_rolled():
     """7.312: ignored, the space is as if it had no marker: the Elves' table rolls (7.391 otherwise skips it)."""
     def prep(s):
-        member()(s)
+        member(order="druids")(s)  # a Wizard would be offered Telepathy in place of the roll (7.391)
         hold_task(s, 0, 69, at={0: ("E1", "C2")})
     st = solo("C5", "A1", prepare=prep)
     transport = {"do": "transport", "seat": 0, "where": {"territory": "E1", "space": "C2"}, "rule": "test"}
