@@ -38,7 +38,9 @@ def view(state: dict, seat: int | None) -> dict:
         "out_of_play": s["out_of_play"],
         "taken": s["taken"],
         "decks": {k: len(v) for k, v in s["decks"].items()},
-        "discards": s["discards"],
+        # Task and Event discards lie face up; Wizard Cards going back into their deck are
+        # counted only: a card drawn for a Secret Wizard must not show who he is (7.302 6)
+        "discards": {**s["discards"], "wizard": len(s["discards"]["wizard"])},
         "wizard_aside": len(s["wizard_aside"]),
         "gem_boxes": {name: "face down" for name in s["gem_boxes"]},
         "wizard_markers": s["wizard_markers"],
