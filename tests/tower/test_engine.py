@@ -20,6 +20,7 @@ from shared.engine import (
 from shared.engine.playout import random_playout, sample_chance
 from shared.engine.registry import engine_for, policy_for
 from shared.tower.actions import FIELDS
+from shared.tower.state import TowerState
 from tests.tower.scenario import E, at, blank, castle, started, wizard
 
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
@@ -158,7 +159,7 @@ def test_describe_never_fails(action):
     assert E.describe(action).startswith("Unknown action")
 
 
-def candidate_actions(state: dict, legal: list[dict], rng: random.Random) -> list[dict]:
+def candidate_actions(state: TowerState, legal: list[dict], rng: random.Random) -> list[dict]:
     """Well-formed actions of every kind: the listed ones, the same kinds aimed elsewhere, and garbage-free
     near misses (other territories, seats, pulls, dice, choices)."""
     from shared.tower.pack import pack
@@ -203,8 +204,8 @@ def test_apply_accepts_exactly_the_listed_actions(seed):
             except RuleViolation:
                 continue
             assert action["kind"] == "move", f"{action} was accepted but not listed in {legal}"
-            me = state["players"][who]
-            assert check_path(me["at"], me["character"], occupied(state, who), action["path"]) == action["to"]
+            me = state.players[who]
+            assert check_path(me["at"], me["character"], occupied(state.players, who), action["path"]) == action["to"]
             assert action["to"] in {a["to"] for a in legal if a["kind"] == "move"}
         state, _ = E.apply(state, who, rng.choice(legal))
         while E.actor(state) == CHANCE:
