@@ -4,7 +4,8 @@ dice, then an emptied board the test fills with exactly what the rule needs.
 States share what a step leaves alone (shared/tower/state.py), so the helpers change
 the board, the Tower and the Ramp through `state.edit` and `state.replace`, as the
 rules do; fill a state before playing from it (a state played from shares its
-containers with the next one)."""
+containers with the next one). `act` and `roll` check at every step that the step
+left its input alone."""
 from __future__ import annotations
 
 import json
@@ -95,13 +96,19 @@ def wizard(state: TowerState, seat: int) -> str:
 
 
 def act(state: TowerState, seat: int, action: dict) -> tuple[TowerState, list[dict]]:
+    """Apply, checking the invariants of the new state and that the step left its input alone."""
+    before = E.encode(state)
     new, events = E.apply(state, seat, action)
+    assert E.encode(state) == before, f"{action} changed the state it was applied to"
     E.check_invariants(new)
     return new, events
 
 
 def roll(state: TowerState, *pools: list[int]) -> tuple[TowerState, list[dict]]:
+    """Apply the dice, with the same checks as act."""
+    before = E.encode(state)
     new, events = E.apply_chance(state, [list(p) for p in pools])
+    assert E.encode(state) == before, f"the dice {pools} changed the state they were rolled for"
     E.check_invariants(new)
     return new, events
 

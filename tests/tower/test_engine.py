@@ -125,6 +125,23 @@ def test_apply_returns_a_new_state_and_leaves_the_old_one_alone():
     assert E.encode(state) == before and new is not state
 
 
+def test_a_step_copies_only_what_it_changes():
+    """States share what a step leaves alone (shared/tower/state.py): taking a symbol changes one Territory, so
+    only that Territory and the board that holds it are copied; a plain move shares the whole board."""
+    state = blank(4, CHARS)
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", f"symbol:{wizard(state, 0)}")
+    new, _ = E.apply(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    assert new.board["goldmeadow"]["token"] is None and state.board["goldmeadow"]["token"] is not None
+    assert new.board is not state.board and new.board["goldmeadow"] is not state.board["goldmeadow"]
+    assert all(new.board[t] is state.board[t] for t in state.board if t != "goldmeadow")
+    assert new.tower is state.tower and new.ramp is state.ramp and new.sites is state.sites
+    assert new.players is not state.players and new.tasks is not state.tasks and new.turn is not state.turn
+    walk = next(a for a in E.legal_actions(new, 1) if a["kind"] == "move")
+    after, _ = E.apply(new, 1, walk)
+    assert after.board is new.board and after.players[1]["at"] == walk["to"] != new.players[1]["at"]
+
+
 def test_action_domains():
     """Contract: 'board' for map and movement, 'combat' for battles, spells, transformations, token effects."""
     for kind in ("move", "pass", "fly"):
