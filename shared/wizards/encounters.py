@@ -9,7 +9,7 @@ from __future__ import annotations
 from shared.hexgrid import Hex
 from shared.wizards.cards import held_effects
 from shared.wizards.pack import COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
-from shared.wizards.state import hx, player
+from shared.wizards.state import Board, WizardsState, current_turn, hx, player, position
 from shared.wizards.world import World
 
 # 7 c-h: places that always call for a Specific Encounter (and so end movement, 6 / 7.2).
@@ -20,14 +20,14 @@ PLACE_ENCOUNTERS = {
 }
 
 
-def wizard_markers_at(state: dict, h: Hex) -> list[str]:
+def wizard_markers_at(state: Board, h: Hex) -> list[str]:
     """High Wizard markers on a space, in order of rank (7.4 b), then Secret Wizard markers."""
-    names = [n for n in pack().high_wizards if hx(state["wizard_markers"].get(n)) == h]
-    names += [f"secret:{s['letter']}" for s in state["secret_wizards"] if hx(s.get("at")) == h]
+    names = [n for n in pack().high_wizards if hx(state.wizard_markers.get(n)) == h]
+    names += [f"secret:{s['letter']}" for s in state.secret_wizards if hx(s.get("at")) == h]
     return names
 
 
-def meets_player(state: dict, seat: int, other: int) -> bool:
+def meets_player(state: Board, seat: int, other: int) -> bool:
     """7.302: a Player Encounter if both are Rank ONE or higher; a Rescue (7.303) and
     meeting a Dragonbound player (7.3051 i) happen whatever the Ranks."""
     me, them = player(state, seat), player(state, other)
@@ -38,27 +38,27 @@ def meets_player(state: dict, seat: int, other: int) -> bool:
     return me["rank"] >= 1 and them["rank"] >= 1
 
 
-def players_met(state: dict, seat: int, h: Hex) -> list[int]:
-    return [p["seat"] for p in state["players"]
+def players_met(state: Board, seat: int, h: Hex) -> list[int]:
+    return [p["seat"] for p in state.players
             if p["seat"] != seat and hx(p["at"]) == h and meets_player(state, seat, p["seat"])]
 
 
-def stops_movement(state: dict, w: World, seat: int, h: Hex) -> bool:
+def stops_movement(state: Board, w: World, seat: int, h: Hex) -> bool:
     """7.2: entering a Specific Encounter space ends movement. The player's own Task
     Markers do not stop him: passing one is ignoring it, the one encounter a player
     may avoid (7.312)."""
     kind = w.kind(h)
     if kind in PLACE_ENCOUNTERS:
         return True
-    if hx(state["dragon"]) == h or h in (hx(d) for d in state["demons"]):
+    if hx(state.dragon) == h or h in (hx(d) for d in state.demons):
         return True
     return bool(wizard_markers_at(state, h)) or bool(players_met(state, seat, h))
 
 
-def specific_due(state: dict, w: World, seat: int, h: Hex) -> list[dict]:
+def specific_due(state: WizardsState, w: World, seat: int, h: Hex) -> list[dict]:
     """The Specific Encounters of a space for a player, in the order of 7.4."""
     due: list[dict] = []
-    markers = [m for m in state["task_markers"] if m["seat"] == seat and hx(m["at"]) == h]
+    markers = [m for m in state.task_markers if m["seat"] == seat and hx(m["at"]) == h]
     if markers:  # 7.4 a (7.31: only his own markers)
         due.append({"kind": "task_marker", "tasks": sorted({m["task"] for m in markers})})
     for name in wizard_markers_at(state, h):  # 7.4 b
@@ -68,14 +68,14 @@ def specific_due(state: dict, w: World, seat: int, h: Hex) -> list[dict]:
         due.append({"kind": place})
     for other in players_met(state, seat, h):  # 7.4 d
         due.append({"kind": "player", "seat": other})
-    if h in (hx(d) for d in state["demons"]):  # 7.4 e
+    if h in (hx(d) for d in state.demons):  # 7.4 e
         due.append({"kind": "demons"})
-    if hx(state["dragon"]) == h or w.kind(h) == "lair":  # 7.4 f, 7.305
+    if hx(state.dragon) == h or w.kind(h) == "lair":  # 7.4 f, 7.305
         due.append({"kind": "dragon"})
     return due
 
 
-def random_possible(state: dict, w: World, seat: int, h: Hex) -> bool:
+def random_possible(state: WizardsState, w: World, seat: int, h: Hex) -> bool:
     """8.1 (and 7.1, 7.3051 a, 8.31): may a Random Encounter happen in this space?"""
     p = player(state, seat)
     if "dragonbound" in p["afflictions"] or p["trap"] is not None:
@@ -94,19 +94,19 @@ def random_possible(state: dict, w: World, seat: int, h: Hex) -> bool:
     return not specific_due(state, w, seat, h)  # f
 
 
-def encounters_due(state: dict, w: World, seat: int) -> dict:
+def encounters_due(state: WizardsState, w: World, seat: int) -> dict:
     """What the encounter segment holds for the player to act (5.2): the Specific
     Encounters of the space he entered this turn (7.6: none for staying put) and
     whether his red die (5.21) gives a Random Encounter."""
-    turn = state["turn"]
-    h = hx(player(state, seat)["at"])
+    turn = current_turn(state)
+    h = position(player(state, seat))
     specific = specific_due(state, w, seat, h) if turn["arrived"] else []
     roll = turn["roll"]
     random = bool(roll and roll["red"] <= 3 and not specific and random_possible(state, w, seat, h))
     return {"specific": specific, "random": random}
 
 
-def resolve_encounters(state: dict, seat: int, due: dict, events: list) -> None:
+def resolve_encounters(state: WizardsState, seat: int, due: dict, events: list) -> None:
     """Part one records what is due; the encounter tables are part two's."""
     if due["specific"] or due["random"]:
         events.append({"type": "encounter_due", "seat": seat, "space": player(state, seat)["at"], **due})
