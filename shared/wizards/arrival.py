@@ -16,7 +16,7 @@ CARRIED = ("transport", "fly", "ride")
 def leave_boat(state: WizardsState, seat: int) -> None:
     p = player(state, seat)
     if p["boat"] is not None:
-        state.boats[p["boat"]]["rider"] = None
+        state.edit("boats", p["boat"])["rider"] = None
         p["boat"] = None
 
 

@@ -138,7 +138,7 @@ def act_summon_boat(state: WizardsState, seat: int, action: dict, events: list) 
     if [boat, to] not in (current_turn(state)["summon"] or []):
         raise RuleViolation("11.211", "the summoned Boat must be unoccupied, within range over Water, and placed in a "
                                       "Water space adjacent to the player")
-    state.boats[boat]["at"] = to
+    state.edit("boats", boat)["at"] = to
     current_turn(state)["summon"] = None
     events.append({"type": "boat_summoned", "seat": seat, "boat": boat, "to": to})
     state.step = "movement"

@@ -208,7 +208,7 @@ def step_tiles_placed(state: WizardsState, events: list) -> None:
 # --- 3.3-3.6 ---------------------------------------------------------------------------
 def step_place_boats(state: WizardsState, events: list) -> None:
     w = world_for(state)
-    state.boats = [{"id": i, "at": ls(m), "rider": None} for i, (_, m) in enumerate(boats.starting_boats(w))]
+    state.replace("boats", [{"id": i, "at": ls(m), "rider": None} for i, (_, m) in enumerate(boats.starting_boats(w))])
     events.append({"type": "boats_placed", "boats": [{"id": b["id"], "at": b["at"]} for b in state.boats],
                    "unused": boats.BOAT_MARKERS - len(state.boats)})
     state.step = "place_dragon"

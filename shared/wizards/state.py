@@ -20,6 +20,8 @@ Either ask for the container you change, `state.edit("decks", "event").pop(0)` o
 rest stays shared), or give the field a new value, `state.replace("dragon", ls(h))`.
 Numbers, strings, booleans and None are simply assigned (`state.step = "movement"`).
 HOT fields (players, turn, ...) are the draft's own: change them in place freely.
+(Boats are not HOT: a Boat moves in few steps, and copying ten of them costs as much
+as copying the players: `state.edit("boats", boat_id)["rider"] = seat`.)
 The engine contract's tests replay every step and fail if a step changes its input.
 
 Everything a later rule needs has its place from the start: decks, Gem boxes, Wizard
@@ -174,7 +176,7 @@ class Result(TypedDict):
 @dataclasses.dataclass(slots=True, eq=True)
 class WizardsState(GameState):
     HOT: ClassVar[frozenset[str]] = frozenset(
-        {"turn", "await_", "chance", "interrupts", "players", "boats", "calendar"})
+        {"turn", "await_", "chance", "interrupts", "players", "calendar"})
     # Fields left out of the JSON while None: absent from a state until a rule sets them.
     OPTIONAL: ClassVar[tuple[str, ...]] = ("dealer_contenders", "chooser", "starter")
 

@@ -136,12 +136,12 @@ def apply_move(state: WizardsState, seat: int, move: Move, events: list) -> None
         t["bonus"] = 0
     if move.by == "sail":
         assert p["boat"] is not None, "one sails in a Boat"
-        state.boats[p["boat"]]["at"] = ls(move.to)
+        state.edit("boats", p["boat"])["at"] = ls(move.to)
     elif p["boat"] is not None:
-        state.boats[p["boat"]]["rider"] = None  # he steps out; the Boat stays
+        state.edit("boats", p["boat"])["rider"] = None  # he steps out; the Boat stays
         p["boat"] = None
     if move.boards is not None:
-        state.boats[move.boards]["rider"] = seat
+        state.edit("boats", move.boards)["rider"] = seat
         p["boat"] = move.boards
         t["boarded"] = move.boards
     if move.by == "ride":  # 8.43: after this one use the Unicorn departs
