@@ -20,6 +20,7 @@ from shared.engine.playout import sample_chance
 from shared.engine.registry import engine_for
 from shared.tower.battle import defender_pennants
 from shared.tower.pack import pack
+from shared.tower.state import TowerState
 
 GAME = "tower"
 FIGHT = {"kind": "fight"}
@@ -32,12 +33,12 @@ def _resolves_in_one_call(engine, state, seat: int, rng: random.Random, tries: i
         if engine.actor(rolled) != CHANCE:
             return False
         after, _ = engine.apply_chance(rolled, sample_chance(engine.chance_request(rolled), rng))
-        if engine.actor(after) in (TERMINAL, CHANCE) or any(t["task"] == "battle" for t in after["tasks"]):
+        if engine.actor(after) in (TERMINAL, CHANCE) or any(t["task"] == "battle" for t in after.tasks):
             return False
     return True
 
 
-def armed_state(seed: int = 7, seats: int = 2, max_steps: int = 5000) -> tuple[dict, int]:
+def armed_state(seed: int = 7, seats: int = 2, max_steps: int = 5000) -> tuple[TowerState, int]:
     """(state, attacking seat): a position where `seat` may fight a battle that one call resolves."""
     engine = engine_for(GAME)
     rng = random.Random(seed)
@@ -51,7 +52,7 @@ def armed_state(seed: int = 7, seats: int = 2, max_steps: int = 5000) -> tuple[d
             state, _ = engine.apply_chance(state, sample_chance(engine.chance_request(state), rng))
             continue
         legal = engine.legal_actions(state, who)
-        task = state["tasks"][-1]
+        task = state.tasks[-1]
         if (FIGHT in legal and pack().reroll_allowance(defender_pennants(state, task)) == (0, 0)
                 and _resolves_in_one_call(engine, state, who, random.Random(seed))):
             return state, who
@@ -59,7 +60,7 @@ def armed_state(seed: int = 7, seats: int = 2, max_steps: int = 5000) -> tuple[d
     raise RuntimeError("no battle found to arm")
 
 
-def engine_battles_per_s(state: dict, seat: int, seconds: float = 3.0) -> float:
+def engine_battles_per_s(state: TowerState, seat: int, seconds: float = 3.0) -> float:
     """The engine's battle resolution alone, in process: fight, then the dice."""
     import time
 
@@ -74,6 +75,6 @@ def engine_battles_per_s(state: dict, seat: int, seconds: float = 3.0) -> float:
     return done / (time.perf_counter() - start)
 
 
-def arm_fields(state: dict) -> dict:
+def arm_fields(state: TowerState) -> dict:
     """The match-record fields that arm a match (see the module docstring)."""
     return {"s": engine_for(GAME).encode(state)}

@@ -9,6 +9,7 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
     ai_matches_per_min             all-AI Tower matches, services split, two Celery workers
     metrics_overhead_pct           instrumentation's cost on resolution (with vs without)
     policy_<game>_p50_ms, _p99_ms  each game's AI policy, per choice, in process
+    games_per_s_<game>, copy_vs_json_<game>   the engines alone (bench/engines.py)
 and, when the matchmaking benchmark is present, its figures (mm_*).
 """
 from __future__ import annotations
@@ -76,6 +77,12 @@ ROWS = [  # figure, unit, what it is
     ("combat_vs_echo", "x", "combat_rps / echo_rps"),
     ("combat_p99_vs_echo", "x", "combat_p99_ms / echo_p99_ms"),
     ("engine_battles_per_s", "battles/s", "the engine alone, in process"),
+    ("games_per_s_tower", "games/s", "random full Tower games, 2 seats, in process"),
+    ("games_per_s_incantris", "games/s", "random full Incantris battle-royale games, 2 seats, in process"),
+    ("games_per_s_wizards", "games/s", "random full Wizards games, 2 seats, in process"),
+    ("copy_vs_json_tower", "x", "one step's state copy / a JSON round trip of the same state"),
+    ("copy_vs_json_incantris", "x", "the same for Incantris"),
+    ("copy_vs_json_wizards", "x", "the same for Wizards"),
     ("ai_matches_per_min", "matches/min", "all-AI 2-seat Tower matches, split, 2 Celery workers"),
     ("ai_actions_per_s", "actions/s", "AI turns played in those matches"),
     ("metrics_overhead_pct", "%", "CPU of a resolution with vs without metrics (in process, paired)"),
@@ -121,6 +128,9 @@ def main(argv: list[str] | None = None) -> dict:
     from bench.policies import measure as policy_times
 
     figures.update(policy_times())
+    from bench.engines import measure as engine_figures
+
+    figures.update(engine_figures())
     figures.update(measure(redis_url))
 
     print("split platform: combat load, then all-AI matches...", flush=True)

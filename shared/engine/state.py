@@ -59,6 +59,7 @@ class GameState:
             value = getattr(self, name)
             object.__setattr__(new, name, tree_copy(value) if name in hot else value)
         new._owned = (set(), set())  # paths copied whole, paths copied one level
+        self._owned = (set(), set())  # the containers are shared now: an edit of either copies
         return new
 
     def edit(self, name: str, *path: Key) -> Any:

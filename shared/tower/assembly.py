@@ -15,8 +15,12 @@
 """
 from __future__ import annotations
 
-from shared.engine import ChanceRequest, DicePool, InvalidConfig, MatchConfig, apply_shuffle, shuffle_request
+from typing import Sequence
+
+from shared.engine import ChanceRequest, DicePool, Event, InvalidConfig, MatchConfig, apply_shuffle, shuffle_request
+from shared.engine.chance import Face
 from shared.tower.pack import ROCKY, TERRAINS, pack
+from shared.tower.state import TowerState
 
 
 def draws(purpose: str, n: int, k: int) -> list[DicePool]:
@@ -24,7 +28,7 @@ def draws(purpose: str, n: int, k: int) -> list[DicePool]:
     return [DicePool(f"{purpose} {i + 1}/{k}", 1, tuple(range(1, n - i + 1))) for i in range(k)]
 
 
-def setup(config: MatchConfig) -> dict:
+def setup(config: MatchConfig) -> TowerState:
     p = pack()
     if not isinstance(config.seats, int) or not 2 <= config.seats <= 4:
         raise InvalidConfig("Tower of the Wizard King is played by 2, 3 or 4 players")
@@ -33,29 +37,28 @@ def setup(config: MatchConfig) -> dict:
     if config.options:
         raise InvalidConfig(f"no options are known: {sorted(config.options)}")
     n = config.seats
-    state = {
-        "seats": n,
-        "stage": "removals" if n < 4 else "sites",
-        "removed": {"characters": [], "wizards": []},
-        "players": [{"wizard": p.wizard_ids[s] if n == 4 else None, "character": None, "at": ROCKY,
-                     "supply": p.pennants} for s in range(n)],
-        "tower": {"chambers": [None] * p.chambers, "door": 0},
-        "king": 0,
-        "ramp": {},
-        "board": {t: {"castle": False, "token": None, "pennants": None, "protected": False} for t in p.territory_ids},
-        "sites": [],
-        "turn": {"seat": p.first_player, "regular": p.first_player, "extra": [], "played": 0, "quiet": 0},
-        "tasks": [],
-        "ended": False,
-    }
-    return state
+    return TowerState(
+        seats=n,
+        stage="removals" if n < 4 else "sites",
+        removed={"characters": [], "wizards": []},
+        players=[{"wizard": p.wizard_ids[s] if n == 4 else None, "character": None, "at": ROCKY,
+                  "supply": p.pennants} for s in range(n)],
+        tower={"chambers": [None] * p.chambers, "door": 0},
+        king=0,
+        ramp={},
+        board={t: {"castle": False, "token": None, "pennants": None, "protected": False} for t in p.territory_ids},
+        sites=[],
+        turn={"seat": p.first_player, "regular": p.first_player, "extra": [], "played": 0, "quiet": 0},
+        tasks=[],
+        ended=False,
+    )
 
 
-def request(state: dict) -> ChanceRequest:
+def request(state: TowerState) -> ChanceRequest:
     p = pack()
-    stage = state["stage"]
+    stage = state.stage
     if stage == "removals":
-        k = 4 - state["seats"]
+        k = 4 - state.seats
         return ChanceRequest(tuple(draws("eliminate a Character", len(p.character_names), k)
                                    + draws("eliminate a Wizard", len(p.wizard_ids), k)))
     if stage == "sites":
@@ -74,33 +77,34 @@ def request(state: dict) -> ChanceRequest:
     return ChanceRequest(tuple(pools), secret=True)
 
 
-def _characters(state: dict) -> list[str]:
-    return [c for c in pack().character_names if c not in state["removed"]["characters"]]
+def _characters(state: TowerState) -> list[str]:
+    return [c for c in pack().character_names if c not in state.removed["characters"]]
 
 
-def _castle_tokens(state: dict, terrain: str) -> list[str]:
+def _castle_tokens(state: TowerState, terrain: str) -> list[str]:
     """The terrain's castle tokens still in the game: none for an eliminated Character's Home Castle."""
-    return pack().castle_tokens_of(terrain, state["removed"]["characters"])
+    return pack().castle_tokens_of(terrain, state.removed["characters"])
 
 
-def _spell_territories(state: dict) -> list[str]:
-    return [t for t in pack().territory_ids if not state["board"][t]["castle"]]
+def _spell_territories(state: TowerState) -> list[str]:
+    return [t for t in pack().territory_ids if not state.board[t]["castle"]]
 
 
-def apply(state: dict, outcome, events: list) -> None:
-    """Continue set-up with the faces rolled for request(state). Mutates `state`."""
+def apply(state: TowerState, outcome: Sequence[Sequence[Face]], events: list[Event]) -> None:
+    """Continue set-up with the faces rolled for request(state). Changes `state`, a draft
+    (its board, Tower, Ramp, sites and removals through edit and replace)."""
     p = pack()
-    stage = state["stage"]
+    stage = state.stage
     if stage == "removals":
-        k = 4 - state["seats"]
+        k = 4 - state.seats
         gone = apply_shuffle(p.character_names, outcome[:k])[:k]
         absent = apply_shuffle(p.wizard_ids, outcome[k:])[:k]
-        state["removed"] = {"characters": sorted(gone), "wizards": sorted(absent)}
+        state.replace("removed", {"characters": sorted(gone), "wizards": sorted(absent)})
         left = [w for w in p.wizard_ids if w not in absent]
-        for seat, player in enumerate(state["players"]):
+        for seat, player in enumerate(state.players):
             player["wizard"] = left[seat]
         events.append({"type": "eliminated", "characters": sorted(gone), "wizards": sorted(absent)})
-        state["stage"] = "sites"
+        state.stage = "sites"
         return
     if stage == "sites":
         i = 0
@@ -108,48 +112,50 @@ def apply(state: dict, outcome, events: list) -> None:
             k = len(_castle_tokens(state, terrain))
             chosen = apply_shuffle(p.by_terrain[terrain], outcome[i:i + k])[:k]
             i += k
-            state["sites"] += chosen
+            state.edit("sites").extend(chosen)
             for t in chosen:
-                state["board"][t]["castle"] = True
+                state.edit("board", t)["castle"] = True
         stretch = p.ramp_steps // p.ramp_stretches
         steps = [s * stretch + int(faces[0]) for s, faces in enumerate(outcome[i:])]
-        state["ramp"] = {str(step): None for step in steps}
-        events.append({"type": "castle_sites", "territories": sorted(state["sites"]), "ramp_steps": steps})
-        state["stage"] = "secret"
+        state.replace("ramp", {str(step): None for step in steps})
+        events.append({"type": "castle_sites", "territories": sorted(state.sites), "ramp_steps": steps})
+        state.stage = "secret"
         return
     # secret: consume the shuffles in the order request() listed them
     cursor = 0
 
-    def take(n: int) -> list:
+    def take(n: int) -> Sequence[Sequence[Face]]:
         nonlocal cursor
         part = outcome[cursor:cursor + max(n - 1, 0)]
         cursor += max(n - 1, 0)
         return part
 
     chars = apply_shuffle(_characters(state), take(len(_characters(state))))
-    door = state["tower"]["door"]
+    door = state.tower["door"]
     inside, outside = chars[:p.chambers - 1], chars[p.chambers - 1:]
+    chambers = state.edit("tower", "chambers")
     for offset, c in enumerate(inside, start=1):
-        state["tower"]["chambers"][(door + offset) % p.chambers] = c
+        chambers[(door + offset) % p.chambers] = c
     for seat, c in enumerate(outside):
-        state["players"][seat]["character"] = c
-    by_terrain_sites = {terrain: [t for t in state["sites"] if p.territories[t].terrain == terrain]
+        state.players[seat]["character"] = c
+    by_terrain_sites = {terrain: [t for t in state.sites if p.territories[t].terrain == terrain]
                         for terrain in TERRAINS}
     for terrain in TERRAINS:
         tokens = _castle_tokens(state, terrain)
         for t, token in zip(by_terrain_sites[terrain], apply_shuffle(tokens, take(len(tokens)))):
-            state["board"][t]["token"] = {"id": token, "up": False}
+            state.edit("board", t)["token"] = {"id": token, "up": False}
     spots = _spell_territories(state)
     spell_tokens = p.spell_tokens() + [None] * (len(spots) - len(p.spell_tokens()))
-    for t, token in zip(spots, apply_shuffle(spell_tokens, take(len(spots)))):
-        if token is not None:
-            state["board"][t]["token"] = {"id": token, "up": False}
-    steps = sorted(state["ramp"], key=int)
+    for t, spell in zip(spots, apply_shuffle(spell_tokens, take(len(spots)))):
+        if spell is not None:
+            state.edit("board", t)["token"] = {"id": spell, "up": False}
+    ramp = state.edit("ramp")
+    steps = sorted(ramp, key=int)
     for step, token in zip(steps, apply_shuffle(p.ramp_tokens(), take(len(steps)))):
-        state["ramp"][step] = token
-    events.append({"type": "tokens_placed", "face_down": sum(1 for sq in state["board"].values() if sq["token"]),
+        ramp[step] = token
+    events.append({"type": "tokens_placed", "face_down": sum(1 for sq in state.board.values() if sq["token"]),
                    "ramp_tokens": len(steps), "tower": p.chambers - 1})
-    for seat, player in enumerate(state["players"]):
+    for seat, player in enumerate(state.players):
         events.append({"type": "character_dealt", "seat": seat, "wizard": player["wizard"],
                        "character": player["character"]})
-    state["stage"] = "play"
+    state.stage = "play"

@@ -21,28 +21,33 @@ Readings (rules.json `battle` holds the authored values):
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Literal
 
-from shared.engine import CHANCE, ChanceRequest, DicePool, RuleViolation
+from shared.engine import CHANCE, ChanceRequest, DicePool, Event, RuleViolation
+from shared.engine.contract import Action
 from shared.tower import pennants, tower
 from shared.tower.pack import pack
-from shared.tower.tasks import Task, pop, push
+from shared.tower.state import BattleTask, Dice, TowerState, character_of
+from shared.tower.tasks import Faces, Task, pop, push
 
 BATTLE = "Here's How to Do Battle"
 REROLL = "Defender's Special Pennant Power"
 
 
-def start(state: dict, attacker: int, at: str, kind: str, defender: int | None, events: list) -> None:
+def start(state: TowerState, attacker: int, at: str, kind: Literal["castle", "symbol"], defender: int | None,
+          events: list[Event]) -> None:
     push(state, {"task": "battle", "attacker": attacker, "defender": defender, "at": at, "kind": kind,
                  "stage": "declare" if defender is None else "ready", "ramp": None, "dice": None, "reroll": None})
     events.append({"type": "battle_started", "attacker": attacker, "defender": defender, "territory": at, "kind": kind})
 
 
-def final_battle_under_way(state: dict) -> bool:
+def final_battle_under_way(state: TowerState) -> bool:
     """The King reached the Tower during this battle's transformation: 'wage the final
     battle before you count up your Pennants' (Winning the Game)."""
-    tasks = state["tasks"]
-    return bool(state["ended"] and tasks and tasks[-1]["task"] == "battle"
-                and tasks[-1]["stage"] in ("roll", "reroll", "reroll_roll"))
+    if not state.ended or not state.tasks:
+        return False
+    top = state.tasks[-1]
+    return top["task"] == "battle" and top["stage"] in ("roll", "reroll", "reroll_roll")
 
 
 def dice_counts(attacker_character: str, defender_character: str) -> tuple[int, int]:
@@ -61,18 +66,19 @@ def winner(attacker_dice: list[int], defender_dice: list[int]) -> str:
     return "attacker" if len(a) > len(d) else "defender"
 
 
-def defender_pennants(state: dict, task: dict) -> int:
+def defender_pennants(state: TowerState, task: BattleTask) -> int:
     """Pennants of the defender's colour on the Castle fought for: his re-roll power."""
-    if task["kind"] != "castle":
+    if task["kind"] != "castle" or task["defender"] is None:
         return 0
-    wizard = state["players"][task["defender"]]["wizard"]
+    wizard = state.players[task["defender"]]["wizard"]
     return pennants.count(state, task["at"]) if pennants.holder(state, task["at"]) == wizard else 0
 
 
-def reroll_choices(state: dict, task: dict) -> list[dict]:
-    rr = task["reroll"]
-    n = len(task["dice"]["defender"])
-    choices = [{"kind": "accept"}]
+def reroll_choices(state: TowerState, task: BattleTask) -> list[Action]:
+    rr, dice = task["reroll"], task["dice"]
+    assert rr is not None and dice is not None, "re-rolls come after the dice"
+    n = len(dice["defender"])
+    choices: list[Action] = [{"kind": "accept"}]
     if rr["die"] is not None:  # single mode under way: the same die again
         if rr["single"] > 0:
             choices.append({"kind": "reroll", "dice": [rr["die"]]})
@@ -84,27 +90,33 @@ def reroll_choices(state: dict, task: dict) -> list[dict]:
     return choices
 
 
-class Battle(Task):
+def _defender(task: BattleTask) -> int:
+    defender = task["defender"]
+    assert defender is not None, "the defender is declared before the battle goes on"
+    return defender
+
+
+class Battle(Task[BattleTask]):
     kind = "battle"
     rule = BATTLE
 
-    def actor(self, state, task):
+    def actor(self, state: TowerState, task: BattleTask) -> int:
         stage = task["stage"]
         if stage in ("roll", "reroll_roll"):
             return CHANCE
-        return task["defender"] if stage == "reroll" else task["attacker"]
+        return _defender(task) if stage == "reroll" else task["attacker"]
 
-    def legal(self, state, task):
+    def legal(self, state: TowerState, task: BattleTask) -> list[Action]:
         stage = task["stage"]
         if stage == "declare":
-            return [{"kind": "declare", "seat": s} for s in range(state["seats"]) if s != task["attacker"]]
+            return [{"kind": "declare", "seat": s} for s in range(state.seats) if s != task["attacker"]]
         if stage == "ready":
             return [{"kind": "fight"}] + [{"kind": "transform", "pulls": k} for k in pack().pulls]
         if stage == "reroll":
             return reroll_choices(state, task)
         return []
 
-    def refuse(self, state, task, action):
+    def refuse(self, state: TowerState, task: BattleTask, action: Action) -> RuleViolation:
         if task["stage"] == "reroll":
             return RuleViolation(REROLL, "re-rolls are limited by the Pennants on the Castle "
                                          f"({defender_pennants(state, task)}); see the listed choices")
@@ -112,7 +124,7 @@ class Battle(Task):
             return RuleViolation("Variation - For 3 Players", "declare one of the other two players")
         return RuleViolation(BATTLE, f"{action.get('kind')!r} is not a choice at this point of the battle")
 
-    def apply(self, state, task, action, events):
+    def apply(self, state: TowerState, task: BattleTask, action: Action, events: list[Event]) -> None:
         kind = action["kind"]
         if kind == "declare":
             task["defender"] = action["seat"]
@@ -125,12 +137,13 @@ class Battle(Task):
             token = tower.transform(state, task["attacker"], action["pulls"], events, "attacker's transformation")
             if token is not None:
                 task["ramp"] = token
-                events.append({"type": "ramp_token_taken", "seat": task["attacker"], "step": state["king"]})
+                events.append({"type": "ramp_token_taken", "seat": task["attacker"], "step": state.king})
             task["stage"] = "roll"
         elif kind == "accept":
             self._resolve(state, task, events)
         elif kind == "reroll":
             rr = task["reroll"]
+            assert rr is not None, "re-rolls come after the dice"
             if len(action["dice"]) == 1 and rr["single"] > 0:
                 rr["die"] = action["dice"][0]
                 rr["single"] -= 1
@@ -140,7 +153,7 @@ class Battle(Task):
             task["chosen"] = action["dice"]
             task["stage"] = "reroll_roll"
 
-    def request(self, state, task):
+    def request(self, state: TowerState, task: BattleTask) -> ChanceRequest:
         faces = pack().die_faces
         if task["stage"] == "roll":
             a, d = self.counts(state, task)
@@ -148,11 +161,12 @@ class Battle(Task):
                                   DicePool("defender's battle dice", d, faces)))
         return ChanceRequest((DicePool("defender's re-roll", len(task["chosen"]), faces),))
 
-    def apply_chance(self, state, task, outcome, events):
+    def apply_chance(self, state: TowerState, task: BattleTask, outcome: Faces, events: list[Event]) -> None:
         if task["stage"] == "roll":
-            task["dice"] = {"attacker": list(outcome[0]), "defender": list(outcome[1])}
+            rolled: Dice = {"attacker": [int(f) for f in outcome[0]], "defender": [int(f) for f in outcome[1]]}
+            task["dice"] = rolled
             events.append({"type": "battle_dice", "attacker": task["attacker"], "defender": task["defender"],
-                           "attacker_dice": task["dice"]["attacker"], "defender_dice": task["dice"]["defender"]})
+                           "attacker_dice": rolled["attacker"], "defender_dice": rolled["defender"]})
             single, multi = pack().reroll_allowance(defender_pennants(state, task))
             if single or multi:
                 task["reroll"] = {"single": single, "multi": multi, "die": None}
@@ -160,10 +174,11 @@ class Battle(Task):
             else:
                 self._resolve(state, task, events)
             return
+        assert task["dice"] is not None and task["reroll"] is not None, "re-rolls come after the dice"
         dice = task["dice"]["defender"]
         old = [dice[i] for i in task["chosen"]]
         for i, face in zip(task["chosen"], outcome[0]):
-            dice[i] = face
+            dice[i] = int(face)
         events.append({"type": "battle_reroll", "defender": task["defender"], "dice": task["chosen"], "was": old,
                        "now": list(outcome[0]), "defender_dice": list(dice)})
         del task["chosen"]
@@ -172,23 +187,27 @@ class Battle(Task):
         else:
             self._resolve(state, task, events)
 
-    def counts(self, state, task) -> tuple[int, int]:
-        players = state["players"]
-        return dice_counts(players[task["attacker"]]["character"], players[task["defender"]]["character"])
+    def counts(self, state: TowerState, task: BattleTask) -> tuple[int, int]:
+        players = state.players
+        return dice_counts(character_of(players[task["attacker"]]), character_of(players[_defender(task)]))
 
-    def _resolve(self, state, task, events):
+    def _resolve(self, state: TowerState, task: BattleTask, events: list[Event]) -> None:
         pop(state, task)
-        side = winner(task["dice"]["attacker"], task["dice"]["defender"])
-        won, lost = (task["attacker"], task["defender"]) if side == "attacker" else (task["defender"], task["attacker"])
-        players = state["players"]
-        win_char, lose_char = players[won]["character"], players[lost]["character"]
+        dice = task["dice"]
+        assert dice is not None, "a battle is resolved after the dice"
+        side = winner(dice["attacker"], dice["defender"])
+        attacker, defender = task["attacker"], _defender(task)
+        won, lost = (attacker, defender) if side == "attacker" else (defender, attacker)
+        players = state.players
+        win_char, lose_char = character_of(players[won]), character_of(players[lost])
         n = pack().characters[win_char].victory_pennants.get(lose_char, pack().victory_pennants)
         at = task["at"]
         events.append({"type": "battle_won", "winner": won, "loser": lost, "side": side, "territory": at,
-                       "attacker_dice": task["dice"]["attacker"], "defender_dice": task["dice"]["defender"]})
+                       "attacker_dice": dice["attacker"], "defender_dice": dice["defender"]})
         if task["kind"] == "symbol":
-            token = state["board"][at]["token"]["id"]
-            state["board"][at]["token"] = None
+            square = state.edit("board", at)
+            token = square["token"]["id"]
+            square["token"] = None
             events.append({"type": "token_removed", "territory": at, "token": token})
         elif side == "attacker":
             pennants.send_home(state, at, events, "Castle lost in battle")

@@ -1,151 +1,154 @@
 """Tower of the Wizard King: the engine the platform hosts under the name "tower".
 
-The state is plain JSON data (see assembly.setup for its shape); every rule lives in
+The state is a TowerState (state.py; its start in assembly.setup); every rule lives in
 the modules named for it: movement, tokens, spells, battle, tower (the Tower and the
 Ramp), turns, pennants. This class only routes: who acts, what they may do, and
-running automatic tasks until a seat or chance must act again."""
+running automatic tasks until a seat or chance must act again. A step works on
+`state.successor()`, so the state it is given is never changed."""
 from __future__ import annotations
 
-import json
-from typing import Sequence
+from typing import Any, Sequence
 
 from shared.engine import (
     CHANCE,
     TERMINAL,
     ChanceRequest,
+    Event,
     GameEngine,
     MatchConfig,
     NotYourTurn,
     Outcome,
 )
-from shared.engine.contract import canonical_json
+from shared.engine.chance import Face
+from shared.engine.contract import Action, canonical_json
+from shared.engine.state import tree_copy
 from shared.tower import actions, assembly, invariants, pennants, queries
 from shared.tower.battle import Battle, final_battle_under_way
 from shared.tower.pack import pack
 from shared.tower.spells import Flight, RampToken, SpellChoice
+from shared.tower.state import TowerState, wizard_of
 from shared.tower.tasks import Task
 from shared.tower.tokens import HomeChoice, Land
 from shared.tower.turns import Move, TurnEnd, begin
 from shared.tower.view import view as redact
 
-TASKS: dict[str, Task] = {t.kind: t for t in (TurnEnd(), Move(), Flight(), Land(), HomeChoice(), SpellChoice(),
-                                                RampToken(), Battle())}
+TASKS: dict[str, Task[Any]] = {t.kind: t for t in (TurnEnd(), Move(), Flight(), Land(), HomeChoice(), SpellChoice(),
+                                                     RampToken(), Battle())}
 
 
-def _clone(state: dict) -> dict:
-    return json.loads(json.dumps(state))
-
-
-class TowerEngine(GameEngine[dict]):
+class TowerEngine(GameEngine[TowerState]):
     name = "tower"
     title = "Tower of the Wizard King"
     min_seats = 2
     max_seats = 4
 
     # --- set-up and turn structure -------------------------------------------------
-    def setup(self, config: MatchConfig) -> dict:
+    def setup(self, config: MatchConfig) -> TowerState:
         return assembly.setup(config)
 
-    def actor(self, state: dict) -> int:
-        stage = state["stage"]
+    def actor(self, state: TowerState) -> int:
+        stage = state.stage
         if stage == "over":
             return TERMINAL
         if stage != "play":
             return CHANCE
-        task = state["tasks"][-1]
+        task = state.tasks[-1]
         return TASKS[task["task"]].actor(state, task)
 
-    def chance_request(self, state: dict) -> ChanceRequest | None:
+    def chance_request(self, state: TowerState) -> ChanceRequest | None:
         if self.actor(state) != CHANCE:
             return None
-        if state["stage"] != "play":
+        if state.stage != "play":
             return assembly.request(state)
-        task = state["tasks"][-1]
+        task = state.tasks[-1]
         return TASKS[task["task"]].request(state, task)
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+    def legal_actions(self, state: TowerState, seat: int) -> list[Action]:
         if self.actor(state) != seat or seat < 0:
             return []
-        task = state["tasks"][-1]
+        task = state.tasks[-1]
         return sorted(TASKS[task["task"]].legal(state, task), key=canonical_json)
 
-    def apply(self, state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
+    def apply(self, state: TowerState, seat: int, action: Action) -> tuple[TowerState, list[Event]]:
         who = self.actor(state)
         if who < 0 or seat != who:
             raise NotYourTurn(f"seat {seat} may not act now" + (f"; seat {who} is to act" if who >= 0 else ""))
         actions.check_shape(action)
-        handler = TASKS[state["tasks"][-1]["task"]]
-        if not handler.accepts(state, state["tasks"][-1], action):
-            raise handler.refuse(state, state["tasks"][-1], action)
-        new = _clone(state)
-        events: list[dict] = []
-        handler.apply(new, new["tasks"][-1], _clone(action), events)
+        handler = TASKS[state.tasks[-1]["task"]]
+        if not handler.accepts(state, state.tasks[-1], action):
+            raise handler.refuse(state, state.tasks[-1], action)
+        new = state.successor()
+        events: list[Event] = []
+        handler.apply(new, new.tasks[-1], tree_copy(action), events)
         self._settle(new, events)
         return new, events
 
-    def apply_chance(self, state: dict, outcome: Sequence[Sequence]) -> tuple[dict, list[dict]]:
-        outcome = self.checked_outcome(state, outcome)
-        new = _clone(state)
-        events: list[dict] = []
-        if new["stage"] != "play":
-            assembly.apply(new, outcome, events)
-            if new["stage"] == "play":
-                begin(new, new["turn"]["regular"], False, events)
+    def apply_chance(self, state: TowerState, outcome: Sequence[Sequence[Face]]) -> tuple[TowerState, list[Event]]:
+        faces = self.checked_outcome(state, outcome)
+        new = state.successor()
+        events: list[Event] = []
+        if new.stage != "play":
+            assembly.apply(new, faces, events)
+            if new.stage == "play":
+                begin(new, new.turn["regular"], False, events)
         else:
-            task = new["tasks"][-1]
-            TASKS[task["task"]].apply_chance(new, task, outcome, events)
+            task = new.tasks[-1]
+            TASKS[task["task"]].apply_chance(new, task, faces, events)
         self._settle(new, events)
         return new, events
 
-    def _settle(self, state: dict, events: list) -> None:
+    def _settle(self, state: TowerState, events: list[Event]) -> None:
         """Run automatic tasks; end the game once the King is on the Tower, after the
         final battle if one is under way (Winning the Game)."""
-        while state["stage"] == "play":
-            if state["ended"] and not final_battle_under_way(state):
-                state["tasks"] = []
-                state["stage"] = "over"
-                result = self.outcome(state)
+        while state.stage == "play":
+            if state.ended and not final_battle_under_way(state):
+                state.tasks = []
+                state.stage = "over"
+                result = self._result(state)
                 events.append({"type": "game_over", "scores": list(result.scores), "winners": list(result.winners),
                                "summary": result.summary})
                 return
-            task = state["tasks"][-1]
+            task = state.tasks[-1]
             handler = TASKS[task["task"]]
             if not handler.automatic:
                 return
             handler.run(state, task, events)
 
     # --- reading --------------------------------------------------------------------
-    def view(self, state: dict, seat: int | None) -> dict:
+    def view(self, state: TowerState, seat: int | None) -> dict:
         return redact(state, seat)
 
-    def query(self, state: dict, seat: int | None, query: dict) -> dict:
+    def query(self, state: TowerState, seat: int | None, query: dict) -> dict:
         # answered from the seat's view, so an answer cannot use what the seat may not see
         return queries.answer(self.view(state, seat), seat, query)
 
-    def outcome(self, state: dict) -> Outcome | None:
-        if state["stage"] != "over":
+    def outcome(self, state: TowerState) -> Outcome | None:
+        if state.stage != "over":
             return None
+        return self._result(state)
+
+    def _result(self, state: TowerState) -> Outcome:
         scores = pennants.scores(state)
         best = max(scores)
         winners = tuple(s for s, v in enumerate(scores) if v == best)
         names = {w.id: f"{w.name}, {w.title}" for w in pack().wizards}
-        lead = " and ".join(names[state["players"][s]["wizard"]] for s in winners)
+        lead = " and ".join(names[wizard_of(state.players[s])] for s in winners)
         summary = (f"{lead} ascends the throne with {best} Pennants" if len(winners) == 1
                    else f"{lead} tie with {best} Pennants each")
         return Outcome(tuple(scores), winners, summary)
 
-    def action_domain(self, action: dict) -> str:
+    def action_domain(self, action: Action) -> str:
         return actions.domain(action)
 
-    def describe(self, action: dict) -> str:
+    def describe(self, action: Action) -> str:
         return actions.describe(action)
 
-    def check_invariants(self, state: dict) -> None:
+    def check_invariants(self, state: TowerState) -> None:
         invariants.check(state)
 
     # --- bytes ------------------------------------------------------------------------
-    def encode(self, state: dict) -> bytes:
-        return canonical_json(state)
+    def encode(self, state: TowerState) -> bytes:
+        return state.encode()
 
-    def decode(self, data: bytes) -> dict:
-        return json.loads(data)
+    def decode(self, data: bytes) -> TowerState:
+        return TowerState.decode(data)

@@ -5,35 +5,36 @@ from collections import Counter
 
 from shared.tower.battle import final_battle_under_way
 from shared.tower.pack import ROCKY, pack
+from shared.tower.state import TowerState, wizard_of
 
 
-def check(state: dict) -> None:
+def check(state: TowerState) -> None:
     p = pack()
-    stage = state["stage"]
+    stage = state.stage
     assert stage in ("removals", "sites", "secret", "play", "over"), stage
-    players = state["players"]
-    assert len(players) == state["seats"]
+    players = state.players
+    assert len(players) == state.seats
     if stage not in ("play", "over"):
         return
     # Characters: each one in exactly one place (a seat, the Tower, out of the game)
-    chambers = state["tower"]["chambers"]
+    chambers = state.tower["chambers"]
     inside = [c for c in chambers if c is not None]
     held = [pl["character"] for pl in players]
-    everyone = held + inside + state["removed"]["characters"]
+    everyone = held + inside + state.removed["characters"]
     assert Counter(everyone) == Counter(p.character_names), f"Characters lost or doubled: {everyone}"
-    door_empty = chambers[state["tower"]["door"]] is None
+    door_empty = chambers[state.tower["door"]] is None
     assert len(inside) == p.chambers - 1 and door_empty, "the empty chamber is at the door"
     # Wizards: each seat a distinct Wizard; absent ones are no seat's
     wizards = [pl["wizard"] for pl in players]
-    assert len(set(wizards)) == len(wizards) and not set(wizards) & set(state["removed"]["wizards"])
+    assert len(set(wizards)) == len(wizards) and not set(wizards) & set(state.removed["wizards"])
     # positions: on the map, never two Characters on one territory
     spots = [pl["at"] for pl in players if pl["at"] != ROCKY]
     assert all(s in p.territories for s in spots), spots
     assert len(spots) == len(set(spots)), f"two Characters on one territory: {spots}"
     # Pennants: 25 per colour, in the supply or on Castles, one colour per Castle
-    on_board = Counter()
+    on_board: Counter[str] = Counter()
     protections = 0
-    for t, sq in state["board"].items():
+    for t, sq in state.board.items():
         pen = sq["pennants"]
         if pen is not None:
             assert sq["castle"], f"Pennants on {t}, which has no Castle"
@@ -52,16 +53,17 @@ def check(state: dict) -> None:
                 f"{t}: Protection only beside a Castle that is not a Home Castle"
     assert protections <= p.map_spells["protection"]["count"] + 1, "more Protections than tokens"
     for pl in players:
-        assert 0 <= pl["supply"] and pl["supply"] + on_board[pl["wizard"]] == p.pennants, \
+        assert 0 <= pl["supply"] and pl["supply"] + on_board[wizard_of(pl)] == p.pennants, \
             f"{pl['wizard']}: Pennants not conserved"
     # the Ramp of Time
-    king = state["king"]
+    king = state.king
     assert 0 <= king <= p.ramp_steps + 1
-    assert state["ended"] == (king == p.ramp_steps + 1)
-    assert all(int(step) > king and token.startswith("ramp:") for step, token in state["ramp"].items()), \
+    assert state.ended == (king == p.ramp_steps + 1)
+    assert all(int(step) > king and token is not None and token.startswith("ramp:")
+               for step, token in state.ramp.items()), \
         "a Ramp token on a step the King has passed"
-    assert 0 <= state["turn"]["quiet"] < p.king_patience * state["seats"] or stage == "over"
+    assert 0 <= state.turn["quiet"] < p.king_patience * state.seats or stage == "over"
     if stage == "play":
-        assert state["tasks"] and not state["ended"] or final_battle_under_way(state), "play goes on only with a task"
+        assert state.tasks and not state.ended or final_battle_under_way(state), "play goes on only with a task"
     else:
-        assert not state["tasks"]
+        assert not state.tasks

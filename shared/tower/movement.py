@@ -22,17 +22,20 @@ A path is a list of legs, each `["walk", territory]` (to a touching territory) o
 from __future__ import annotations
 
 from collections import deque
+from typing import Any, Mapping, Sequence
 
 from shared.engine import RuleViolation
 from shared.tower.pack import ROCKY, Pack, pack
 
 MOVEMENT = "Movement on the Board"
+Node = tuple[str, int, bool, bool]  # a search node: territory, spaces left, cave bonus used, may go underground
 CAVES = "Caves"
 
 
-def occupied(state: dict, seat: int | None = None) -> set[str]:
-    """Territories with a Character on them, other than `seat`'s (the rocky space holds any number)."""
-    return {p["at"] for s, p in enumerate(state["players"]) if s != seat and p["at"] != ROCKY}
+def occupied(players: Sequence[Mapping[str, Any]], seat: int | None = None) -> set[str]:
+    """Territories with a Character on them, other than `seat`'s (the rocky space holds any number).
+    `players`: a state's or a view's."""
+    return {p["at"] for s, p in enumerate(players) if s != seat and p["at"] != ROCKY}
 
 
 def crossable(p: Pack, character: str, river: str | None, bridge: bool) -> bool:
@@ -58,12 +61,11 @@ def _cave_exit(p: Pack, character: str, exit_to: str, left: int, bonus_used: boo
 def reachable(start: str, character: str, occupied: set[str] | frozenset[str]) -> dict[str, list[list[str]]]:
     """Every destination this turn with one path to it (fewest legs, then by name)."""
     p = pack()
-    # a search node: (territory, spaces left, cave bonus used, may go underground here)
-    first = (start, p.characters[character].moves, False, False)
-    came: dict[tuple, tuple | None] = {first: None}
-    leg_to: dict[tuple, list[str]] = {}
+    first: Node = (start, p.characters[character].moves, False, False)
+    came: dict[Node, Node | None] = {first: None}
+    leg_to: dict[Node, list[str]] = {}
     queue = deque([first])
-    found: dict[str, tuple] = {}
+    found: dict[str, Node] = {}
     while queue:
         node = queue.popleft()
         where, left, bonus_used, may_cave = node
@@ -76,7 +78,7 @@ def reachable(start: str, character: str, occupied: set[str] | frozenset[str]) -
                     nl, nb = _cave_exit(p, character, cave, left, bonus_used)
                     nexts.append(("cave", cave, nl, nb))
         for via, to, nl, nb in nexts:
-            nxt = (to, nl, nb, True)
+            nxt: Node = (to, nl, nb, True)
             if nxt in came:
                 continue
             came[nxt] = node
@@ -87,9 +89,10 @@ def reachable(start: str, character: str, occupied: set[str] | frozenset[str]) -
     paths = {}
     for dest, node in found.items():
         legs = []
-        while came[node] is not None:
+        back = came[node]
+        while back is not None:
             legs.append(leg_to[node])
-            node = came[node]
+            node, back = back, came[back]
         paths[dest] = legs[::-1]
     return paths
 

@@ -113,6 +113,7 @@ def _value(view: dict, seat: int, t: str) -> float:
     pen = square["pennants"]
     if pen and pen["wizard"] != me["wizard"] and not square["protected"]:
         defender = _seat_of(view, pen["wizard"])
+        assert defender is not None, "Pennants on the board are a seat's"
         p = _best_odds(view, seat, defender, pen["count"])  # his Pennants give him re-rolls
         return p * (pen["count"] + 1.0) - (1 - p) * 1.0
     return 0.0
@@ -125,7 +126,7 @@ def _near_unknown(view: dict, t: str) -> float:
 
 
 def _go(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
-    best, best_value = None, float("-inf")
+    best, best_value = legal[0], float("-inf")
     for action in legal:
         if action["kind"] == "pass":
             value = 0.0
@@ -197,7 +198,8 @@ def _spell_value(view: dict, seat: int, action: dict) -> float:
         return n if owner == me["wizard"] else -n
     if kind == "conquer":
         owner, n = pen(action["territory"])
-        leader = _score(view, _seat_of(view, owner)) if owner else 0
+        holder = _seat_of(view, owner) if owner else None
+        leader = _score(view, holder) if holder is not None else 0
         return n + 0.1 * leader
     if kind == "move_protection":
         src_owner, src_n = pen(action["from"])

@@ -46,7 +46,7 @@ def _mover(view: dict, seat: int) -> tuple[str, str | None, frozenset]:
     """Where the seat's Character stands, who it is (None before the deal) and the
     territories other Characters hold."""
     player = view["players"][seat]
-    return player["at"], player["character"], frozenset(movement.occupied(view, seat))
+    return player["at"], player["character"], frozenset(movement.occupied(view["players"], seat))
 
 
 def _head(view: dict, seat: int) -> dict:

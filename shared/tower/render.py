@@ -79,7 +79,7 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
     lines = [f"Tower of the Wizard King - Ramp of Time: the King is on step {view['king']} of {p.ramp_steps}"
              f" (Ramp tokens on {', '.join(map(str, steps)) or 'none'}); turn {view['turn']['played'] + 1}",
              ""]
-    scores = {}
+    scores: dict[str, int] = {}
     for sq in board.values():
         if sq["pennants"]:
             scores[sq["pennants"]["wizard"]] = scores.get(sq["pennants"]["wizard"], 0) + sq["pennants"]["count"]
@@ -101,8 +101,8 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
             pen_text = f"{_colour_of(pen['wizard'])} x{pen['count']}" if pen else ""
             cells.append(_paint(f"{pen_text:<10}", _colour_of(pen["wizard"]) if pen else None, colour))
             cells.append("(P)" if sq["protected"] else "   ")
-            who = occupant.get(t)
-            cells.append(f"{'@' + who[1]['character'] + '/' + str(_colour_of(who[1]['wizard'])) if who else '':<16}")
+            here = occupant.get(t)
+            cells.append(f"{'@' + here[1]['character'] + '/' + str(_colour_of(here[1]['wizard'])) if here else '':<16}")
             touching = [p.territories[c.to].name + ("" if c.river is None else "=" if c.bridge else "~")
                         for c in p.crossings[t]]
             lines.append("  " + " ".join(cells) + " | " + ", ".join(touching))

@@ -28,11 +28,17 @@ Readings (each tested):
 """
 from __future__ import annotations
 
-from shared.engine import RuleViolation
+from typing import Literal
+
+from shared.engine import Event, RuleViolation
+from shared.engine.contract import Action
 from shared.tower import pennants, tower
 from shared.tower.movement import occupied
 from shared.tower.pack import pack
+from shared.tower.state import FlightTask, RampTask, SpellTask, TowerState
 from shared.tower.tasks import Task, grant_extra_turn, pop, push
+
+Source = Literal["map", "ramp"]
 
 SECTION = {
     ("map", "revelation"): "Spell of Revelation",
@@ -50,37 +56,37 @@ SECTION = {
 }
 
 
-def _guardable(state: dict, t: str) -> bool:
-    square = state["board"][t]
+def _guardable(state: TowerState, t: str) -> bool:
+    square = state.board[t]
     return bool(square["pennants"]) and not pennants.is_home(square) and not square["protected"]
 
 
-def _flights(state: dict, seat: int, terrains: tuple[str, ...] | None) -> list[dict]:
+def _flights(state: TowerState, seat: int, terrains: tuple[str, ...] | None) -> list[Action]:
     p = pack()
-    taken = occupied(state)  # every Character's territory, the flyer's own included
+    taken = occupied(state.players)  # every Character's territory, the flyer's own included
     return [{"kind": "fly", "to": t} for t in p.territory_ids
             if t not in taken and (terrains is None or p.territories[t].terrain in terrains)]
 
 
-def targets(state: dict, seat: int, spell: str, source: str) -> list[dict]:
+def targets(state: TowerState, seat: int, spell: str, source: Source) -> list[Action]:
     """Every way to use the spell now; empty when it cannot be used."""
     p = pack()
-    mine = state["players"][seat]["wizard"]
+    mine = state.players[seat]["wizard"]
     held = pennants.castles_held(state)
     own = [t for t in held if pennants.holder(state, t) == mine]
     if spell == "revelation":
-        return [{"kind": "reveal", "territory": t} for t, sq in sorted(state["board"].items())
+        return [{"kind": "reveal", "territory": t} for t, sq in sorted(state.board.items())
                 if sq["token"] is not None and not sq["token"]["up"]]
     if spell == "transformation":
         return [{"kind": "transform_other", "seat": o, "pulls": k}
-                for o in range(state["seats"]) if o != seat for k in p.pulls]
+                for o in range(state.seats) if o != seat for k in p.pulls]
     if spell == "self_transformation":
         return [{"kind": "transform", "pulls": k} for k in p.pulls]
     if spell == "protection":
         pool = own if source == "map" else held
         return [{"kind": "protect", "territory": t} for t in pool if _guardable(state, t)]
     if spell == "move_protection":
-        guarded = [t for t, sq in sorted(state["board"].items()) if sq["protected"]]
+        guarded = [t for t, sq in sorted(state.board.items()) if sq["protected"]]
         return [{"kind": "move_protection", "from": a, "to": b}
                 for a in guarded for b in held if b != a and _guardable(state, b)]
     if spell in ("power", "power2"):
@@ -91,8 +97,8 @@ def targets(state: dict, seat: int, spell: str, source: str) -> list[dict]:
         if pennants.supply(state, seat) == 0:
             return []
         return [{"kind": "conquer", "territory": t} for t in held
-                if pennants.holder(state, t) != mine and not state["board"][t]["protected"]
-                and not pennants.is_home(state["board"][t])]
+                if pennants.holder(state, t) != mine and not state.board[t]["protected"]
+                and not pennants.is_home(state.board[t])]
     if spell == "transport":
         return _flights(state, seat, None)
     if spell in ("transport_swamp_forest", "transport_mountain_plain"):
@@ -100,37 +106,37 @@ def targets(state: dict, seat: int, spell: str, source: str) -> list[dict]:
     raise ValueError(f"unknown spell {spell!r}")
 
 
-def take_map_spell(state: dict, seat: int, at: str, spell: str, events: list) -> None:
+def take_map_spell(state: TowerState, seat: int, at: str, spell: str, events: list[Event]) -> None:
     """Landing on a face-up map Spell: 'obey it if you can'; if not, it stays face up."""
     if not targets(state, seat, spell, "map"):
         events.append({"type": "token_left_face_up", "territory": at, "token": f"spell:{spell}", "seat": seat,
                        "why": "cannot be used now"})
         return
-    state["board"][at]["token"] = None
+    state.edit("board", at)["token"] = None
     events.append({"type": "spell_cast", "seat": seat, "spell": spell, "source": "map", "territory": at})
     if spell == "transport":
         grant_extra_turn(state, seat, events, "Spell of Transport: fly to any space", by="fly")
         return
-    task = {"task": "spell", "seat": seat, "spell": spell, "source": "map"}
+    task: SpellTask = {"task": "spell", "seat": seat, "spell": spell, "source": "map"}
     if spell == "revelation":
         task["left"] = 2
     push(state, task)
 
 
-def after_transformation(state: dict, seat: int, token: str | None, events: list) -> None:
+def after_transformation(state: TowerState, seat: int, token: str | None, events: list[Event]) -> None:
     """The King landed on a Ramp token: the transformed Character acts on it now."""
     if token is not None:
-        events.append({"type": "ramp_token_taken", "seat": seat, "step": state["king"]})
+        events.append({"type": "ramp_token_taken", "seat": seat, "step": state.king})
         push(state, {"task": "ramp", "seat": seat, "token": token})
 
 
-class RampToken(Task):
+class RampToken(Task[RampTask]):
     """Turn over a Ramp token and follow its orders, or remove it if it cannot be used."""
 
     kind = "ramp"
     automatic = True
 
-    def run(self, state, task, events):
+    def run(self, state: TowerState, task: RampTask, events: list[Event]) -> None:
         pop(state, task)
         seat, spell = task["seat"], task["token"].split(":")[1]
         events.append({"type": "ramp_token_revealed", "seat": seat, "token": task["token"]})
@@ -141,20 +147,20 @@ class RampToken(Task):
         push(state, {"task": "spell", "seat": seat, "spell": spell, "source": "ramp"})
 
 
-class Flight(Task):
+class Flight(Task[FlightTask]):
     """The extra turn the Spell of Transport gives: fly to any space of your choice, where
     all regular rules apply, or pass it up like any extra turn."""
 
     kind = "flight"
     rule = SECTION[("map", "transport")]
 
-    def legal(self, state, task):
+    def legal(self, state: TowerState, task: FlightTask) -> list[Action]:
         return _flights(state, task["seat"], None) + [{"kind": "pass"}]
 
-    def refuse(self, state, task, action):
+    def refuse(self, state: TowerState, task: FlightTask, action: Action) -> RuleViolation:
         return RuleViolation(self.rule, "fly to a space with no Character on it, other than your own, or pass")
 
-    def apply(self, state, task, action, events):
+    def apply(self, state: TowerState, task: FlightTask, action: Action, events: list[Event]) -> None:
         pop(state, task)
         seat = task["seat"]
         if action["kind"] == "pass":
@@ -163,31 +169,31 @@ class Flight(Task):
         fly(state, seat, action["to"], "transport", events)
 
 
-def fly(state: dict, seat: int, to: str, spell: str, events: list) -> None:
+def fly(state: TowerState, seat: int, to: str, spell: str, events: list[Event]) -> None:
     """A Transport's flight: the Character is set down on `to`, which it lands on."""
-    player = state["players"][seat]
+    player = state.players[seat]
     events.append({"type": "flew", "seat": seat, "from": player["at"], "to": to, "spell": spell})
     player["at"] = to
     push(state, {"task": "land", "seat": seat, "at": to})
 
 
-class SpellChoice(Task):
+class SpellChoice(Task[SpellTask]):
     kind = "spell"
 
-    def legal(self, state, task):
+    def legal(self, state: TowerState, task: SpellTask) -> list[Action]:
         return targets(state, task["seat"], task["spell"], task["source"])
 
-    def refuse(self, state, task, action):
+    def refuse(self, state: TowerState, task: SpellTask, action: Action) -> RuleViolation:
         return RuleViolation(SECTION[(task["source"], task["spell"])],
                              f"{action.get('kind')!r} with these targets is not a use of this spell now")
 
-    def apply(self, state, task, action, events):
+    def apply(self, state: TowerState, task: SpellTask, action: Action, events: list[Event]) -> None:
         seat, spell, kind = task["seat"], task["spell"], action["kind"]
-        board = state["board"]
         if kind == "reveal":
             t = action["territory"]
-            board[t]["token"]["up"] = True
-            events.append({"type": "token_revealed", "territory": t, "token": board[t]["token"]["id"], "by": seat,
+            token = state.edit("board", t)["token"]
+            token["up"] = True
+            events.append({"type": "token_revealed", "territory": t, "token": token["id"], "by": seat,
                            "spell": "revelation"})
             task["left"] -= 1
             if task["left"] == 0 or not targets(state, seat, spell, "map"):
@@ -203,11 +209,11 @@ class SpellChoice(Task):
             token = tower.transform(state, seat, action["pulls"], events, "Spell of Self-Transformation")
             after_transformation(state, seat, token, events)
         elif kind == "protect":
-            board[action["territory"]]["protected"] = True
+            state.edit("board", action["territory"])["protected"] = True
             events.append({"type": "protection_placed", "territory": action["territory"], "seat": seat})
         elif kind == "move_protection":
-            board[action["from"]]["protected"] = False
-            board[action["to"]]["protected"] = True
+            state.edit("board", action["from"])["protected"] = False
+            state.edit("board", action["to"])["protected"] = True
             events.append({"type": "protection_moved", "from": action["from"], "to": action["to"], "seat": seat})
         elif kind == "power":
             n = 2 if spell == "power2" else 1

@@ -18,25 +18,29 @@ Readings:
 """
 from __future__ import annotations
 
+from shared.engine import Event
+from shared.engine.contract import Action
 from shared.tower import battle, pennants, spells
 from shared.tower.pack import pack
+from shared.tower.state import HomeTask, LandTask, TowerState, character_of
 from shared.tower.tasks import Task, grant_extra_turn, pop, push
 
 HOME = "Home Castles"
 
 
-class Land(Task):
+class Land(Task[LandTask]):
     kind = "land"
     automatic = True
 
-    def run(self, state, task, events):
+    def run(self, state: TowerState, task: LandTask, events: list[Event]) -> None:
         pop(state, task)
         seat, at = task["seat"], task["at"]
-        square = state["board"][at]
+        square = state.board[at]
         token = square["token"]
         if token is not None:
             first = not token["up"]
             if first:
+                token = state.edit("board", at)["token"]
                 token["up"] = True
                 events.append({"type": "token_revealed", "territory": at, "token": token["id"], "by": seat})
             kind, name = token["id"].split(":")
@@ -48,7 +52,7 @@ class Land(Task):
                 spells.take_map_spell(state, seat, at, name, events)
             return
         holder = pennants.holder(state, at)
-        mine = state["players"][seat]["wizard"]
+        mine = state.players[seat]["wizard"]
         if holder is not None and holder != mine:
             if square["protected"]:
                 # Spell of Protection: 'No other player may attack that Castle'
@@ -58,28 +62,28 @@ class Land(Task):
                 battle.start(state, seat, at, "castle", pennants.seat_of(state, holder), events)
 
 
-def _symbol(state: dict, seat: int, at: str, wizard: str, events: list) -> None:
-    mine = state["players"][seat]["wizard"]
+def _symbol(state: TowerState, seat: int, at: str, wizard: str, events: list[Event]) -> None:
+    mine = state.players[seat]["wizard"]
     if wizard == mine:
         # 'If it's your own Wizard's Token, remove the Token from the board, and add 1 Pennant'
         if pennants.supply(state, seat) == 0:
             events.append({"type": "token_left_face_up", "territory": at, "token": f"symbol:{wizard}", "seat": seat,
                            "why": "no Pennants left"})
             return
-        state["board"][at]["token"] = None
+        state.edit("board", at)["token"] = None
         events.append({"type": "token_removed", "territory": at, "token": f"symbol:{wizard}"})
         pennants.place(state, at, seat, 1, events, "own Wizard symbol")
         return
     defender = pennants.seat_of(state, wizard)
-    if defender is None and state["seats"] == 2:
+    if defender is None and state.seats == 2:
         # Variation for 2 Players: 'If you land on a missing Wizard's power Token: You will battle the other player.'
         defender = 1 - seat
     # 3 players, missing Wizard: defender None, the attacker declares (Variation for 3 Players, 1)
     battle.start(state, seat, at, "symbol", defender, events)
 
 
-def _home(state: dict, seat: int, at: str, character: str, first: bool, events: list) -> None:
-    player = state["players"][seat]
+def _home(state: TowerState, seat: int, at: str, character: str, first: bool, events: list[Event]) -> None:
+    player = state.players[seat]
     if player["character"] != character:
         if first:
             # 'if it's not your Home Castle, you may take another turn instead'
@@ -96,22 +100,22 @@ def _home(state: dict, seat: int, at: str, character: str, first: bool, events: 
         push(state, {"task": "home", "seat": seat, "at": at, "offer": "reclaim"})
 
 
-class HomeChoice(Task):
+class HomeChoice(Task[HomeTask]):
     """The Home Castle of the Character you are: 'Add N Pennants or Go Again' (offer `add`),
     or, when another colour holds it, take it back or leave it (offer `reclaim`)."""
 
     kind = "home"
     rule = HOME
 
-    def legal(self, state, task):
+    def legal(self, state: TowerState, task: HomeTask) -> list[Action]:
         if task["offer"] == "reclaim":
             return [{"kind": "home", "choice": "reclaim"}, {"kind": "home", "choice": "leave"}]
-        actions = [{"kind": "home", "choice": "again"}]
+        actions: list[Action] = [{"kind": "home", "choice": "again"}]
         if pennants.supply(state, task["seat"]) > 0:
             actions.append({"kind": "home", "choice": "pennants"})
         return actions
 
-    def apply(self, state, task, action, events):
+    def apply(self, state: TowerState, task: HomeTask, action: Action, events: list[Event]) -> None:
         pop(state, task)
         seat, at = task["seat"], task["at"]
         if action["choice"] == "again":
@@ -126,5 +130,5 @@ class HomeChoice(Task):
             pennants.send_home(state, at, events, "Home Castle reclaimed by its Character")
             pennants.place(state, at, seat, n, events, "Home Castle reclaimed by its Character")
             return
-        home = pack().homes[state["players"][seat]["character"]]
+        home = pack().homes[character_of(state.players[seat])]
         pennants.place(state, at, seat, home.pennants, events, f"{home.name}: Add {home.pennants} Pennants")

@@ -10,15 +10,17 @@ one step up the Ramp (The Wizard King's Ramp); stepping off the last step ends t
 """
 from __future__ import annotations
 
+from shared.engine import Event
 from shared.tower.pack import pack
+from shared.tower.state import Tower, TowerState
 
 
-def transform(state: dict, seat: int, pulls: int, events: list, cause: str) -> str | None:
+def transform(state: TowerState, seat: int, pulls: int, events: list[Event], cause: str) -> str | None:
     """Change `seat`'s Character in the Tower, then climb the King. Returns the Ramp
     token the King lands on (to be acted on by `seat`), or None."""
-    tower = state["tower"]
+    tower: Tower = state.edit("tower")
     chambers = tower["chambers"]
-    player = state["players"][seat]
+    player = state.players[seat]
     old = player["character"]
     door = tower["door"]
     chambers[door] = old  # The Wizard's Tower 2: into the empty chamber
@@ -31,19 +33,20 @@ def transform(state: dict, seat: int, pulls: int, events: list, cause: str) -> s
     return climb(state, events, cause)
 
 
-def climb(state: dict, events: list, cause: str) -> str | None:
+def climb(state: TowerState, events: list[Event], cause: str) -> str | None:
     """Move the Wizard King one step up (The Wizard King's Ramp). Returns the Ramp
     token on the step he reaches, removed from the Ramp; None on the Tower."""
-    state["king"] += 1
-    state["turn"]["quiet"] = 0
+    state.king += 1
+    state.turn["quiet"] = 0
     steps = pack().ramp_steps
-    if state["king"] > steps:
+    if state.king > steps:
         # Winning the Game: 'The game ends when the Wizard King makes the final step
         # from the Ramp of Time onto the top of the Tower.'
-        state["ended"] = True
-        events.append({"type": "king_climbed", "step": state["king"], "on_tower": True, "cause": cause})
+        state.ended = True
+        events.append({"type": "king_climbed", "step": state.king, "on_tower": True, "cause": cause})
         return None
-    token = state["ramp"].pop(str(state["king"]), None)
-    events.append({"type": "king_climbed", "step": state["king"], "on_tower": False, "cause": cause,
+    step = str(state.king)
+    token = state.edit("ramp").pop(step) if step in state.ramp else None
+    events.append({"type": "king_climbed", "step": state.king, "on_tower": False, "cause": cause,
                    "ramp_token": token is not None})
     return token

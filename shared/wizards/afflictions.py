@@ -14,25 +14,25 @@ player Dragonbound (12.511, lair.py).
 from __future__ import annotations
 
 from shared.wizards.pack import pack
-from shared.wizards.state import player
+from shared.wizards.state import WizardsState, player
 
 CALM_ANIMALS = ("dragon",)  # 7.3043 d / 7.3051 h: "No animal, other than a Dragon, will come near him"
 
 
-def discard_events(state: dict, seat: int, kinds: tuple[str, ...] | None, rule: str, events: list) -> None:
+def discard_events(state: WizardsState, seat: int, kinds: tuple[str, ...] | None, rule: str, events: list) -> None:
     """Discard the Event Cards a player holds of the given types (None: every type)."""
     p = player(state, seat)
     kept = []
     for held in p["events"]:
         if kinds is None or pack().event(held["card"])["type"] in kinds:
-            state["discards"]["event"].append(held["card"])
+            state.edit("discards", "event").append(held["card"])
             events.append({"type": "event_lost", "seat": seat, "card": held["card"], "rule": rule})
         else:
             kept.append(held)
     p["events"] = kept
 
 
-def send_animal_away(state: dict, seat: int, rule: str, events: list) -> None:
+def send_animal_away(state: WizardsState, seat: int, rule: str, events: list) -> None:
     """Any Animal with the player, except a Dragon, leaves him."""
     p = player(state, seat)
     if p["animal"] is not None and p["animal"]["kind"] not in CALM_ANIMALS:
@@ -40,7 +40,7 @@ def send_animal_away(state: dict, seat: int, rule: str, events: list) -> None:
         p["animal"] = None
 
 
-def become_demon_dazed(state: dict, seat: int, events: list) -> None:
+def become_demon_dazed(state: WizardsState, seat: int, events: list) -> None:
     """7.3043: Demon Dazed until healed; a and d take effect at once."""
     p = player(state, seat)
     if "demon_dazed" not in p["afflictions"]:
@@ -50,7 +50,7 @@ def become_demon_dazed(state: dict, seat: int, events: list) -> None:
     events.append({"type": "demon_dazed", "seat": seat, "rule": "7.3043"})
 
 
-def become_dragonbound(state: dict, seat: int, reason: str, events: list) -> None:
+def become_dragonbound(state: WizardsState, seat: int, reason: str, events: list) -> None:
     """7.3051: Dragonbound until healed; b and h take effect at once. His Lair Time Marker
     has done its work (12.511) and comes off the Calendar."""
     p = player(state, seat)
@@ -62,7 +62,7 @@ def become_dragonbound(state: dict, seat: int, reason: str, events: list) -> Non
     events.append({"type": "dragonbound", "seat": seat, "rule": reason})
 
 
-def become_trapped(state: dict, seat: int, trap: dict, events: list) -> None:
+def become_trapped(state: WizardsState, seat: int, trap: dict, events: list) -> None:
     """8.3 / 8.51 TRAP: the player is caught; a Movement Event Card he is using is discarded (8.51)."""
     player(state, seat)["trap"] = dict(trap)
     discard_events(state, seat, ("movement",), "8.51", events)

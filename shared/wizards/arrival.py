@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shared.hexgrid import Hex
 from shared.wizards import lair, remaining
-from shared.wizards.state import hx, player
+from shared.wizards.state import WizardsState, hx, player
 from shared.wizards.world import world_for
 
 # Ways of arriving that count as being "transported there" for the Star Crest (7.37):
@@ -13,14 +13,14 @@ from shared.wizards.world import world_for
 CARRIED = ("transport", "fly", "ride")
 
 
-def leave_boat(state: dict, seat: int) -> None:
+def leave_boat(state: WizardsState, seat: int) -> None:
     p = player(state, seat)
     if p["boat"] is not None:
-        state["boats"][p["boat"]]["rider"] = None
+        state.edit("boats", p["boat"])["rider"] = None
         p["boat"] = None
 
 
-def arrive(state: dict, seat: int, old: Hex | None, new: Hex, how: str, events: list) -> None:
+def arrive(state: WizardsState, seat: int, old: Hex | None, new: Hex, how: str, events: list) -> None:
     """Set the player in `new` and apply everything that arriving there sets off."""
     w = world_for(state)
     p = player(state, seat)
@@ -48,13 +48,13 @@ def arrive(state: dict, seat: int, old: Hex | None, new: Hex, how: str, events: 
         note_visit(state, seat, new, events)  # Tasks to visit EVERY location of a kind (9)
 
 
-def _star_crest(state: dict, seat: int, old: Hex | None, new: Hex, crest: Hex, how: str) -> None:
+def _star_crest(state: WizardsState, seat: int, old: Hex | None, new: Hex, crest: Hex, how: str) -> None:
     p = player(state, seat)
     sc = p["star_crest"]
     if old == crest and new != crest:
         sc["left_turn"] = p["turns_taken"]  # 7.372: re-entry only on his very next turn
     if new == crest and old != crest:
-        own_marker = any(m["seat"] == seat and hx(m["at"]) == crest for m in state["task_markers"])
+        own_marker = any(m["seat"] == seat and hx(m["at"]) == crest for m in state.task_markers)
         reentry = sc["visit"] == "initial" and sc["left_turn"] == p["turns_taken"] - 1
         fresh = how in CARRIED or p["star_crest_directed"] or own_marker or not reentry
         sc["visit"] = "initial" if fresh else "reentry"  # 7.3721: one re-entry per initial visit

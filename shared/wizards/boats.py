@@ -35,7 +35,7 @@ def mooring(w: World, h: Hex) -> Hex | None:
 def starting_boats(w: World) -> list[tuple[Hex, Hex]]:
     """(structure hex, boat hex) for each harbour next to Water, in tile then label
     order, at most one Boat Marker each and no more than the ten markers (3.3, 3.32)."""
-    out = []
+    out: list[tuple[Hex, Hex]] = []
     for tile in pack().tile_ids:
         for h in w.tile_spaces(tile):
             if w.kind(h) in HARBOURS:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from shared.wizards.pack import pack
+from shared.wizards.state import Player
 
 MARKED_STEPS = ("go", "return", "take")
 
@@ -20,11 +21,12 @@ def task_marker_wheres(card: Mapping) -> list[tuple[int, Mapping]]:
     return [(i, step["where"]) for i, step in enumerate(card["steps"]) if step["do"] in MARKED_STEPS]
 
 
-def held_effects(p: dict, op: str) -> list[Mapping]:
+def held_effects(p: Player, op: str) -> list[Mapping]:
     """Effects `op` of the Event Cards a player holds that are still running."""
     out = []
     for held in p["events"]:
-        if held.get("days") is not None and held["days"] <= 0:
+        days = held.get("days")
+        if days is not None and days <= 0:
             continue
         for effect in pack().event(held["card"])["effects"]:
             if effect["op"] == op:
@@ -32,7 +34,7 @@ def held_effects(p: dict, op: str) -> list[Mapping]:
     return out
 
 
-def movement_modifiers(p: dict) -> tuple[int, frozenset[str]]:
+def movement_modifiers(p: Player) -> tuple[int, frozenset[str]]:
     """The running Movement Event Cards: points added to the Movement Roll and the
     terrains crossed as if Plains (8.51 MOVEMENT)."""
     add, plains = 0, set()

@@ -15,27 +15,27 @@ from shared.wizards.arrival import arrive
 from shared.wizards.boats import water_distances
 from shared.wizards.dice import ask
 from shared.wizards.setup import unavailable
-from shared.wizards.state import hx, ls, player
+from shared.wizards.state import Player, WizardsState, current_turn, hx, ls, player, position
 from shared.wizards.world import world_for
 
 # 10.13 Druid: "to a Random Sacred Circle Stone" (authored: one die names the stone by its dots)
 STONE = {"stone": True}
 
 
-def _on_stone(state: dict, seat: int) -> bool:
+def _on_stone(state: WizardsState, seat: int) -> bool:
     w = world_for(state)
-    return w.kind(hx(player(state, seat)["at"])) == "stone"
+    return w.kind(position(player(state, seat))) == "stone"
 
 
-def transport_casts(state: dict, seat: int) -> list[dict]:
+def transport_casts(state: WizardsState, seat: int) -> list[dict]:
     """The Transporting casts open to a player before his Movement Roll."""
     p = player(state, seat)
-    if not spells.may_cast(p, "transporting") or "transporting" in state["turn"]["cast"]:
+    if not spells.may_cast(p, "transporting") or "transporting" in current_turn(state)["cast"]:
         return []
     out: list[dict] = []
     for entry in spells.transports(p, _on_stone(state, seat)):
         if entry["to"] == "ANY":  # a random space in ANY Territory: he names the Territory (4.1 ANY)
-            avail = [t for t in sorted({t["tile"] for t in state["tiles"]["placed"]}) if t not in state["taken"]]
+            avail = [t for t in sorted({t["tile"] for t in state.tiles["placed"]}) if t not in state.taken]
             out += [{"kind": "cast", "spell": "transporting", "to": "ANY", "territory": t} for t in avail]
         else:
             out.append({"kind": "cast", "spell": "transporting", "to": entry["to"]})
@@ -43,11 +43,11 @@ def transport_casts(state: dict, seat: int) -> list[dict]:
     return [unique[k] for k in sorted(unique)]
 
 
-def movement_casts(state: dict, seat: int) -> list[dict]:
-    p, t = player(state, seat), state["turn"]
+def movement_casts(state: WizardsState, seat: int) -> list[dict]:
+    p, t = player(state, seat), current_turn(state)
     out = []
     w = world_for(state)
-    at = hx(p["at"])
+    at = position(p)
     if spells.may_cast(p, "boat_summoning") and "boat_summoning" not in t["cast"] and t["mp"] >= 1 \
             and at in w.coast and p["boat"] is None:
         out.append({"kind": "cast", "spell": "boat_summoning"})
@@ -56,10 +56,10 @@ def movement_casts(state: dict, seat: int) -> list[dict]:
     return out
 
 
-def refuse_cast(state: dict, seat: int, action: dict, phase: str) -> RuleViolation:
+def refuse_cast(state: WizardsState, seat: int, action: dict, phase: str) -> RuleViolation:
     """Why a cast is not allowed now."""
     p = player(state, seat)
-    spell = action.get("spell")
+    spell: str = action["spell"]  # act_cast has checked it is a string
     if "dragonbound" in p["afflictions"]:
         return RuleViolation("7.3051 c", "a Dragonbound player may not use magic of any kind")
     if "demon_dazed" in p["afflictions"] and spell not in spells.DAZED_SPELLS:
@@ -67,7 +67,7 @@ def refuse_cast(state: dict, seat: int, action: dict, phase: str) -> RuleViolati
                                          "Transporting and Escaping")
     if not spells.entries(p, spell):
         return RuleViolation("10.1", f"the player's Order and Rank give no {spell} Spell")
-    if spell in state["turn"]["cast"]:
+    if spell in current_turn(state)["cast"]:
         return RuleViolation("11.24", "no Movement Spell may be attempted more than once in any single turn")
     if spell == "transporting":
         if phase != "pre_roll":
@@ -79,18 +79,18 @@ def refuse_cast(state: dict, seat: int, action: dict, phase: str) -> RuleViolati
     return RuleViolation("11.21", "Movement Spells are cast during the Movement segment")
 
 
-def act_cast(state: dict, seat: int, action: dict, events: list) -> None:
+def act_cast(state: WizardsState, seat: int, action: dict, events: list) -> None:
     spell = action.get("spell")
     if not isinstance(spell, str):
         raise MalformedAction("cast needs 'spell'")
     extra = set(action) - {"kind", "spell", "to", "territory"}
     if extra or any(k in action and not isinstance(action[k], str) for k in ("to", "territory")):
         raise MalformedAction("cast takes 'spell' and, for Transporting, 'to' and 'territory' (strings)")
-    phase = state["step"]
+    phase = state.step
     legal = transport_casts(state, seat) if phase == "pre_roll" else movement_casts(state, seat)
     if action not in legal:
         raise refuse_cast(state, seat, action, phase)
-    state["turn"]["cast"].append(spell)
+    current_turn(state)["cast"].append(spell)
     then = {"do": "spell_cast", "seat": seat, "spell": spell}
     if spell == "transporting":
         then["to"] = action["to"]
@@ -101,7 +101,7 @@ def act_cast(state: dict, seat: int, action: dict, events: list) -> None:
     ask(state, [d6(f"die: casting {spell.replace('_', ' ').title()} ({succeeds_on} succeeds)")], then)
 
 
-def summon_choices(state: dict, seat: int) -> list[list]:
+def summon_choices(state: WizardsState, seat: int) -> list[list]:
     """11.211: any one unoccupied Boat within range, into any Water space adjacent to the player.
 
     11.2111: range counts only Water spaces, from the player to the Boat: a Boat in a Water
@@ -110,11 +110,11 @@ def summon_choices(state: dict, seat: int) -> list[list]:
     reach without crossing land."""
     p = player(state, seat)
     w = world_for(state)
-    at = hx(p["at"])
+    at = position(p)
     targets = [n for n in w.neighbours(at) if w.is_water(n)]
     reach = spells.boat_range(p)
     out = []
-    for b in state["boats"]:
+    for b in state.boats:
         if b["rider"] is not None:
             continue
         dist = water_distances(w, hx(b["at"]))
@@ -127,24 +127,24 @@ def summon_choices(state: dict, seat: int) -> list[list]:
     return sorted(out, key=lambda c: (c[0], c[1][1], c[1][0]))
 
 
-def legal_summons(state: dict, seat: int) -> list[dict]:
-    return [{"kind": "summon_boat", "boat": b, "to": to} for b, to in state["turn"]["summon"]]
+def legal_summons(state: WizardsState, seat: int) -> list[dict]:
+    return [{"kind": "summon_boat", "boat": b, "to": to} for b, to in current_turn(state)["summon"] or []]
 
 
-def act_summon_boat(state: dict, seat: int, action: dict, events: list) -> None:
+def act_summon_boat(state: WizardsState, seat: int, action: dict, events: list) -> None:
     boat, to = action.get("boat"), action.get("to")
     if type(boat) is not int or not (isinstance(to, list) and len(to) == 2 and all(type(v) is int for v in to)):
         raise MalformedAction("summon_boat needs 'boat' (an id) and 'to': [q, r]")
-    if [boat, to] not in state["turn"]["summon"]:
+    if [boat, to] not in (current_turn(state)["summon"] or []):
         raise RuleViolation("11.211", "the summoned Boat must be unoccupied, within range over Water, and placed in a "
                                       "Water space adjacent to the player")
-    state["boats"][boat]["at"] = to
-    state["turn"]["summon"] = None
+    state.edit("boats", boat)["at"] = to
+    current_turn(state)["summon"] = None
     events.append({"type": "boat_summoned", "seat": seat, "boat": boat, "to": to})
-    state["step"] = "movement"
+    state.step = "movement"
 
 
-def transport_where(then: dict, p: dict) -> dict:
+def transport_where(then: dict, p: Player) -> dict:
     if then["to"] == "RANDOM":
         return {"random": "RANDOM"}
     if then["to"] == "ANY":
@@ -158,7 +158,7 @@ def transport_pools(where: dict) -> list:
     return randomspace.pools_for(where)
 
 
-def ask_transport(state: dict, seat: int, where: dict, reason: str, resume: str, events: list,
+def ask_transport(state: WizardsState, seat: int, where: dict, reason: str, resume: str, events: list,
                   extra_turn: bool = False) -> None:
     """Transport the player to `where`, rolling for the space first when it is random (section 4)."""
     if not where.get("stone"):
@@ -172,19 +172,19 @@ def ask_transport(state: dict, seat: int, where: dict, reason: str, resume: str,
         on_transported(state, then, [], events)
 
 
-def on_spell_cast(state: dict, then: dict, faces: list, events: list) -> None:
+def on_spell_cast(state: WizardsState, then: dict, faces: list, events: list) -> None:
     seat, spell = then["seat"], then["spell"]
-    p, t = player(state, seat), state["turn"]
+    p, t = player(state, seat), current_turn(state)
     ok = spells.succeeds(p, faces[0][0])
     events.append({"type": "spell_cast", "seat": seat, "spell": spell, "die": faces[0][0], "success": ok})
-    state["step"] = "movement"
+    state.step = "movement"
     if spell == "swiftness" and ok:
         t["swiftness"] = spells.swiftness_terrain(p)  # 11.212: for the rest of this turn
     elif spell == "boat_summoning" and ok:
         choices = summon_choices(state, seat)
         if choices:
             t["summon"] = choices
-            state["step"] = "summon_boat"
+            state.step = "summon_boat"
         else:
             events.append({"type": "no_boat_in_range", "seat": seat})
     elif spell == "transporting":
@@ -195,7 +195,7 @@ def on_spell_cast(state: dict, then: dict, faces: list, events: list) -> None:
         ask_transport(state, seat, transport_where(then, p), "transporting", "movement", events, extra)
 
 
-def _stone_with_dots(state: dict, dots: int) -> Hex | None:
+def _stone_with_dots(state: WizardsState, dots: int) -> Hex | None:
     w = world_for(state)
     for h in w.find("stone"):
         if w.spaces[h].dots == dots:
@@ -203,7 +203,7 @@ def _stone_with_dots(state: dict, dots: int) -> Hex | None:
     return None
 
 
-def on_transported(state: dict, then: dict, faces: list, events: list) -> None:
+def on_transported(state: WizardsState, then: dict, faces: list, events: list) -> None:
     seat, where = then["seat"], then["where"]
     w = world_for(state)
     if where.get("stone"):
@@ -220,10 +220,10 @@ def on_transported(state: dict, then: dict, faces: list, events: list) -> None:
     arrive(state, seat, old, h, "transport", events)
     events.append({"type": "transported", "seat": seat, "reason": then["reason"], "to": ls(h), "space": w.space_name(h),
                    "dice": [f[0] for f in faces]})
-    t = state["turn"]
+    t = state.turn
     if t and t.get("seat") == seat:
         t["moved"] = t["arrived"] = t["ended"] = True
     if then.get("extra_turn"):
         p["extra_turns"] += 1
         events.append({"type": "extra_turn", "seat": seat, "rule": "11.2131"})
-    state["step"] = then["resume"]
+    state.step = then["resume"]

@@ -12,33 +12,34 @@ from __future__ import annotations
 
 from shared.engine.chance import apply_shuffle, shuffle_request
 from shared.wizards.resolution import Handler, Item, done, handler, push, roll
+from shared.wizards.state import WizardsState
 
 DECK_NAMES = {"task": "Task deck", "event": "Event deck", "wizard": "Wizard deck"}
 
 
-def ready(state: dict, deck: str) -> bool:
+def ready(state: WizardsState, deck: str) -> bool:
     """True when a card can be drawn now; otherwise a reshuffle of the discards is put
     on the stack first (the caller runs again after it) or, with nothing to shuffle, False
     with nothing pushed: `empty(state, deck)` tells the two apart."""
-    if state["decks"][deck]:
+    if state.decks[deck]:
         return True
-    if state["discards"][deck]:
+    if state.discards[deck]:
         push(state, {"do": "reshuffle", "deck": deck, "with_deck": False})
     return False
 
 
-def empty(state: dict, deck: str) -> bool:
-    return not state["decks"][deck] and not state["discards"][deck]
+def empty(state: WizardsState, deck: str) -> bool:
+    return not state.decks[deck] and not state.discards[deck]
 
 
-def draw(state: dict, deck: str):
+def draw(state: WizardsState, deck: str):
     """The top card of a deck (call `ready` first)."""
-    return state["decks"][deck].pop(0)
+    return state.edit("decks", deck).pop(0)
 
 
-def shuffle_back(state: dict, deck: str, cards: list) -> None:
+def shuffle_back(state: WizardsState, deck: str, cards: list) -> None:
     """Return cards to a deck and shuffle the whole deck (8.74)."""
-    state["discards"][deck].extend(cards)
+    state.discards[deck].extend(cards)
     push(state, {"do": "reshuffle", "deck": deck, "with_deck": True})
 
 
@@ -48,19 +49,19 @@ class Reshuffle(Handler):
 
     rule = "8.74"
 
-    def _cards(self, state: dict, item: Item) -> list:
-        return (list(state["decks"][item["deck"]]) if item["with_deck"] else []) + state["discards"][item["deck"]]
+    def _cards(self, state: WizardsState, item: Item) -> list:
+        return (list(state.decks[item["deck"]]) if item["with_deck"] else []) + state.discards[item["deck"]]
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         cards = self._cards(state, item)
         if len(cards) < 2:
             self.rolled(state, item, [], events)
             return
         roll(state, item, shuffle_request(DECK_NAMES[item["deck"]], len(cards)), secret=True)
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         deck = item["deck"]
-        state["decks"][deck] = apply_shuffle(self._cards(state, item), faces)
-        state["discards"][deck] = []
-        events.append({"type": "deck_shuffled", "deck": deck, "cards": len(state["decks"][deck])})
+        state.edit("decks")[deck] = apply_shuffle(self._cards(state, item), faces)
+        state.discards[deck] = []
+        events.append({"type": "deck_shuffled", "deck": deck, "cards": len(state.decks[deck])})
         done(state, item)

@@ -5,17 +5,18 @@ from __future__ import annotations
 from typing import Sequence
 
 from shared.engine import ChanceRequest, DicePool
+from shared.wizards.state import WizardsState
 
 
-def ask(state: dict, pools: Sequence[DicePool], then: dict, secret: bool = False) -> None:
+def ask(state: WizardsState, pools: Sequence[DicePool], then: dict, secret: bool = False) -> None:
     """Make the state wait for `pools`; `then` names the handler and its arguments."""
-    assert state["chance"] is None, f"already waiting for {state['chance']['then']}"
-    state["chance"] = {"request": ChanceRequest(tuple(pools), secret).to_dict(), "then": then}
-    state["await"] = None
+    assert state.chance is None, f"already waiting for {state.chance['then']}"
+    state.chance = {"request": ChanceRequest(tuple(pools), secret).to_dict(), "then": then}
+    state.await_ = None
 
 
-def request_of(state: dict) -> ChanceRequest | None:
-    c = state["chance"]
+def request_of(state: WizardsState) -> ChanceRequest | None:
+    c = state.chance
     return ChanceRequest.from_dict(c["request"]) if c else None
 
 

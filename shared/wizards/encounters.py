@@ -12,7 +12,7 @@ from shared.hexgrid import Hex
 from shared.wizards import remaining, resolution
 from shared.wizards.cards import held_effects
 from shared.wizards.pack import COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
-from shared.wizards.state import hx, player
+from shared.wizards.state import Board, WizardsState, hx, player
 from shared.wizards.taskmarkers import encounterable
 from shared.wizards.world import World
 
@@ -24,14 +24,14 @@ PLACE_ENCOUNTERS = {
 }
 
 
-def wizard_markers_at(state: dict, h: Hex) -> list[str]:
+def wizard_markers_at(state: Board, h: Hex) -> list[str]:
     """High Wizard markers on a space, in order of rank (7.4 b), then Secret Wizard markers."""
-    names = [n for n in pack().high_wizards if hx(state["wizard_markers"].get(n)) == h]
-    names += [f"secret:{s['letter']}" for s in state["secret_wizards"] if hx(s.get("at")) == h]
+    names = [n for n in pack().high_wizards if hx(state.wizard_markers.get(n)) == h]
+    names += [f"secret:{s['letter']}" for s in state.secret_wizards if hx(s.get("at")) == h]
     return names
 
 
-def meets_player(state: dict, seat: int, other: int) -> bool:
+def meets_player(state: Board, seat: int, other: int) -> bool:
     """7.302: a Player Encounter if both are Rank ONE or higher; a Rescue (7.303) and
     meeting a Dragonbound player (7.3051 i) happen whatever the Ranks."""
     me, them = player(state, seat), player(state, other)
@@ -42,24 +42,24 @@ def meets_player(state: dict, seat: int, other: int) -> bool:
     return me["rank"] >= 1 and them["rank"] >= 1
 
 
-def players_met(state: dict, seat: int, h: Hex) -> list[int]:
-    return [p["seat"] for p in state["players"]
+def players_met(state: Board, seat: int, h: Hex) -> list[int]:
+    return [p["seat"] for p in state.players
             if p["seat"] != seat and hx(p["at"]) == h and meets_player(state, seat, p["seat"])]
 
 
-def stops_movement(state: dict, w: World, seat: int, h: Hex) -> bool:
+def stops_movement(state: Board, w: World, seat: int, h: Hex) -> bool:
     """7.2: entering a Specific Encounter space ends movement. The player's own Task
     Markers do not stop him: passing one is ignoring it, the one encounter a player
     may avoid (7.312)."""
     kind = w.kind(h)
     if kind in PLACE_ENCOUNTERS:
         return True
-    if hx(state["dragon"]) == h or h in (hx(d) for d in state["demons"]):
+    if hx(state.dragon) == h or h in (hx(d) for d in state.demons):
         return True
     return bool(wizard_markers_at(state, h)) or bool(players_met(state, seat, h))
 
 
-def specific_due(state: dict, w: World, seat: int, h: Hex, ignore_tasks: bool = False) -> list[dict]:
+def specific_due(state: WizardsState, w: World, seat: int, h: Hex, ignore_tasks: bool = False) -> list[dict]:
     """The Specific Encounters of a space for a player, in the order of 7.4.
 
     AMB1 (7.311): a marker whose prerequisites are not done is not encountered and the
@@ -77,14 +77,14 @@ def specific_due(state: dict, w: World, seat: int, h: Hex, ignore_tasks: bool = 
         due.append({"kind": place})
     for other in players_met(state, seat, h):  # 7.4 d
         due.append({"kind": "player", "seat": other})
-    if h in (hx(d) for d in state["demons"]):  # 7.4 e
+    if h in (hx(d) for d in state.demons):  # 7.4 e
         due.append({"kind": "demons"})
-    if hx(state["dragon"]) == h or w.kind(h) == "lair":  # 7.4 f, 7.305
+    if hx(state.dragon) == h or w.kind(h) == "lair":  # 7.4 f, 7.305
         due.append({"kind": "dragon"})
     return due
 
 
-def random_possible(state: dict, w: World, seat: int, h: Hex, ignore_tasks: bool = False) -> bool:
+def random_possible(state: WizardsState, w: World, seat: int, h: Hex, ignore_tasks: bool = False) -> bool:
     """8.1 (and 7.1, 7.3051 a, 8.31): may a Random Encounter happen in this space?"""
     p = player(state, seat)
     if "dragonbound" in p["afflictions"] or p["trap"] is not None:
@@ -103,11 +103,11 @@ def random_possible(state: dict, w: World, seat: int, h: Hex, ignore_tasks: bool
     return not specific_due(state, w, seat, h, ignore_tasks)  # f
 
 
-def encounters_due(state: dict, w: World, seat: int) -> dict:
+def encounters_due(state: WizardsState, w: World, seat: int) -> dict:
     """What the encounter segment holds for the player to act (5.2): the Specific
     Encounters of the space he entered this turn (7.6: none for staying put) and
     whether his red die (5.21) gives a Random Encounter."""
-    turn = state["turn"]
+    turn = state.turn
     h = hx(player(state, seat)["at"])
     called = specific_due(state, w, seat, h) if turn["arrived"] else []
     # 7.6 / 7.354: the second-encounter limit; staying gives only Hamdrel or a detention
@@ -118,7 +118,7 @@ def encounters_due(state: dict, w: World, seat: int) -> dict:
     return {"specific": specific, "random": random, "red": red}
 
 
-def items_for(state: dict, seat: int, due: dict) -> list[dict]:
+def items_for(state: WizardsState, seat: int, due: dict) -> list[dict]:
     """Resolution items for what a space holds for a player. Place encounters know whether
     the player came to fulfil a Task there or a High Wizard is present, which stops their
     table rolls (7.3011, 7.361, 7.3712, 7.382, 7.391)."""
@@ -137,7 +137,7 @@ def items_for(state: dict, seat: int, due: dict) -> list[dict]:
     return items
 
 
-def resolve_encounters(state: dict, seat: int, due: dict, events: list, then_step: str) -> None:
+def resolve_encounters(state: WizardsState, seat: int, due: dict, events: list, then_step: str) -> None:
     """The Encounter Segment (5.2): announce what is due, then resolve it in order."""
     if due["specific"] or due["random"]:
         events.append({"type": "encounter_due", "seat": seat, "space": player(state, seat)["at"], **due})
@@ -148,7 +148,7 @@ class Encounter(resolution.Handler):
     """An encounter of a space. Subclasses write `start` (the first run) and, as they
     need, `rolled`, `legal` and `choose`."""
 
-    def run(self, state: dict, item: dict, events: list) -> None:
+    def run(self, state: WizardsState, item: dict, events: list) -> None:
         if "stage" not in item:
             if hx(player(state, item["seat"])["at"]) != hx(item["at"]):  # 7.4: transported out
                 resolution.done(state, item)
@@ -158,9 +158,9 @@ class Encounter(resolution.Handler):
             return
         self.resume(state, item, events)
 
-    def start(self, state: dict, item: dict, events: list) -> None:
+    def start(self, state: WizardsState, item: dict, events: list) -> None:
         raise NotImplementedError
 
-    def resume(self, state: dict, item: dict, events: list) -> None:
+    def resume(self, state: WizardsState, item: dict, events: list) -> None:
         """Runs again after items it pushed are resolved; by default it is finished."""
         resolution.done(state, item)

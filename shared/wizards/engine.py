@@ -1,10 +1,11 @@
 """WizardsEngine: the Wizards rulebook as a state machine with chance steps.
 
-The flow is data: `state["step"]` names the next automatic step (setup.STEPS,
+The flow is data: `state.step` names the next automatic step (setup.STEPS,
 turns.STEPS). After every action or chance outcome the engine settles the state,
-running steps until one waits for a seat (`state["await"]`) or for dice
-(`state["chance"]`), or the match is over. Actions and chance outcomes are
-dispatched by kind to small functions that change a private copy of the state.
+running steps until one waits for a seat (`state.await_`) or for dice
+(`state.chance`), or the match is over. Actions and chance outcomes are
+dispatched by kind to small functions that change the step's draft, `state.successor()`
+(the small fields most steps change are copied, the rest shared until `edit`ed: state.py).
 
 Part one (this module's scope): the world, the set-up, random spaces and getting
 around. Part two adds encounters, tasks, orders, spells at encounters, the Evil
@@ -13,7 +14,6 @@ days (default 13, the days before the first Evil attack on Day 14).
 """
 from __future__ import annotations
 
-import json
 from typing import Sequence
 
 from shared.engine import (
@@ -28,12 +28,12 @@ from shared.engine import (
     Outcome,
     RuleViolation,
 )
-from shared.engine.contract import canonical_json
+from shared.engine.state import tree_copy
 from shared.wizards import handlers, invariants, lair, queries, resolution, setup, turns
 from shared.wizards.dice import request_of
 from shared.wizards.pack import pack
 from shared.wizards.placement import legal_placements
-from shared.wizards.state import DEFAULT_DAYS, clone, new_state
+from shared.wizards.state import DEFAULT_DAYS, WizardsState, awaited, new_state
 from shared.wizards.views import view as redact
 
 STEPS = {**setup.STEPS, **turns.STEPS}
@@ -57,7 +57,7 @@ assert handlers.REGISTERED
 VARIANTS = ("standard", "solitaire")
 
 
-class WizardsEngine(GameEngine[dict]):
+class WizardsEngine(GameEngine[WizardsState]):
     name = "wizards"
     title = "Wizards"
     min_seats = 1
@@ -65,7 +65,7 @@ class WizardsEngine(GameEngine[dict]):
     variants = VARIANTS
 
     # --- set-up and turn structure ----------------------------------------------------
-    def setup(self, config: MatchConfig) -> dict:
+    def setup(self, config: MatchConfig) -> WizardsState:
         if not self.min_seats <= config.seats <= self.max_seats:
             raise InvalidConfig(f"Wizards is played by 1-6 players, not {config.seats}")
         if config.variant not in VARIANTS:
@@ -88,22 +88,22 @@ class WizardsEngine(GameEngine[dict]):
         settle(state, events)
         return state
 
-    def actor(self, state: dict) -> int:
-        if state["phase"] == "over":
+    def actor(self, state: WizardsState) -> int:
+        if state.phase == "over":
             return TERMINAL
-        if state["chance"] is not None:
+        if state.chance is not None:
             return CHANCE
-        return state["await"]["seat"]
+        return awaited(state)["seat"]
 
-    def chance_request(self, state: dict) -> ChanceRequest | None:
-        return request_of(state) if state["phase"] != "over" else None
+    def chance_request(self, state: WizardsState) -> ChanceRequest | None:
+        return request_of(state) if state.phase != "over" else None
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
-        if state["phase"] == "over" or state["chance"] is not None or state["await"]["seat"] != seat:
+    def legal_actions(self, state: WizardsState, seat: int) -> list[dict]:
+        if state.phase == "over" or state.chance is not None or awaited(state)["seat"] != seat:
             return []
-        return LEGAL[state["await"]["for"]](state, seat)
+        return LEGAL[awaited(state)["for"]](state, seat)
 
-    def apply(self, state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
+    def apply(self, state: WizardsState, seat: int, action: dict) -> tuple[WizardsState, list[dict]]:
         if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
             raise MalformedAction("an action is an object with a 'kind'")
         kind = action["kind"]
@@ -111,23 +111,24 @@ class WizardsEngine(GameEngine[dict]):
             raise MalformedAction(f"unknown action kind {kind!r}")
         if type(seat) is not int or self.actor(state) != seat:
             raise NotYourTurn(f"seat {seat} may not act now")
-        allowed, rule = ALLOWED[state["await"]["for"]]
+        allowed, rule = ALLOWED[awaited(state)["for"]]
         if kind not in allowed:
-            waiting_for = state["await"]["for"].replace("_", " ")
+            waiting_for = awaited(state)["for"].replace("_", " ")
             raise RuleViolation(rule, f"{kind} is not possible now: the game waits for {waiting_for}")
-        new = clone(state)
-        new["await"] = None
+        new = state.successor()
+        new.await_ = None
         events: list = []
-        ACTIONS[kind](new, seat, action, events)
+        ACTIONS[kind](new, seat, tree_copy(action), events)  # the state keeps no part of the caller's action
         settle(new, events)
         return new, events
 
-    def apply_chance(self, state: dict, outcome: Sequence[Sequence]) -> tuple[dict, list[dict]]:
+    def apply_chance(self, state: WizardsState, outcome: Sequence[Sequence]) -> tuple[WizardsState, list[dict]]:
         faces = self.checked_outcome(state, outcome)
         request = self.chance_request(state)
-        new = clone(state)
-        then = new["chance"]["then"]
-        new["chance"] = None
+        new = state.successor()
+        assert request is not None and new.chance is not None  # checked_outcome: the state waits for dice
+        then = new.chance["then"]
+        new.chance = None
         dice = {"type": "dice", "for": then["do"], "secret": request.secret,
                 "rolls": [{"purpose": p.purpose, "faces": list(f)} for p, f in zip(request.pools, faces)]}
         if request.secret:
@@ -138,16 +139,16 @@ class WizardsEngine(GameEngine[dict]):
         return new, events
 
     # --- reading --------------------------------------------------------------------------
-    def view(self, state: dict, seat: int | None) -> dict:
+    def view(self, state: WizardsState, seat: int | None) -> dict:
         return redact(state, seat)
 
-    def query(self, state: dict, seat: int | None, query: dict) -> dict:
+    def query(self, state: WizardsState, seat: int | None, query: dict) -> dict:
         # answered from the seat's view: an answer can use only what that seat may see (14.3)
         return queries.answer(self.view(state, seat), seat, query)
 
-    def outcome(self, state: dict) -> Outcome | None:
-        r = state["result"]
-        if state["phase"] != "over" or r is None:
+    def outcome(self, state: WizardsState) -> Outcome | None:
+        r = state.result
+        if state.phase != "over" or r is None:
             return None
         return Outcome(tuple(r["scores"]), tuple(r["winners"]), r["summary"])
 
@@ -157,29 +158,29 @@ class WizardsEngine(GameEngine[dict]):
     def describe(self, action: dict) -> str:
         return describe(action)
 
-    def check_invariants(self, state: dict) -> None:
+    def check_invariants(self, state: WizardsState) -> None:
         invariants.check(state)
 
     # --- bytes ------------------------------------------------------------------------------
-    def encode(self, state: dict) -> bytes:
-        return canonical_json(state)
+    def encode(self, state: WizardsState) -> bytes:
+        return state.encode()
 
-    def decode(self, data: bytes) -> dict:
-        return json.loads(data)
+    def decode(self, data: bytes) -> WizardsState:
+        return WizardsState.decode(data)
 
 
-def settle(state: dict, events: list) -> None:
+def settle(state: WizardsState, events: list) -> None:
     """Run automatic steps until the state waits for a seat or for dice, or is over."""
     for _ in range(10_000):
-        if state["phase"] == "over" or state["chance"] is not None or state["await"] is not None:
+        if state.phase == "over" or state.chance is not None or state.await_ is not None:
             return
-        if state["interrupts"]:
-            interrupt = state["interrupts"].pop(0)
+        if state.interrupts:
+            interrupt = state.interrupts.pop(0)
             if interrupt["do"] == "dragon_return":  # 8.421
-                lair.ask_dragon_move(state, "8.421", state["step"])
+                lair.ask_dragon_move(state, "8.421", state.step)
             continue
-        STEPS[state["step"]](state, events)
-    raise AssertionError(f"the flow did not settle at step {state['step']}")
+        STEPS[state.step](state, events)
+    raise AssertionError(f"the flow did not settle at step {state.step}")
 
 
 def describe(action: dict) -> str:
@@ -189,7 +190,8 @@ def describe(action: dict) -> str:
         return resolution.LABELS[kind](action)
     if kind == "place_tile":
         tile = action.get("tile")
-        name = pack().tiles[tile]["name"] if tile in pack().tiles else "the next face-down tile"
+        name = (pack().tiles[tile]["name"] if isinstance(tile, str) and tile in pack().tiles
+                else "the next face-down tile")
         return f"place {name} centred at {action.get('at')} turned {action.get('rotation')}/6"
     if kind == "move":
         return f"{action.get('by')} to {action.get('to')} ({action.get('cost')} MP)"
@@ -203,7 +205,7 @@ def describe(action: dict) -> str:
         return f"take the {action.get('colour')} Playing Piece"
     if kind == "set_aside_tower":
         tile = action.get("tile")
-        return f"set aside {pack().tiles[tile]['name'] if tile in pack().tiles else tile}"
+        return f"set aside {pack().tiles[tile]['name'] if isinstance(tile, str) and tile in pack().tiles else tile}"
     if kind == "end_move":
         return "end movement"
     if kind == "roll":

@@ -6,7 +6,7 @@ language (content/events.json), by the four types of 8.51.
     {"do": "escape", "seat", "rule", "against": "trap"}
         pushed before a Trap Event takes effect: the Escaping Spell's hook (11.224, 11.2241).
         Its handler (the Encounter Spells) sets "escaped": True on the item beneath it
-        (`state["pending"][-2]`) when the player escapes; unregistered, nothing happens.
+        (`state.pending[-2]`) when the player escapes; unregistered, nothing happens.
 
 Types and durations (8.51):
 * IMMEDIATE: everything at once, then the card is discarded.
@@ -43,7 +43,7 @@ from shared.engine import d6
 from shared.wizards import afflictions, decks, fate, record, resolution
 from shared.wizards.pack import pack
 from shared.wizards.resolution import Handler, Item, done, handler, push
-from shared.wizards.state import hx, player
+from shared.wizards.state import WizardsState, hx, player
 from shared.wizards.tasks import place_demon
 
 LASTING = ("movement", "no_random_encounters")
@@ -54,7 +54,7 @@ def held_days(effect: Mapping) -> int:
     return int(effect["days"]) + 1
 
 
-def effect_items(state: dict, seat: int, effects, rule: str, events: list) -> list[dict]:
+def effect_items(state: WizardsState, seat: int, effects, rule: str, events: list) -> list[dict]:
     """The items for an Event's effects that need dice or choices; the rest happen now."""
     p = player(state, seat)
     items: list[dict] = []
@@ -112,26 +112,26 @@ def kept(p: dict, use: str) -> list[int]:
     return out
 
 
-def spend(state: dict, seat: int, card: int, events: list) -> None:
+def spend(state: WizardsState, seat: int, card: int, events: list) -> None:
     """A kept card is used: discarded (8.5: its effect has expired)."""
     p = player(state, seat)
     p["events"] = [h for h in p["events"] if h["card"] != card]
-    state["discards"]["event"].append(card)
+    state.discards["event"].append(card)
     events.append({"type": "event_used", "seat": seat, "card": card, "rule": "8.51"})
 
 
-def hold(state: dict, seat: int, card: int, days: int | None) -> None:
+def hold(state: WizardsState, seat: int, card: int, days: int | None) -> None:
     player(state, seat)["events"].append({"card": card, "days": days})
 
 
-def discard(state: dict, card: int) -> None:
-    state["discards"]["event"].append(card)
+def discard(state: WizardsState, card: int) -> None:
+    state.discards["event"].append(card)
 
 
-def day_passed(state: dict, events: list, due: list) -> None:
+def day_passed(state: WizardsState, events: list, due: list) -> None:
     """The Day Marker advances (Day 14 counts, 12.1): every held card with days counts one
     off; those at zero are discarded, and a delayed card's effects are put in `due`."""
-    for p in state["players"]:
+    for p in state.players:
         for held in p["events"]:
             if held.get("days") is not None:
                 held["days"] -= 1
@@ -163,7 +163,7 @@ class EventCard(Handler):
     kinds = USE_KINDS
     label = staticmethod(use_label)
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         seat = item["seat"]
         stage = item.get("stage")
         if stage is None:
@@ -188,11 +188,11 @@ class EventCard(Handler):
             return
         done(state, item)
 
-    def immediate(self, state: dict, item: Item, card: Mapping, events: list) -> None:
+    def immediate(self, state: WizardsState, item: Item, card: Mapping, events: list) -> None:
         item["stage"] = "immediate"
         push(state, *effect_items(state, item["seat"], card["effects"], "8.5", events))
 
-    def extended(self, state: dict, item: Item, card: Mapping, events: list) -> None:
+    def extended(self, state: WizardsState, item: Item, card: Mapping, events: list) -> None:
         seat, n = item["seat"], item["card"]
         done(state, item)
         e = card["effects"][0]
@@ -205,7 +205,7 @@ class EventCard(Handler):
         events.append({"type": "event_held", "seat": seat, "card": n, "days": player(state, seat)["events"][-1]["days"],
                        "rule": "8.51"})
 
-    def movement(self, state: dict, item: Item, card: Mapping, events: list) -> None:
+    def movement(self, state: WizardsState, item: Item, card: Mapping, events: list) -> None:
         seat, n = item["seat"], item["card"]
         done(state, item)
         afflictions.discard_events(state, seat, ("movement",), "8.51", events)  # the first card is lost
@@ -213,22 +213,22 @@ class EventCard(Handler):
         events.append({"type": "event_held", "seat": seat, "card": n, "days": player(state, seat)["events"][-1]["days"],
                        "rule": "8.51"})
 
-    def trap(self, state: dict, item: Item, card: Mapping, events: list) -> None:
+    def trap(self, state: WizardsState, item: Item, card: Mapping, events: list) -> None:
         item["stage"] = "trap_card"
         if kept(player(state, item["seat"]), "escape_trap"):
             resolution.ask(state, item["seat"])
             return
         self.offer_escape(state, item)
 
-    def offer_escape(self, state: dict, item: Item) -> None:
+    def offer_escape(self, state: WizardsState, item: Item) -> None:
         item["stage"] = "trap"
         push(state, {"do": "escape", "seat": item["seat"], "rule": "8.51", "against": "trap"})
 
-    def legal(self, state: dict, item: Item, seat: int) -> list[dict]:
+    def legal(self, state: WizardsState, item: Item, seat: int) -> list[dict]:
         return [{"kind": "keep_event_card"}] + [{"kind": "use_event_card", "card": c}
                                                 for c in kept(player(state, seat), "escape_trap")]
 
-    def choose(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
+    def choose(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
         if action["kind"] == "use_event_card":
             spend(state, seat, action["card"], events)
             item["escaped"] = True
@@ -236,7 +236,7 @@ class EventCard(Handler):
             return
         self.offer_escape(state, item)
 
-    def spring(self, state: dict, item: Item, events: list) -> None:
+    def spring(self, state: WizardsState, item: Item, events: list) -> None:
         seat, n = item["seat"], item["card"]
         if item.get("escaped"):
             events.append({"type": "trap_escaped", "seat": seat, "card": n, "rule": "8.51"})
@@ -259,7 +259,7 @@ class EventCard(Handler):
             resolution.roll(state, item, [d6("turns lost (Trap Event)") for _ in range(turns["dice"])])
             return
         if turns == "fortnight":
-            turns = 14 - state["calendar"]["day"]
+            turns = 14 - state.calendar["day"]
         elif isinstance(turns, Mapping):
             turns = item["amount"]
         discard(state, n)
@@ -271,11 +271,11 @@ class EventCard(Handler):
         events.append({"type": "turns_lost", "seat": seat, "turns": turns, "rule": "8.51",
                        "left": player(state, seat)["lost_turns"]})
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         item["amount"] = sum(f[0] for f in faces)
 
 
-def kept_uses(state: dict, seat: int) -> list[dict]:
+def kept_uses(state: WizardsState, seat: int) -> list[dict]:
     """Kept cards he may use at the start of his turn: the cure while Demon Dazed, the extra turn."""
     p = player(state, seat)
     cards = kept(p, "extra_turn")
@@ -292,16 +292,16 @@ class KeptCards(Handler):
     kinds = USE_KINDS
     label = staticmethod(use_label)
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         if not kept_uses(state, item["seat"]):
             done(state, item)
             return
         resolution.ask(state, item["seat"])
 
-    def legal(self, state: dict, item: Item, seat: int) -> list[dict]:
+    def legal(self, state: WizardsState, item: Item, seat: int) -> list[dict]:
         return [{"kind": "keep_event_card"}] + kept_uses(state, seat)
 
-    def choose(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
+    def choose(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
         done(state, item)
         if action["kind"] == "keep_event_card":
             return

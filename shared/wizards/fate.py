@@ -11,7 +11,7 @@ from shared.engine import d6
 from shared.wizards import casting, remaining, resolution
 from shared.wizards.encounters import items_for, specific_due
 from shared.wizards.resolution import Handler, Item, done, handler, push
-from shared.wizards.state import hx, player
+from shared.wizards.state import WizardsState, hx, player
 from shared.wizards.world import world_for
 
 
@@ -23,7 +23,7 @@ class Transport(Handler):
 
     rule = "7.5"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         if item.get("stage") is None:
             item["stage"] = "moving"
             casting.ask_transport(state, item["seat"], item["where"], item["rule"], "resolve", events)
@@ -43,7 +43,7 @@ class Transport(Handler):
 class LoseTurns(Handler):
     """'Roll ONE die and lose the number of turns rolled' (7.304 1, 7.305 2, 8.3 3)."""
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         if "amount" not in item:
             resolution.roll(state, item, [d6(f"turns lost ({item['rule']})")])
             return
@@ -53,11 +53,11 @@ class LoseTurns(Handler):
                        "left": p["lost_turns"]})
         done(state, item)
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         item["amount"] = faces[0][0]
 
 
-def extra_turns(state: dict, seat: int, n: int, rule: str, events: list) -> None:
+def extra_turns(state: WizardsState, seat: int, n: int, rule: str, events: list) -> None:
     """Extra turns taken right after this one (7.301 5, 7.3711, 7.38 1)."""
     player(state, seat)["extra_turns"] += n
     events.append({"type": "extra_turns", "seat": seat, "turns": n, "rule": rule})

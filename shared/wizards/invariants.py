@@ -4,39 +4,39 @@ from __future__ import annotations
 from shared.hexgrid import distance
 from shared.wizards.geometry import OVERLAP_DISTANCE, board
 from shared.wizards.pack import pack
-from shared.wizards.state import AFFLICTIONS, hx
+from shared.wizards.state import AFFLICTIONS, WizardsState, hx, position
 from shared.wizards.taskmarkers import DEMON_MARKERS, TASK_MARKERS_PER_COLOUR, markers_in_use
 from shared.wizards.world import world_for
 
 
-def check(state: dict) -> None:
+def check(state: WizardsState) -> None:
     p = pack()
-    n = state["seats"]
-    assert len(state["players"]) == n and [q["seat"] for q in state["players"]] == list(range(n))
-    assert state["phase"] in ("setup", "play", "over")
-    assert (state["chance"] is None) or (state["await"] is None), "waiting for dice and a seat at once"
-    if state["phase"] != "over":
-        assert state["chance"] is not None or state["await"] is not None, "the state waits for nothing"
-    if state["await"] is not None:
-        assert 0 <= state["await"]["seat"] < n
+    n = state.seats
+    assert len(state.players) == n and [q["seat"] for q in state.players] == list(range(n))
+    assert state.phase in ("setup", "play", "over")
+    assert (state.chance is None) or (state.await_ is None), "waiting for dice and a seat at once"
+    if state.phase != "over":
+        assert state.chance is not None or state.await_ is not None, "the state waits for nothing"
+    if state.await_ is not None:
+        assert 0 <= state.await_["seat"] < n
 
     # Cards: every card is somewhere exactly once (decks, discards, aside, held).
-    if state["decks"]["task"] or state["phase"] != "setup":
-        held_events = [h["card"] for q in state["players"] for h in q["events"]]
-        events = state["decks"]["event"] + state["discards"]["event"] + held_events
+    if state.decks["task"] or state.phase != "setup":
+        held_events = [h["card"] for q in state.players for h in q["events"]]
+        events = state.decks["event"] + state.discards["event"] + held_events
         assert sorted(events) == list(range(1, len(p.event_cards) + 1))
-        wizard = state["decks"]["wizard"] + state["discards"]["wizard"] + state["wizard_aside"]
+        wizard = state.decks["wizard"] + state.discards["wizard"] + state.wizard_aside
         assert sorted(wizard) == sorted(c["id"] for c in p.wizard_cards)
-        held_tasks = [t["card"] for q in state["players"] for t in q["tasks"]]
-        tasks = state["decks"]["task"] + state["discards"]["task"] + held_tasks + state["out_of_play"]["task"]
+        held_tasks = [t["card"] for q in state.players for t in q["tasks"]]
+        tasks = state.decks["task"] + state.discards["task"] + held_tasks + state.out_of_play["task"]
         assert sorted(tasks) == list(range(1, len(p.task_cards) + 1))
-        assert sorted(state["gem_boxes"].values()) == sorted(c["id"] for c in p.gem_cards)
-        assert list(state["gem_boxes"]) == list(p.high_wizards)
+        assert sorted(state.gem_boxes.values()) == sorted(c["id"] for c in p.gem_cards)
+        assert set(state.gem_boxes) == set(p.high_wizards)  # (key order does not survive encoding)
 
     # Tiles: each tile once; placements on the board, never overlapping (3.22).
-    t = state["tiles"]
+    t = state.tiles
     everywhere = [x["tile"] for x in t["placed"]] + t["stack"] + t["removed"] + [x for h in t["hands"] for x in h]
-    if state["step"] not in ("shuffle_decks", "dealer_roll", "deal_tiles", "solitaire_tower", "solitaire_remove",
+    if state.step not in ("shuffle_decks", "dealer_roll", "deal_tiles", "solitaire_tower", "solitaire_remove",
                              "solitaire_shuffle"):
         assert sorted(everywhere) == sorted(p.tile_ids), f"tiles lost or doubled: {sorted(everywhere)}"
     centers = [hx(x["at"]) for x in t["placed"]]
@@ -46,24 +46,24 @@ def check(state: dict) -> None:
             assert distance(a, b) > OVERLAP_DISTANCE, f"tiles at {a} and {b} overlap"
         assert 0 <= t["placed"][i]["rotation"] <= 5
 
-    if state["phase"] == "setup" and state["players"][0]["at"] is None:
+    if state.phase == "setup" and state.players[0]["at"] is None:
         return
     w = world_for(state)
     # Boats: on Water, at most one player each (6), riders agree with players.
-    assert len(state["boats"]) <= 10
-    for b in state["boats"]:
-        assert w.is_water(hx(b["at"])), f"boat {b['id']} on land"
-        if b["rider"] is not None:
-            assert state["players"][b["rider"]]["boat"] == b["id"]
-            assert hx(state["players"][b["rider"]]["at"]) == hx(b["at"])
-    for q in state["players"]:
+    assert len(state.boats) <= 10
+    for boat in state.boats:
+        assert w.is_water(hx(boat["at"])), f"boat {boat['id']} on land"
+        if boat["rider"] is not None:
+            assert state.players[boat["rider"]]["boat"] == boat["id"]
+            assert hx(state.players[boat["rider"]]["at"]) == hx(boat["at"])
+    for q in state.players:
         if q["at"] is None:
-            assert state["phase"] == "setup"
+            assert state.phase == "setup"
             continue
-        h = hx(q["at"])
+        h = position(q)
         assert w.on_board(h), f"seat {q['seat']} off the board"
         if q["boat"] is not None:
-            assert state["boats"][q["boat"]]["rider"] == q["seat"]
+            assert state.boats[q["boat"]]["rider"] == q["seat"]
         # 12.511: the Lair Time Marker is out exactly while he is in the Lair (and not yet Dragonbound).
         if q["lair_time"] is not None:
             assert w.in_lair(h), f"seat {q['seat']} has Lair Time outside the Lair"
@@ -77,24 +77,24 @@ def check(state: dict) -> None:
         assert animal is None or animal["kind"] in ("dragon", "unicorn", "winged_horse", "horse", "hound", "dove")
         if q["afflictions"]:
             assert animal is None or animal["kind"] == "dragon", "no animal stays with the afflicted (7.3043 d)"
-    if state["phase"] == "play" and all(q["turns_taken"] == 0 for q in state["players"]):
-        starts = [hx(q["at"]) for q in state["players"]]
+    if state.phase == "play" and all(q["turns_taken"] == 0 for q in state.players):
+        starts = [hx(q["at"]) for q in state.players]
         assert len(set(starts)) == len(starts), "players may not start in the same space (3.72)"
     # Task and Demon Markers (1, 9.1, 7.3041): each Task Marker marks an unfulfilled requirement of a
     # Task its owner holds; twenty a colour; Demons one a space, 48 at most.
-    for m in state["task_markers"]:
-        task = next((t for t in state["players"][m["seat"]]["tasks"] if t["card"] == m["task"]), None)
+    for m in state.task_markers:
+        task = next((t for t in state.players[m["seat"]]["tasks"] if t["card"] == m["task"]), None)
         assert task is not None, f"a Task Marker of seat {m['seat']} for a Task he does not hold"
         step = task["steps"][m["step"]]
         assert not step["done"] and step.get("at") == m["at"], "a Task Marker disagrees with the Task Record"
-    for q in state["players"]:
+    for q in state.players:
         assert markers_in_use(q) <= TASK_MARKERS_PER_COLOUR, "more Task Markers than a colour has (1)"
-    assert len(state["demons"]) <= DEMON_MARKERS
-    assert len({tuple(d) for d in state["demons"]}) == len(state["demons"]), "two Demon Markers in a space"
-    if state["dragon"] is not None:
-        assert w.is_land(hx(state["dragon"])), "the Dragon stands on land"
-    cal = state["calendar"]
+    assert len(state.demons) <= DEMON_MARKERS
+    assert len({tuple(d) for d in state.demons}) == len(state.demons), "two Demon Markers in a space"
+    if state.dragon is not None:
+        assert w.is_land(hx(state.dragon)), "the Dragon stands on land"
+    cal = state.calendar
     assert 1 <= cal["day"] <= 14 and cal["days_played"] >= 0
-    turn = state["turn"]
+    turn = state.turn
     if turn and "mp" in turn:
         assert turn["mp"] >= 0 and 0 <= turn["bonus"] <= turn["mp"] + turn["bonus"]

@@ -40,7 +40,7 @@ from shared.wizards import record, wizardcards
 from shared.wizards.encounters import Encounter
 from shared.wizards.pack import pack
 from shared.wizards.resolution import Handler, Item, ask, done, handler, higher, push, top, two_dice
-from shared.wizards.state import hx, player
+from shared.wizards.state import WizardsState, hx, player
 from shared.wizards.world import world_for
 
 ENCOUNTER_KINDS = ("task_marker", "high_wizard", "meet_high_wizard", "common_folk", "elves", "shrineheart_abbey",
@@ -50,7 +50,7 @@ ORDER_NAMES = {"wizards": "Order of Wizards", "sorcerers": "Order of Sorcerers",
 
 
 # --- shared steps ------------------------------------------------------------------------
-def fulfil(state: dict, seat: int, whom: str, events: list) -> bool:
+def fulfil(state: WizardsState, seat: int, whom: str, events: list) -> bool:
     """A Task requirement to meet `whom` fulfilled (7.323, 7.333, 7.343, 7.352), by the Task rules."""
     tasks = wizardcards.tasks_module()
     if tasks is None or not hasattr(tasks, "fulfil_meeting"):
@@ -58,7 +58,7 @@ def fulfil(state: dict, seat: int, whom: str, events: list) -> bool:
     return bool(tasks.fulfil_meeting(state, seat, whom, events))
 
 
-def may_get_task(state: dict, seat: int) -> str | None:
+def may_get_task(state: WizardsState, seat: int) -> str | None:
     """None when a Task may be assigned, else the rule that stops it (3.73, 13)."""
     p = player(state, seat)
     if p["order"] is None:
@@ -68,7 +68,7 @@ def may_get_task(state: dict, seat: int) -> str | None:
     return None
 
 
-def assign_task(state: dict, seat: int, rule: str, mandatory: bool, events: list) -> bool:
+def assign_task(state: WizardsState, seat: int, rule: str, mandatory: bool, events: list) -> bool:
     """A Task Card drawn for the player (9.41 Mandatory from his Mentor, 9.42 Optional)."""
     stop = may_get_task(state, seat)
     if stop:
@@ -78,7 +78,7 @@ def assign_task(state: dict, seat: int, rule: str, mandatory: bool, events: list
     return True
 
 
-def heal(state: dict, seat: int, by: str, rule: str, events: list) -> bool:
+def heal(state: WizardsState, seat: int, by: str, rule: str, events: list) -> bool:
     """7.3044 / 7.30511: meeting a healer cures Demon Daze and Dragonbinding."""
     p = player(state, seat)
     if not p["afflictions"]:
@@ -89,30 +89,30 @@ def heal(state: dict, seat: int, by: str, rule: str, events: list) -> bool:
     return True
 
 
-def end_encounters_this_turn(state: dict, seat: int, events: list) -> None:
+def end_encounters_this_turn(state: WizardsState, seat: int, events: list) -> None:
     """AMB15: nothing more is done for him on the turn he is healed (7.322, 7.332, 7.342)."""
     keep = []
     dropped = []
-    for i in state["pending"][:-1]:
+    for i in state.pending[:-1]:
         if i.get("seat") == seat and "at" in i and i["do"] in ENCOUNTER_KINDS:
             dropped.append(i["do"])
         else:
             keep.append(i)
     if dropped:
-        state["pending"][:-1] = keep
+        state.pending[:-1] = keep
         events.append({"type": "encounters_end", "seat": seat, "dropped": dropped, "rule": "7.322"})
 
 
-def perception(state: dict, seat: int, events: list) -> None:
+def perception(state: WizardsState, seat: int, events: list) -> None:
     """11.233: a Druid reaching Rank FOUR learns, secretly, which High Wizard is False."""
     p = player(state, seat)
-    false = next(n for n, g in state["gem_boxes"].items() if wizardcards.gem_card(g).get("false_wizard"))
+    false = next(n for n, g in state.gem_boxes.items() if wizardcards.gem_card(g).get("false_wizard"))
     p["false_wizard"] = false
     events.append({"type": "false_wizard_known", "seat": seat, "wizard": false, "rule": "11.233",
                    "visible_to": [seat]})
 
 
-def advance(state: dict, seat: int, by: str, events: list) -> bool:
+def advance(state: WizardsState, seat: int, by: str, events: list) -> bool:
     """10.2 (record.promote), with Perception for a Druid reaching Rank FOUR (11.233)."""
     if not record.promote(state, seat, by, events):
         return False
@@ -122,7 +122,7 @@ def advance(state: dict, seat: int, by: str, events: list) -> bool:
     return True
 
 
-def in_company(state: dict, seat: int) -> bool:
+def in_company(state: WizardsState, seat: int) -> bool:
     """7.3461 (reading above)."""
     at = hx(player(state, seat)["at"])
     if at is None:
@@ -130,19 +130,19 @@ def in_company(state: dict, seat: int) -> bool:
     if world_for(state).kind(at) in ("tower", "cottage"):
         return True
     return any(q["seat"] != seat and hx(q["at"]) == at and q["rank"] >= 4 and q["order"] in ("wizards", "druids")
-               for q in state["players"])
+               for q in state.players)
 
 
-def may_gem_from(state: dict, seat: int, name: str) -> bool:
+def may_gem_from(state: WizardsState, seat: int, name: str) -> bool:
     """7.326 with 7.3461 and AMB20."""
     if not wizardcards.may_ask_gem(state, seat, name):
         return False
     return player(state, seat)["order"] != "sorcerers" or in_company(state, seat)
 
 
-def settled(state: dict, item: Item) -> bool:
+def settled(state: WizardsState, item: Item) -> bool:
     """The item is still on top and nothing is awaited: its handler may go on now."""
-    return bool(state["pending"]) and top(state) is item and state["await"] is None and state["chance"] is None
+    return bool(state.pending) and top(state) is item and state.await_ is None and state.chance is None
 
 
 # --- the Mentors ---------------------------------------------------------------------------
@@ -162,17 +162,17 @@ class Mentor(Handler):
             return f"join the {name}" if action.get("accept") else f"decline the {name}"
         return wizardcards.gem_label(action)
 
-    def who(self, state: dict, item: Item) -> str:
+    def who(self, state: WizardsState, item: Item) -> str:
         """The name a Task Card's meeting is checked against."""
         raise NotImplementedError
 
-    def by(self, state: dict, item: Item) -> str:
+    def by(self, state: WizardsState, item: Item) -> str:
         return self.who(state, item)
 
-    def blocked(self, state: dict, item: Item, events: list) -> bool:
+    def blocked(self, state: WizardsState, item: Item, events: list) -> bool:
         return False
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         if "stage" not in item:
             if "at" in item and hx(player(state, item["seat"])["at"]) != hx(item["at"]):  # 7.4: carried off
                 done(state, item)
@@ -184,7 +184,7 @@ class Mentor(Handler):
         while settled(state, item):
             getattr(self, "s_" + item["stage"])(state, item, events)
 
-    def s_heal(self, state: dict, item: Item, events: list) -> None:
+    def s_heal(self, state: WizardsState, item: Item, events: list) -> None:
         seat = item["seat"]
         if heal(state, seat, self.by(state, item), self.sections["heal"], events):
             end_encounters_this_turn(state, seat, events)
@@ -192,11 +192,11 @@ class Mentor(Handler):
             return
         item["stage"] = "member" if player(state, seat)["order"] == self.order else "offer"
 
-    def s_offer(self, state: dict, item: Item, events: list) -> None:
+    def s_offer(self, state: WizardsState, item: Item, events: list) -> None:
         item["stage"] = "offered"
         ask(state, item["seat"])
 
-    def legal(self, state: dict, item: Item, seat: int) -> list[dict]:
+    def legal(self, state: WizardsState, item: Item, seat: int) -> list[dict]:
         if seat != item["seat"]:
             return []
         if item["stage"] == "offered":
@@ -206,7 +206,7 @@ class Mentor(Handler):
             return wizardcards.gem_choice_legal(item)
         return []
 
-    def choose(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
+    def choose(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
         if action["kind"] == "join_order":
             if action["accept"]:
                 record.join(state, seat, self.order, self.by(state, item), events)
@@ -225,32 +225,32 @@ class Mentor(Handler):
             return
         self.choose_more(state, item, seat, action, events)
 
-    def choose_more(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
+    def choose_more(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
         raise AssertionError(action)
 
-    def s_finish(self, state: dict, item: Item, events: list) -> None:
+    def s_finish(self, state: WizardsState, item: Item, events: list) -> None:
         done(state, item)
 
     # a member: as many as possible, in order
-    def s_member(self, state: dict, item: Item, events: list) -> None:
+    def s_member(self, state: WizardsState, item: Item, events: list) -> None:
         fulfil(state, item["seat"], self.who(state, item), events)
         item["stage"] = "m_assign"
 
-    def s_m_assign(self, state: dict, item: Item, events: list) -> None:
+    def s_m_assign(self, state: WizardsState, item: Item, events: list) -> None:
         item["stage"] = "m_promote"
         seat = item["seat"]
         if may_get_task(state, seat) is None:
             assign_task(state, seat, self.sections["assign"], True, events)
 
-    def s_m_promote(self, state: dict, item: Item, events: list) -> None:
+    def s_m_promote(self, state: WizardsState, item: Item, events: list) -> None:
         advance(state, item["seat"], self.by(state, item), events)
         item["stage"] = "m_gems"
 
-    def s_m_gems(self, state: dict, item: Item, events: list) -> None:
+    def s_m_gems(self, state: WizardsState, item: Item, events: list) -> None:
         item["stage"] = "finish"
 
     # not a member: ONE thing
-    def s_one(self, state: dict, item: Item, events: list) -> None:
+    def s_one(self, state: WizardsState, item: Item, events: list) -> None:
         seat = item["seat"]
         item["stage"] = "finish"
         if fulfil(state, seat, self.who(state, item), events):
@@ -260,7 +260,7 @@ class Mentor(Handler):
             return
         self.one_gems(state, item, events)
 
-    def one_gems(self, state: dict, item: Item, events: list) -> None:
+    def one_gems(self, state: WizardsState, item: Item, events: list) -> None:
         events.append({"type": "nothing_done", "seat": item["seat"], "by": self.by(state, item),
                        "rule": self.sections["member"]})
 
@@ -271,10 +271,10 @@ class MeetHighWizard(Mentor):
 
     rule = "7.32"
 
-    def who(self, state: dict, item: Item) -> str:
+    def who(self, state: WizardsState, item: Item) -> str:
         return item["wizard"]
 
-    def blocked(self, state: dict, item: Item, events: list) -> bool:
+    def blocked(self, state: WizardsState, item: Item, events: list) -> bool:
         if wizardcards.in_center(state, item["seat"]):  # 7.32
             events.append({"type": "high_wizard_forbidden", "seat": item["seat"], "wizard": item["wizard"],
                            "rule": "7.32"})
@@ -283,17 +283,17 @@ class MeetHighWizard(Mentor):
                        "rule": item.get("rule", "7.32")})
         return False
 
-    def _gems(self, state: dict, item: Item, events: list) -> None:
+    def _gems(self, state: WizardsState, item: Item, events: list) -> None:
         if may_gem_from(state, item["seat"], item["wizard"]):
             item["gem_from"] = item["wizard"]
             item["stage"] = "gem_offered"
             ask(state, item["seat"])
 
-    def s_m_gems(self, state: dict, item: Item, events: list) -> None:
+    def s_m_gems(self, state: WizardsState, item: Item, events: list) -> None:
         item["stage"] = "finish"
         self._gems(state, item, events)
 
-    def one_gems(self, state: dict, item: Item, events: list) -> None:
+    def one_gems(self, state: WizardsState, item: Item, events: list) -> None:
         self._gems(state, item, events)
         if item["stage"] == "finish":
             super().one_gems(state, item, events)
@@ -307,7 +307,7 @@ class HighWizardMarker(Encounter):
 
     rule = "7.32"
 
-    def start(self, state: dict, item: dict, events: list) -> None:
+    def start(self, state: WizardsState, item: dict, events: list) -> None:
         seat = item["seat"]
         done(state, item)
         if wizardcards.in_center(state, seat):
@@ -333,10 +333,10 @@ class Ruktal(Mentor):
     sections = {"heal": "7.332", "initiate": "7.331", "fulfil": "7.333", "assign": "7.334", "promote": "7.335",
                 "gems": "7.336", "member": "7.337"}
 
-    def who(self, state: dict, item: Item) -> str:
+    def who(self, state: WizardsState, item: Item) -> str:
         return "ruktal"
 
-    def by(self, state: dict, item: Item) -> str:
+    def by(self, state: WizardsState, item: Item) -> str:
         return "Rüktal"
 
 
@@ -363,28 +363,28 @@ class MasterSorcerer(Mentor):
             return f"cast Gem Summoning to contact {t}"
         return Mentor.label(action)
 
-    def who(self, state: dict, item: Item) -> str:
+    def who(self, state: WizardsState, item: Item) -> str:
         return self.by(state, item).lower()
 
-    def by(self, state: dict, item: Item) -> str:
+    def by(self, state: WizardsState, item: Item) -> str:
         at = hx(item.get("at") or player(state, item["seat"])["at"])
         assert at is not None
         return world_for(state).spaces[at].master
 
-    def s_m_gems(self, state: dict, item: Item, events: list) -> None:
+    def s_m_gems(self, state: WizardsState, item: Item, events: list) -> None:
         item["stage"] = "finish"
         from shared.wizards import special_spells
         if special_spells.gem_summoning_open(state, item["seat"]):
             item["stage"] = "summon_offered"
             ask(state, item["seat"])
 
-    def legal(self, state: dict, item: Item, seat: int) -> list[dict]:
+    def legal(self, state: WizardsState, item: Item, seat: int) -> list[dict]:
         if item["stage"] == "summon_offered" and seat == item["seat"]:
             from shared.wizards import special_spells
             return special_spells.gem_summoning_choices(state, seat)
         return super().legal(state, item, seat)
 
-    def choose_more(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
+    def choose_more(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
         item["stage"] = "finish"
         if action["target"] is not None:
             from shared.wizards import special_spells
@@ -401,7 +401,7 @@ class Hamdrel(Encounter):
 
     rule = "7.35"
 
-    def start(self, state: dict, item: dict, events: list) -> None:
+    def start(self, state: WizardsState, item: dict, events: list) -> None:
         seat = item["seat"]
         events.append({"type": "meets_hamdrel", "seat": seat, "turn_of_visit": player(state, seat)["hamdrel"]["turns"],
                        "visit": player(state, seat)["hamdrel"]["visits"], "rule": "7.354"})
@@ -410,7 +410,7 @@ class Hamdrel(Encounter):
             return
         two_dice(state, item, "Hamdrel's gift (7.353)")
 
-    def rolled(self, state: dict, item: dict, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: dict, faces: list, events: list) -> None:
         seat = item["seat"]
         p = player(state, seat)
         r = higher(faces)

@@ -33,7 +33,7 @@ from shared.hexgrid import Hex, distance, iter_within
 from shared.wizards.cards import movement_modifiers
 from shared.wizards.encounters import stops_movement
 from shared.wizards.pack import pack
-from shared.wizards.state import afflicted, free_boat_at, hx, player
+from shared.wizards.state import Board, WizardsState, afflicted, current_turn, free_boat_at, hx, player, position
 from shared.wizards.world import World, world_for
 
 MODES = ("walk", "swim", "sail", "stone", "circle", "fly", "ride")
@@ -75,7 +75,7 @@ class Move:
         return {"kind": "move", "by": self.by, "to": [self.to[0], self.to[1]], "cost": self.cost}
 
 
-def star_crest_permitted(state: dict, w: World, seat: int) -> bool:
+def star_crest_permitted(state: Board, w: World, seat: int) -> bool:
     """7.37: only when directed there by a Task or Event Card, or on the very next turn
     after leaving it (7.372), and no more than one re-entry per visit (7.3721).
     (Being transported there is allowed by the transport itself.)"""
@@ -85,19 +85,19 @@ def star_crest_permitted(state: dict, w: World, seat: int) -> bool:
     if p["star_crest_directed"]:
         return True
     crest = w.find("star_crest")
-    if crest and any(m["seat"] == seat and hx(m["at"]) == crest[0] for m in state["task_markers"]):
+    if crest and any(m["seat"] == seat and hx(m["at"]) == crest[0] for m in state.task_markers):
         return True
     sc = p["star_crest"]
     return sc["visit"] == "initial" and sc["left_turn"] is not None and sc["left_turn"] == p["turns_taken"] - 1
 
 
-def mover(state: dict, seat: int) -> Mover:
-    p, t = player(state, seat), state["turn"]
+def mover(state: Board, seat: int) -> Mover:
+    p, t = player(state, seat), current_turn(state)
     w = world_for(state)
     _, plains = movement_modifiers(p)
     animal = p["animal"]["kind"] if p["animal"] else None
     return Mover(
-        seat=seat, at=hx(p["at"]), boat=p["boat"], mp=t["mp"], bonus=t["bonus"], unmoved=not t["moved"],
+        seat=seat, at=position(p), boat=p["boat"], mp=t["mp"], bonus=t["bonus"], unmoved=not t["moved"],
         white=t["roll"]["white"] if t["roll"] else None, afflicted=afflicted(p),
         dragonbound="dragonbound" in p["afflictions"], as_plains=plains | frozenset(t["swiftness"]),
         animal=animal, boarded=t["boarded"] is not None, star_crest_ok=star_crest_permitted(state, w, seat),
@@ -134,7 +134,7 @@ def may_walk_into(w: World, m: Mover, h: Hex) -> bool:
     return True
 
 
-def walk_search(state: dict, w: World, m: Mover) -> dict:
+def walk_search(state: Board, w: World, m: Mover) -> dict:
     """Every way the player can walk within his points (section 6): a cheapest-first (Dijkstra)
     search from his space over nodes (space, how, animal gone). `how` is "land", or "bridge" on a Boat
     used as a bridge; the start is "boat" in a Boat, "swim" in the Water, else "land". `animal gone`
@@ -150,7 +150,7 @@ def walk_search(state: dict, w: World, m: Mover) -> dict:
       or leaves a space (other than the start) where movement ends (7.2).
     """
     start = "boat" if m.boat is not None else ("swim" if w.is_water(m.at) else "land")
-    heap = [(0, 0, m.at, start, None)]
+    heap: list[tuple[int, int, Hex, str, tuple | None]] = [(0, 0, m.at, start, None)]
     reached: dict = {}
     while heap:
         cost, gone, h, how, came_from = heapq.heappop(heap)
@@ -181,7 +181,7 @@ def walk_search(state: dict, w: World, m: Mover) -> dict:
     return reached
 
 
-def sail_search(state: dict, w: World, m: Mover) -> dict:
+def sail_search(state: Board, w: World, m: Mover) -> dict:
     """Where the player's Boat can sail within his points (6 BOARDING A BOAT; a Hound's point never
     moves a Boat, 8.46): a cheapest-first search through Water from his space.
 
@@ -220,11 +220,12 @@ def route(reached: dict, last) -> list:
     return nodes[::-1]
 
 
-def _walks(state: dict, w: World, m: Mover, out: dict) -> None:
+def _walks(state: Board, w: World, m: Mover, out: dict) -> None:
     for (h, how, gone), (cost, _) in walk_search(state, w, m).items():
         if h == m.at or ("walk", h) in out:
             continue  # the first way into a space is the cheapest (walk_search); his own space is below
-        boards = free_boat_at(state, h)["id"] if how == "bridge" else None
+        bridge = free_boat_at(state, h) if how == "bridge" else None  # the Boat he walks onto
+        boards = bridge["id"] if bridge is not None else None
         out[("walk", h)] = Move("walk", h, cost, bool(gone), boards, stops_movement(state, w, m.seat, h))
     if m.boat is None and w.is_water(m.at):  # a swimmer may climb into a free Boat in his own space
         boat = free_boat_at(state, m.at)
@@ -235,7 +236,7 @@ def _walks(state: dict, w: World, m: Mover, out: dict) -> None:
                 out[("walk", m.at)] = Move("walk", m.at, step, leaves, boat["id"], True)
 
 
-def _swims(state: dict, w: World, m: Mover, out: dict) -> None:
+def _swims(state: Board, w: World, m: Mover, out: dict) -> None:
     if not m.unmoved or m.mp < 1 or m.boat is not None:
         return
     in_water = w.is_water(m.at)
@@ -246,7 +247,7 @@ def _swims(state: dict, w: World, m: Mover, out: dict) -> None:
             out[("swim", n)] = Move("swim", n, m.mp, False, None, True)
 
 
-def _sails(state: dict, w: World, m: Mover, out: dict) -> None:
+def _sails(state: Board, w: World, m: Mover, out: dict) -> None:
     if m.boat is None or m.boarded:
         return  # 6: a Boat is not moved on the turn it is boarded
     for h, (cost, _) in sail_search(state, w, m).items():
@@ -254,7 +255,7 @@ def _sails(state: dict, w: World, m: Mover, out: dict) -> None:
             out[("sail", h)] = Move("sail", h, cost, False, None, stops_movement(state, w, m.seat, h))
 
 
-def _circle(state: dict, w: World, m: Mover, out: dict) -> None:
+def _circle(state: Board, w: World, m: Mover, out: dict) -> None:
     if not m.unmoved or m.white is None:
         return
     leaves = m.animal in SHY_ANIMALS
@@ -268,7 +269,7 @@ def _circle(state: dict, w: World, m: Mover, out: dict) -> None:
             out[("circle", n)] = Move("circle", n, m.mp, leaves, None, True)
 
 
-def _flights(state: dict, w: World, m: Mover, out: dict) -> None:
+def _flights(state: Board, w: World, m: Mover, out: dict) -> None:
     if not m.unmoved:
         return
     if m.animal == "winged_horse":
@@ -283,7 +284,7 @@ def _flights(state: dict, w: World, m: Mover, out: dict) -> None:
                 out[("ride", h)] = Move("ride", h, m.mp, False, None, True)
 
 
-def moves_of(state: dict, m: Mover) -> dict[tuple[str, Hex], Move]:
+def moves_of(state: Board, m: Mover) -> dict[tuple[str, Hex], Move]:
     """Every move a Mover could make from `state`, keyed by (by, destination): none without points.
     The board queries ask this for a player as he would move (queries.mover)."""
     out: dict = {}
@@ -298,20 +299,20 @@ def moves_of(state: dict, m: Mover) -> dict[tuple[str, Hex], Move]:
     return out
 
 
-def options(state: dict, seat: int) -> dict[tuple[str, Hex], Move]:
+def options(state: WizardsState, seat: int) -> dict[tuple[str, Hex], Move]:
     """Every move the player may make now, keyed by (by, destination)."""
-    t = state["turn"]
-    if t is None or t["seat"] != seat or state["step"] != "movement" or t["ended"] or t["mp"] <= 0:
+    t = state.turn
+    if t is None or t["seat"] != seat or state.step != "movement" or t["ended"] or t["mp"] <= 0:
         return {}
     return moves_of(state, mover(state, seat))
 
 
-def legal_moves(state: dict, seat: int) -> list[dict]:
+def legal_moves(state: WizardsState, seat: int) -> list[dict]:
     moves = options(state, seat)
     return [moves[k].action() for k in sorted(moves, key=lambda k: (MODES.index(k[0]), k[1][1], k[1][0]))]
 
 
-def refusal(state: dict, seat: int, by: str, to: Hex) -> RuleViolation:
+def refusal(state: WizardsState, seat: int, by: str, to: Hex) -> RuleViolation:
     """The rule that forbids a move that is not among the options."""
     w = world_for(state)
     m = mover(state, seat)

@@ -18,19 +18,19 @@ import gc
 from shared.engine import MalformedAction, RuleViolation
 from shared.hexgrid import Hex, distance
 from shared.wizards.geometry import OVERLAP_DISTANCE, board, free_cells, open_centers
-from shared.wizards.state import hx
+from shared.wizards.state import WizardsState, hx
 
 
-def placed_centers(state: dict) -> list[Hex]:
-    return [hx(t["at"]) for t in state["tiles"]["placed"]]
+def placed_centers(state: WizardsState) -> list[Hex]:
+    return [hx(t["at"]) for t in state.tiles["placed"]]
 
 
-def tiles_to_place(state: dict) -> int:
-    t = state["tiles"]
+def tiles_to_place(state: WizardsState) -> int:
+    t = state.tiles
     return len(t["stack"]) + sum(len(h) for h in t["hands"])
 
 
-def allowed_centers(state: dict) -> list[Hex]:
+def allowed_centers(state: WizardsState) -> list[Hex]:
     """Centres where the placer may lay a tile now: on the board, no overlap, room kept."""
     placed = placed_centers(state)
     free = free_cells(placed)
@@ -39,13 +39,13 @@ def allowed_centers(state: dict) -> list[Hex]:
     return [c for c in open_centers(placed) if len(free - hit[c]) >= need_after]
 
 
-def legal_placements(state: dict, seat: int) -> list[dict]:
+def legal_placements(state: WizardsState, seat: int) -> list[dict]:
     """Every placement, by tile (hand order), centre (board order) and rotation. With a hand of
     nine tiles this is some 25,000 actions; each has its own 'at' list, so a caller that changes
     one action changes no other."""
     centers = allowed_centers(state)
     rotations = (0, 1, 2, 3, 4, 5)
-    face_down, hand = state["tiles"]["face_down"], state["tiles"]["hands"][seat]
+    face_down, hand = state.tiles["face_down"], state.tiles["hands"][seat]
     # Some 50,000 small acyclic containers: pausing the cyclic collector keeps it from sweeping
     # the whole heap several times over in the middle of the listing (3x faster, and steady).
     paused = gc.isenabled()
@@ -79,9 +79,9 @@ def read_placement(action: dict, face_down: bool) -> tuple[str | None, Hex, int]
     return tile, (at[0], at[1]), rotation
 
 
-def check_placement(state: dict, seat: int, tile: str | None, at: Hex, rotation: int) -> None:
+def check_placement(state: WizardsState, seat: int, tile: str | None, at: Hex, rotation: int) -> None:
     """Raise RuleViolation naming the rule a placement breaks."""
-    if not state["tiles"]["face_down"] and tile not in state["tiles"]["hands"][seat]:
+    if not state.tiles["face_down"] and tile not in state.tiles["hands"][seat]:
         raise RuleViolation("3.21", f"you do not hold tile {tile}; you place only the tiles dealt to you")
     b = board()
     if at not in b.cells_hit:

@@ -16,7 +16,7 @@ from shared.wizards.mentors import assign_task, heal
 from shared.wizards.record import gain
 from shared.wizards.resolution import ask, handler, higher, push, two_dice
 from shared.wizards.special_spells import telepathy_open
-from shared.wizards.state import player
+from shared.wizards.state import WizardsState, player
 
 
 def skips_table(item: dict) -> bool:
@@ -35,7 +35,7 @@ class ElvenDwelling(Encounter):
     def label(action: dict) -> str:
         return "cast Telepathy (1-2 succeeds)" if action.get("cast") else "roll for the Elves"
 
-    def start(self, state: dict, item: dict, events: list) -> None:
+    def start(self, state: WizardsState, item: dict, events: list) -> None:
         if skips_table(item):  # 7.391
             resolution.done(state, item)
             return
@@ -45,12 +45,12 @@ class ElvenDwelling(Encounter):
             return
         two_dice(state, item, "Elven Dwelling (7.39)")
 
-    def legal(self, state: dict, item: dict, seat: int) -> list[dict]:
+    def legal(self, state: WizardsState, item: dict, seat: int) -> list[dict]:
         if item.get("stage") != "offered" or seat != item["seat"]:
             return []
         return [{"kind": "telepathy", "cast": True}, {"kind": "telepathy", "cast": False}]
 
-    def choose(self, state: dict, item: dict, seat: int, action: dict, events: list) -> None:
+    def choose(self, state: WizardsState, item: dict, seat: int, action: dict, events: list) -> None:
         if action["cast"]:
             item["stage"] = "after"
             push(state, {"do": "telepathy", "seat": seat, "rule": "11.231"})
@@ -58,7 +58,7 @@ class ElvenDwelling(Encounter):
             item["stage"] = "rolling"
             two_dice(state, item, "Elven Dwelling (7.39)")
 
-    def rolled(self, state: dict, item: dict, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: dict, faces: list, events: list) -> None:
         r = higher(faces)
         events.append({"type": "elves", "seat": item["seat"], "roll": r, "rule": "7.39"})
         item["stage"] = "after"
@@ -67,7 +67,7 @@ class ElvenDwelling(Encounter):
                          "rule": "7.39"})
 
 
-def place_at(state: dict, item: dict) -> None:
+def place_at(state: WizardsState, item: dict) -> None:
     """Items pushed by other rules (8.6 Common Folk) may come without the space."""
     item.setdefault("at", player(state, item["seat"])["at"])
 
@@ -80,17 +80,17 @@ class CommonFolk(Encounter):
 
     rule = "7.301"
 
-    def run(self, state: dict, item: dict, events: list) -> None:
+    def run(self, state: WizardsState, item: dict, events: list) -> None:
         place_at(state, item)
         super().run(state, item, events)
 
-    def start(self, state: dict, item: dict, events: list) -> None:
+    def start(self, state: WizardsState, item: dict, events: list) -> None:
         if skips_table(item):  # 7.3011
             resolution.done(state, item)
             return
         two_dice(state, item, "Common Folk (7.301)")
 
-    def rolled(self, state: dict, item: dict, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: dict, faces: list, events: list) -> None:
         seat, r = item["seat"], higher(faces)
         effect = {1: "thieves", 2: "lose points", 3: "detained", 4: "a Task", 5: "an extra turn", 6: "lodging"}[r]
         events.append({"type": "common_folk", "seat": seat, "roll": r, "effect": effect, "rule": "7.301"})
@@ -117,13 +117,13 @@ class HighHollow(Encounter):
     WHERE = {1: {"place": "star_crest"}, 2: {"place": "star_crest"}, 3: {"place": "hamdrel"},
              4: {"place": "hamdrel"}, 5: TOWER, 6: TOWER}
 
-    def start(self, state: dict, item: dict, events: list) -> None:
+    def start(self, state: WizardsState, item: dict, events: list) -> None:
         if skips_table(item):  # 7.361
             resolution.done(state, item)
             return
         two_dice(state, item, "High Hollow (7.36)")
 
-    def rolled(self, state: dict, item: dict, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: dict, faces: list, events: list) -> None:
         r = higher(faces)
         events.append({"type": "high_hollow", "seat": item["seat"], "roll": r, "rule": "7.36"})
         item["stage"] = "after"
@@ -139,13 +139,13 @@ class StarCrest(Encounter):
 
     rule = "7.37"
 
-    def start(self, state: dict, item: dict, events: list) -> None:
+    def start(self, state: WizardsState, item: dict, events: list) -> None:
         if skips_table(item):  # 7.3712
             resolution.done(state, item)
             return
         two_dice(state, item, "the Star Crest (7.371)")
 
-    def rolled(self, state: dict, item: dict, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: dict, faces: list, events: list) -> None:
         seat = item["seat"]
         if item["stage"] == "extra":
             extra_turns(state, seat, faces[0][0], "7.371", events)
@@ -172,13 +172,13 @@ class ShrineheartAbbey(Encounter):
 
     rule = "7.38"
 
-    def start(self, state: dict, item: dict, events: list) -> None:
+    def start(self, state: WizardsState, item: dict, events: list) -> None:
         if heal(state, item["seat"], "Shrineheart Abbey", "7.3044", events) or skips_table(item):  # 7.382
             resolution.done(state, item)
             return
         two_dice(state, item, "Shrineheart Abbey (7.38)")
 
-    def rolled(self, state: dict, item: dict, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: dict, faces: list, events: list) -> None:
         seat, r = item["seat"], higher(faces)
         events.append({"type": "shrineheart_abbey", "seat": seat, "roll": r, "rule": "7.38"})
         item["stage"] = "after"

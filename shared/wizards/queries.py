@@ -19,7 +19,8 @@ has, are left out then).
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from shared.engine import MalformedAction
 from shared.engine.queries import query_kind
@@ -29,7 +30,7 @@ from shared.wizards.cards import movement_modifiers
 from shared.wizards.movement import ANIMAL_BONUS, MODES, Mover
 from shared.wizards.pack import pack
 from shared.wizards.randomspace import letter_from_white
-from shared.wizards.state import afflicted, hx
+from shared.wizards.state import afflicted, position
 from shared.wizards.world import World, world_for
 
 FIELDS = {"destinations": ({"points"}, {"white"}), "path": ({"to"}, {"points", "white"}),
@@ -83,7 +84,7 @@ def _space_hex(view: dict, to) -> Hex:
     if isinstance(to, list) and len(to) == 2 and all(type(v) is int for v in to):
         return (to[0], to[1])
     if isinstance(to, dict) and set(to) == {"territory", "space"}:
-        h = world_for(view).hex_of.get((_territory(to["territory"]), to["space"]))
+        h = world_for(seen(view)).hex_of.get((_territory(to["territory"]), to["space"]))
         if h is None:
             raise MalformedAction(f"{to} is no space of a Territory on the board")
         return h
@@ -91,6 +92,25 @@ def _space_hex(view: dict, to) -> Hex:
 
 
 # --- the player as he would move -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Seen:
+    """A seat's view read as a state.Board: the parts of the board the movement rules read."""
+
+    players: Any
+    turn: Any
+    boats: Any
+    dragon: Any
+    demons: Any
+    task_markers: Any
+    wizard_markers: Any
+    secret_wizards: Any
+    tiles: Any
+
+
+def seen(view: dict) -> Seen:
+    return Seen(**{f.name: view[f.name] for f in fields(Seen)})
+
+
 def _own_movement(view: dict, seat: int) -> bool:
     t = view["turn"]
     return (view["phase"] == "play" and view["step"] == "movement" and t is not None and t.get("seat") == seat
@@ -111,18 +131,18 @@ def mover(view: dict, seat: int, points: int, white: int | None) -> Mover:
     p = view["players"][seat]
     animal = p["animal"]["kind"] if p["animal"] else None
     if _this_turn(view, seat):
-        m = movement.mover(view, seat)
+        m = movement.mover(seen(view), seat)
         rolled = view["turn"]["roll"] is not None  # 5.1: the Animal's points come with the roll
-        return replace(m, mp=points, bonus=m.bonus if rolled else ANIMAL_BONUS.get(animal, 0),
+        return replace(m, mp=points, bonus=m.bonus if rolled else ANIMAL_BONUS.get(animal or "", 0),
                        white=white if white is not None else m.white)
     _, plains = movement_modifiers(p)
     # 7.372: his next turn is turns_taken + 1, so "the very next turn after leaving" is judged for it
-    ahead = dict(view, players=[dict(q, turns_taken=q["turns_taken"] + 1) if q["seat"] == seat else q
-                                for q in view["players"]])
-    return Mover(seat=seat, at=hx(p["at"]), boat=p["boat"], mp=points, bonus=ANIMAL_BONUS.get(animal, 0),
+    ahead = replace(seen(view), players=[dict(q, turns_taken=q["turns_taken"] + 1) if q["seat"] == seat else q
+                                         for q in view["players"]])
+    return Mover(seat=seat, at=position(p), boat=p["boat"], mp=points, bonus=ANIMAL_BONUS.get(animal or "", 0),
                  unmoved=True, white=white, afflicted=afflicted(p), dragonbound="dragonbound" in p["afflictions"],
                  as_plains=plains, animal=animal, boarded=False,
-                 star_crest_ok=movement.star_crest_permitted(ahead, world_for(view), seat), swum=p["swum"])
+                 star_crest_ok=movement.star_crest_permitted(ahead, world_for(seen(view)), seat), swum=p["swum"])
 
 
 def _order(key) -> tuple:
@@ -138,8 +158,8 @@ def destinations(view: dict, seat: int, points: int, white: int | None) -> dict:
         return out
     m = mover(view, seat, points, white)
     out["white"] = m.white
-    w = world_for(view)
-    moves = movement.moves_of(view, m)
+    w = world_for(seen(view))
+    moves = movement.moves_of(seen(view), m)
     out["destinations"] = [{"by": k[0], "to": list(k[1]), "cost": mv.cost, "space": w.space_name(k[1]),
                             "ends_movement": mv.ends, "animal_leaves": mv.animal_leaves}
                            for k, mv in sorted(moves.items(), key=lambda kv: _order(kv[0]))]
@@ -149,7 +169,7 @@ def destinations(view: dict, seat: int, points: int, white: int | None) -> dict:
 # --- the cheapest path --------------------------------------------------------------------------------
 def path(view: dict, seat: int, to: Hex, points: int | None, white: int | None) -> dict:
     p = view["players"][seat]
-    w = world_for(view)
+    w = world_for(seen(view))
     out = {"seat": seat, "at": p["at"], "to": list(to), "space": w.space_name(to) if w.on_board(to) else None,
            "by": None, "cost": None, "path": None}
     if p["at"] is None or view["phase"] != "play":
@@ -163,7 +183,7 @@ def path(view: dict, seat: int, to: Hex, points: int | None, white: int | None) 
         points = UNLIMITED if unlimited else view["turn"]["mp"]
     out["points"] = None if unlimited else points
     m = mover(view, seat, points, white)
-    moves = {(by, h): mv for (by, h), mv in movement.moves_of(view, m).items()
+    moves = {(by, h): mv for (by, h), mv in movement.moves_of(seen(view), m).items()
              if h == to and not (unlimited and by in WHOLE_TURN)}
     if not moves:
         out["why"] = (f"{w.space_name(to)} cannot be reached " + ("on foot or by Boat" if unlimited else
@@ -182,14 +202,14 @@ def _walk_path(view: dict, w: World, m: Mover, to: Hex) -> list[Hex]:
     settles (the one whose cost the move lists), followed back to the start."""
     if to == m.at:
         return [to]  # a swimmer climbing into a Boat in his own space
-    reached = movement.walk_search(view, w, m)
+    reached = movement.walk_search(seen(view), w, m)
     last = next(node for node in reached if node[0] == to)
     return [h for h, _, _ in movement.route(reached, last)]
 
 
 def _sail_path(view: dict, w: World, m: Mover, to: Hex) -> list[Hex]:
     """The Water spaces the Boat passes on the cheapest sail (movement.sail_search)."""
-    return movement.route(movement.sail_search(view, w, m), to)
+    return movement.route(movement.sail_search(seen(view), w, m), to)
 
 
 # --- section 4 ----------------------------------------------------------------------------------------
@@ -202,7 +222,7 @@ def space(view: dict, territory, white: int, red: int) -> dict:
     tile = pack().tiles[tid]
     label = f"{letter_from_white(white)}{red}"
     s = tile["spaces"][label]
-    h = world_for(view).hex_of.get((tid, label))
+    h = world_for(seen(view)).hex_of.get((tid, label))
     return {"territory": tid, "name": tile["name"], "type": tile["type"], "white": white, "red": red,
             "space": label, "kind": s["kind"], "space_name": f"{tile['name']} {label}",
             "at": list(h) if h is not None else None, "lost_to_evil": tid in view["taken"]}

@@ -18,18 +18,18 @@ from shared.engine import d6
 from shared.wizards import resolution
 from shared.wizards.pack import pack
 from shared.wizards.resolution import Handler, Item, handler
-from shared.wizards.state import POINT_TYPES, player
+from shared.wizards.state import POINT_TYPES, WizardsState, player
 
 MENTORS = {"wizards": "high_wizard", "sorcerers": "master_sorcerer", "druids": "ruktal"}
 ORDER_OF_MENTOR = {v: k for k, v in MENTORS.items()}
 PROMOTION_GAP_DAYS = 3  # 10.21
 
 
-def days_played(state: dict) -> int:
-    return state["calendar"]["days_played"]
+def days_played(state: WizardsState) -> int:
+    return state.calendar["days_played"]
 
 
-def points_frozen(state: dict, seat: int) -> str | None:
+def points_frozen(state: WizardsState, seat: int) -> str | None:
     """The rule that keeps a player from gaining or losing points now, if any."""
     p = player(state, seat)
     if p["order"] is None:
@@ -39,7 +39,7 @@ def points_frozen(state: dict, seat: int) -> str | None:
     return None
 
 
-def may_gain(state: dict, seat: int) -> str | None:
+def may_gain(state: WizardsState, seat: int) -> str | None:
     """None when the player may gain points, else the rule that stops it."""
     frozen = points_frozen(state, seat)
     if frozen:
@@ -49,7 +49,7 @@ def may_gain(state: dict, seat: int) -> str | None:
     return None
 
 
-def gain(state: dict, seat: int, amounts: dict[str, int], rule: str, events: list) -> bool:
+def gain(state: WizardsState, seat: int, amounts: dict[str, int], rule: str, events: list) -> bool:
     """Add points by type; False (and an event saying why) when the player may not gain."""
     stop = may_gain(state, seat)
     if stop:
@@ -63,7 +63,7 @@ def gain(state: dict, seat: int, amounts: dict[str, int], rule: str, events: lis
     return True
 
 
-def lose(state: dict, seat: int, amounts: dict[str, int], rule: str, events: list) -> None:
+def lose(state: WizardsState, seat: int, amounts: dict[str, int], rule: str, events: list) -> None:
     """Take points away, never below zero (10.22); nothing at Rank FOUR or outside an Order (13, 3.73)."""
     if points_frozen(state, seat):
         events.append({"type": "no_points", "seat": seat, "rule": points_frozen(state, seat), "for": rule})
@@ -75,7 +75,7 @@ def lose(state: dict, seat: int, amounts: dict[str, int], rule: str, events: lis
     events.append({"type": "points_lost", "seat": seat, "points": lost, "rule": rule, "total": dict(p["points"])})
 
 
-def least_types(state: dict, seat: int) -> list[str]:
+def least_types(state: WizardsState, seat: int) -> list[str]:
     """The types the player has the least of, leaving out types at zero (7.304 2, 7.305 4)."""
     pts = player(state, seat)["points"]
     held = {t: v for t, v in pts.items() if v > 0}
@@ -95,7 +95,7 @@ def title(p: dict) -> str | None:
     return rank_table(p["order"])[p["rank"] - 1]["title"]
 
 
-def promotion_due(state: dict, seat: int) -> str | None:
+def promotion_due(state: WizardsState, seat: int) -> str | None:
     """Why the player cannot advance now (None: he advances on meeting his Mentor)."""
     p = player(state, seat)
     if p["order"] is None or p["rank"] >= 4:
@@ -110,7 +110,7 @@ def promotion_due(state: dict, seat: int) -> str | None:
     return None
 
 
-def promote(state: dict, seat: int, by: str, events: list) -> bool:
+def promote(state: WizardsState, seat: int, by: str, events: list) -> bool:
     """10.2: one Rank up on meeting a Mentor, when due."""
     if promotion_due(state, seat) is not None:
         return False
@@ -122,7 +122,7 @@ def promote(state: dict, seat: int, by: str, events: list) -> bool:
     return True
 
 
-def join(state: dict, seat: int, order: str, by: str, events: list) -> None:
+def join(state: WizardsState, seat: int, order: str, by: str, events: list) -> None:
     """10 / 10.3: an Apprentice of `order`; points kept; Mandatory Tasks of the old Order
     become Optional."""
     p = player(state, seat)
@@ -169,7 +169,7 @@ class Points(Handler):
         return ("take " if all(v >= 0 for v in pts.values()) else "lose ") + ", ".join(
             f"{abs(v)} {t.capitalize()}" for t, v in sorted(pts.items())) + " points"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         seat = item["seat"]
         stop = may_gain(state, seat) if item.get("sign", 1) > 0 else points_frozen(state, seat)
         if stop:
@@ -186,17 +186,17 @@ class Points(Handler):
             return
         resolution.ask(state, seat)
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         item["amount"] = sum(f[0] for f in faces) * item.get("times", 1)
 
-    def legal(self, state: dict, item: Item, seat: int) -> list[dict]:
+    def legal(self, state: WizardsState, item: Item, seat: int) -> list[dict]:
         if item.get("sign", 1) < 0:
             held = player(state, seat)["points"]
             return [{"kind": "take_points", "points": {t: -min(item["amount"], held[t])}}
                     for t in POINT_TYPES if held[t] > 0]
         return point_choices(item["amount"], item.get("split", False))
 
-    def choose(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
+    def choose(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
         amounts = action["points"]
         if item.get("sign", 1) < 0:
             lose(state, seat, {t: -n for t, n in amounts.items()}, item["rule"], events)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from shared.hexgrid import Hex
 from shared.wizards.pack import COTTAGE_TILE
-from shared.wizards.state import hx, player
+from shared.wizards.state import WizardsState, hx, player
 from shared.wizards.world import World, world_for
 
 LIMITED = ("common_folk", "elves", "shrineheart_abbey", "master_sorcerer", "ruktal", "high_hollow", "demons",
@@ -43,7 +43,7 @@ def cottage(w: World, h: Hex | None) -> bool:
     return h is not None and w.kind(h) == "cottage"
 
 
-def arrived(state: dict, seat: int, old: Hex | None, new: Hex) -> None:
+def arrived(state: WizardsState, seat: int, old: Hex | None, new: Hex) -> None:
     """Called by arrival.arrive: leaving a tile clears the 7.6 counts; leaving the
     Cottage ends a Hamdrel visit, leaving her tile clears the visits (7.354)."""
     w = world_for(state)
@@ -58,7 +58,7 @@ def arrived(state: dict, seat: int, old: Hex | None, new: Hex) -> None:
             ham["visits"] = 0
 
 
-def limit(state: dict, seat: int, h: Hex, due: list[dict]) -> list[dict]:
+def limit(state: WizardsState, seat: int, h: Hex, due: list[dict]) -> list[dict]:
     """The Specific Encounters of a space the player has just entered that 7.6 and
     7.354 still let him have."""
     p = player(state, seat)
@@ -69,10 +69,10 @@ def limit(state: dict, seat: int, h: Hex, due: list[dict]) -> list[dict]:
     return due
 
 
-def staying(state: dict, seat: int) -> list[dict]:
+def staying(state: WizardsState, seat: int) -> list[dict]:
     """Encounters of a turn spent in the same space: Hamdrel on each of up to THREE turns
     (7.354), the Common Folk again when detained (7.301 3); nothing else (7.6)."""
-    t = state["turn"]
+    t = state.turn
     if t.get("detained"):
         return [{"kind": "common_folk", "detained": True}]
     if t.get("lost"):
@@ -84,7 +84,7 @@ def staying(state: dict, seat: int) -> list[dict]:
     return []
 
 
-def record(state: dict, seat: int, items: list[dict]) -> None:
+def record(state: WizardsState, seat: int, items: list[dict]) -> None:
     """Count the encounters about to be resolved (7.6, 7.354)."""
     p = player(state, seat)
     for i in items:
@@ -100,14 +100,14 @@ def record(state: dict, seat: int, items: list[dict]) -> None:
         p["space_encounters"][k] = p["space_encounters"].get(k, 0) + 1
 
 
-def detain(state: dict, seat: int, events: list) -> None:
+def detain(state: WizardsState, seat: int, events: list) -> None:
     """7.301 3: he must remain in this space on his next turn and meet the Common Folk again."""
     p = player(state, seat)
     p["detained"] = p["at"]
     events.append({"type": "detained", "seat": seat, "space": p["at"], "rule": "7.301"})
 
 
-def start_detained(state: dict, seat: int, events: list) -> bool:
+def start_detained(state: WizardsState, seat: int, events: list) -> bool:
     """At the start of a turn he plays: True when he is detained (he neither rolls nor
     moves, and meets the Common Folk again). Detention lapses if he was carried off."""
     p = player(state, seat)
@@ -115,7 +115,7 @@ def start_detained(state: dict, seat: int, events: list) -> bool:
     p["detained"] = None
     if where is None or hx(where) != hx(p["at"]):
         return False
-    state["turn"]["detained"] = True
-    state["turn"]["ended"] = True
+    state.turn["detained"] = True
+    state.turn["ended"] = True
     events.append({"type": "stays_detained", "seat": seat, "space": p["at"], "rule": "7.301"})
     return True

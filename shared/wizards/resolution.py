@@ -3,7 +3,7 @@
 Most of sections 7-11 is "roll on a table, then maybe choose, then maybe something
 else happens first" (a transport sets off the encounters of the new space, 7.5; a
 Task drawn places its markers, 9.1; a Demon placed on a player attacks him at once,
-7.5). Each such thing is an item on `state["pending"]`, a stack whose top runs next:
+7.5). Each such thing is an item on `state.pending`, a stack whose top runs next:
 
     {"do": <handler name>, "seat": <whom it concerns>, "stage": <where it is>, ...}
 
@@ -24,6 +24,7 @@ from typing import Callable, Sequence
 from shared.engine import DicePool, MalformedAction, RuleViolation, d6
 from shared.engine.contract import canonical_json
 from shared.wizards.dice import ask as ask_dice
+from shared.wizards.state import WizardsState
 
 Item = dict
 
@@ -39,16 +40,16 @@ class Handler:
     rule = "7"
     kinds: tuple[str, ...] = ()
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         raise NotImplementedError
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         raise AssertionError(f"{item['do']} asked for no dice")
 
-    def legal(self, state: dict, item: Item, seat: int) -> list[dict]:
+    def legal(self, state: WizardsState, item: Item, seat: int) -> list[dict]:
         return []
 
-    def choose(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
+    def choose(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
         raise AssertionError(f"{item['do']} asked for no choice")
 
     @staticmethod
@@ -68,18 +69,18 @@ def handler(name: str) -> Callable[[type[Handler]], type[Handler]]:
 
 
 # --- the stack ------------------------------------------------------------------------
-def begin(state: dict, items: Sequence[Item], then_step: str) -> None:
+def begin(state: WizardsState, items: Sequence[Item], then_step: str) -> None:
     """Resolve `items` in order, then go on at `then_step`."""
-    state["pending"].append({"do": "goto", "step": then_step})
+    state.pending.append({"do": "goto", "step": then_step})
     push(state, *items)
-    state["step"] = "resolve"
+    state.step = "resolve"
 
 
-def push(state: dict, *items: Item) -> None:
+def push(state: WizardsState, *items: Item) -> None:
     """Put items on top of the stack; the first of them resolves first. An item whose
     handler is not registered is left out (`STRICT` makes that an error)."""
     known = [dict(i) for i in items if i["do"] in HANDLERS or _unknown(i)]
-    state["pending"].extend(reversed(known))
+    state.pending.extend(reversed(known))
 
 
 STRICT = False  # True once every kind of item the handlers push is registered
@@ -91,22 +92,22 @@ def _unknown(item: Item) -> bool:
     return False
 
 
-def top(state: dict) -> Item:
-    return state["pending"][-1]
+def top(state: WizardsState) -> Item:
+    return state.pending[-1]
 
 
-def done(state: dict, item: Item) -> None:
+def done(state: WizardsState, item: Item) -> None:
     """The item is resolved; it must be the top one."""
-    assert state["pending"] and state["pending"][-1] is item, "only the top item can finish"
-    state["pending"].pop()
+    assert state.pending and state.pending[-1] is item, "only the top item can finish"
+    state.pending.pop()
 
 
-def roll(state: dict, item: Item, pools: Sequence[DicePool], secret: bool = False) -> None:
+def roll(state: WizardsState, item: Item, pools: Sequence[DicePool], secret: bool = False) -> None:
     """Ask for dice; `Handler.rolled` receives the faces."""
     ask_dice(state, pools, {"do": "pending", "item": item["do"]}, secret=secret)
 
 
-def two_dice(state: dict, item: Item, purpose: str) -> None:
+def two_dice(state: WizardsState, item: Item, purpose: str) -> None:
     """'Roll TWO dice, reading only the higher die' (every table of sections 7 and 8)."""
     roll(state, item, [d6(f"{purpose} (first die)"), d6(f"{purpose} (second die)")])
 
@@ -115,29 +116,29 @@ def higher(faces: list) -> int:
     return max(f[0] for f in faces)
 
 
-def ask(state: dict, seat: int) -> None:
+def ask(state: WizardsState, seat: int) -> None:
     """Wait for `seat` to pick one of the top item's choices."""
-    state["await"] = {"seat": seat, "for": "choice"}
+    state.await_ = {"seat": seat, "for": "choice"}
 
 
 # --- the engine's hooks -------------------------------------------------------------------
-def step_resolve(state: dict, events: list) -> None:
+def step_resolve(state: WizardsState, events: list) -> None:
     item = top(state)
     HANDLERS[item["do"]].run(state, item, events)
 
 
-def on_rolled(state: dict, then: dict, faces: list, events: list) -> None:
+def on_rolled(state: WizardsState, then: dict, faces: list, events: list) -> None:
     item = top(state)
     assert item["do"] == then["item"], f"dice for {then['item']} reached {item['do']}"
     HANDLERS[item["do"]].rolled(state, item, faces, events)
 
 
-def legal_choices(state: dict, seat: int) -> list[dict]:
+def legal_choices(state: WizardsState, seat: int) -> list[dict]:
     item = top(state)
     return sorted(HANDLERS[item["do"]].legal(state, item, seat), key=canonical_json)
 
 
-def act_choice(state: dict, seat: int, action: dict, events: list) -> None:
+def act_choice(state: WizardsState, seat: int, action: dict, events: list) -> None:
     """A seat's answer to the top item: it must be one of the choices listed, exactly."""
     item = top(state)
     h = HANDLERS[item["do"]]
@@ -154,6 +155,6 @@ def act_choice(state: dict, seat: int, action: dict, events: list) -> None:
 class Goto(Handler):
     """The bottom of a stack: everything is resolved, the flow goes on."""
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         done(state, item)
-        state["step"] = item["step"]
+        state.step = item["step"]

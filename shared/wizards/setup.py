@@ -22,131 +22,135 @@ from shared.wizards.arrival import arrive
 from shared.wizards.dice import ask, split
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
 from shared.wizards.placement import check_placement, read_placement, tiles_to_place
-from shared.wizards.state import hx, ls, next_seat
+from shared.wizards.state import WizardsState, hx, ls, next_seat
 from shared.wizards.world import world_for
 
 DECKS = (("task", "Task deck"), ("event", "Event deck"), ("wizard", "Wizard deck"))
 SOLITAIRE_ASIDE = (CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE)  # Appendix A 1 (plus one Tower)
 
 
-def unavailable(state: dict) -> list[str]:
+def unavailable(state: WizardsState) -> list[str]:
     """Territories a random space may not fall in: lost to Evil (12.45) or not on the
     board (the solitaire game removes some; read like 12.45, roll over)."""
-    placed = {t["tile"] for t in state["tiles"]["placed"]}
-    return sorted(set(state["taken"]) | (set(pack().tile_ids) - placed))
+    placed = {t["tile"] for t in state.tiles["placed"]}
+    return sorted(set(state.taken) | (set(pack().tile_ids) - placed))
 
 
 # --- 3.1-3.12 ------------------------------------------------------------------------
-def step_shuffle_decks(state: dict, events: list) -> None:
+def step_shuffle_decks(state: WizardsState, events: list) -> None:
     p = pack()
     pools = (shuffle_request("Task deck", len(p.task_cards)) + shuffle_request("Event deck", len(p.event_cards))
              + shuffle_request("Wizard deck", len(p.wizard_cards)) + shuffle_request("Gem cards", len(p.gem_cards)))
     ask(state, pools, {"do": "decks_shuffled"}, secret=True)
 
 
-def on_decks_shuffled(state: dict, then: dict, faces: list, events: list) -> None:
+def on_decks_shuffled(state: WizardsState, then: dict, faces: list, events: list) -> None:
     p = pack()
     cards = {"task": [c["number"] for c in p.task_cards], "event": [c["number"] for c in p.event_cards],
              "wizard": [c["id"] for c in p.wizard_cards]}
     gems = [c["id"] for c in p.gem_cards]
     groups = split(faces, [len(cards["task"]) - 1, len(cards["event"]) - 1, len(cards["wizard"]) - 1, len(gems) - 1])
+    decks = state.edit("decks")
     for (deck, _), draws in zip(DECKS, groups):
-        state["decks"][deck] = apply_shuffle(cards[deck], draws)
+        decks[deck] = apply_shuffle(cards[deck], draws)
     # 3.11: ONE Gem Card, face down, in each box marked with the name of a High Wizard.
-    state["gem_boxes"] = dict(zip(p.high_wizards, apply_shuffle(gems, groups[3])))
+    state.replace("gem_boxes", dict(zip(p.high_wizards, apply_shuffle(gems, groups[3]))))
     # 3.12: each white Wizard Marker in the box of its name (None: in its box).
-    state["wizard_markers"] = {name: None for name in p.high_wizards}
+    state.replace("wizard_markers", {name: None for name in p.high_wizards})
     events.append({"type": "decks_shuffled", "task": len(cards["task"]), "event": len(cards["event"]),
                    "wizard": len(cards["wizard"])})
     events.append({"type": "gem_cards_dealt", "boxes": list(p.high_wizards)})
-    state["step"] = "solitaire_tower" if state["solitaire"] else "dealer_roll"
+    state.step = "solitaire_tower" if state.solitaire else "dealer_roll"
 
 
 # --- 3.2 ------------------------------------------------------------------------------
-def step_dealer_roll(state: dict, events: list) -> None:
-    seats = state.get("dealer_contenders") or list(range(state["seats"]))
+def step_dealer_roll(state: WizardsState, events: list) -> None:
+    seats = state.dealer_contenders or list(range(state.seats))
     ask(state, [d6(f"seat {s}: two dice for dealer", 2) for s in seats], {"do": "dealer_rolled", "seats": seats})
 
 
-def on_dealer_rolled(state: dict, then: dict, faces: list, events: list) -> None:
+def on_dealer_rolled(state: WizardsState, then: dict, faces: list, events: list) -> None:
     totals = {s: sum(f) for s, f in zip(then["seats"], faces)}
     best = max(totals.values())
     top = [s for s in then["seats"] if totals[s] == best]
     events.append({"type": "dealer_roll", "rolls": [{"seat": s, "dice": list(f)} for s, f in zip(then["seats"], faces)],
                    "tied": top if len(top) > 1 else []})
     if len(top) > 1:
-        state["dealer_contenders"] = top  # authored: the tied high rollers roll again
+        state.replace("dealer_contenders", top)  # authored: the tied high rollers roll again
         return
-    state.pop("dealer_contenders", None)
-    state["dealer"] = top[0]
+    state.dealer_contenders = None
+    state.dealer = top[0]
     events.append({"type": "dealer", "seat": top[0]})
-    state["step"] = "deal_tiles"
+    state.step = "deal_tiles"
 
 
-def step_deal_tiles(state: dict, events: list) -> None:
+def step_deal_tiles(state: WizardsState, events: list) -> None:
     ask(state, shuffle_request("Territory tiles", len(pack().tile_ids)), {"do": "tiles_dealt"})
 
 
-def on_tiles_dealt(state: dict, then: dict, faces: list, events: list) -> None:
+def on_tiles_dealt(state: WizardsState, then: dict, faces: list, events: list) -> None:
     order = apply_shuffle(list(pack().tile_ids), faces)
-    seat = next_seat(state, state["dealer"])  # dealt clockwise from the dealer's left
+    t = state.edit("tiles")
+    dealer = state.dealer
+    assert dealer is not None
+    seat = next_seat(state, dealer)  # dealt clockwise from the dealer's left
     for tile in order:
-        state["tiles"]["hands"][seat].append(tile)
+        t["hands"][seat].append(tile)
         seat = next_seat(state, seat)
     rank = {t: i for i, t in enumerate(pack().tile_ids)}
-    for hand in state["tiles"]["hands"]:
+    for hand in t["hands"]:
         hand.sort(key=rank.__getitem__)
-    events.append({"type": "tiles_dealt", "hands": [list(h) for h in state["tiles"]["hands"]]})
-    state["tiles"]["placer"] = next_seat(state, state["dealer"])  # 3.21
-    state["step"] = "place_tiles"
+    events.append({"type": "tiles_dealt", "hands": [list(h) for h in t["hands"]]})
+    t["placer"] = next_seat(state, dealer)  # 3.21
+    state.step = "place_tiles"
 
 
 # --- Appendix A: the solitaire tile set-up -----------------------------------------------
-def step_solitaire_tower(state: dict, events: list) -> None:
-    state["dealer"] = 0
-    state["await"] = {"seat": 0, "for": "set_aside_tower"}
+def step_solitaire_tower(state: WizardsState, events: list) -> None:
+    state.dealer = 0
+    state.await_ = {"seat": 0, "for": "set_aside_tower"}
 
 
-def legal_towers(state: dict, seat: int) -> list[dict]:
+def legal_towers(state: WizardsState, seat: int) -> list[dict]:
     return [{"kind": "set_aside_tower", "tile": t} for t in TOWER_TILES]
 
 
-def act_set_aside_tower(state: dict, seat: int, action: dict, events: list) -> None:
+def act_set_aside_tower(state: WizardsState, seat: int, action: dict, events: list) -> None:
     tile = action.get("tile")
     if not isinstance(tile, str):
         raise MalformedAction("set_aside_tower needs 'tile'")
     if tile not in TOWER_TILES:
         raise RuleViolation("Appendix A 1", "set aside ONE of the Sorcerer's Towers (M2, M3 or M4)")
-    state["tiles"]["aside"] = list(SOLITAIRE_ASIDE) + [tile]
-    events.append({"type": "tiles_set_aside", "tiles": list(state["tiles"]["aside"])})
-    state["step"] = "solitaire_remove"
+    state.edit("tiles")["aside"] = list(SOLITAIRE_ASIDE) + [tile]
+    events.append({"type": "tiles_set_aside", "tiles": list(state.tiles["aside"])})
+    state.step = "solitaire_remove"
 
 
-def step_solitaire_remove(state: dict, events: list) -> None:
-    chosen = state["config"]["options"].get("removed_tiles")
+def step_solitaire_remove(state: WizardsState, events: list) -> None:
+    chosen = state.config["options"].get("removed_tiles")
     if chosen is not None:  # Appendix A 3: the player may choose to remove up to SIX
-        state["tiles"]["remove_count"] = chosen
-        state["step"] = "solitaire_shuffle"
+        state.edit("tiles")["remove_count"] = chosen
+        state.step = "solitaire_shuffle"
         return
     ask(state, [d6("die: tiles removed (Appendix A 3)")], {"do": "removal_rolled"})
 
 
-def on_removal_rolled(state: dict, then: dict, faces: list, events: list) -> None:
-    state["tiles"]["remove_count"] = faces[0][0]
+def on_removal_rolled(state: WizardsState, then: dict, faces: list, events: list) -> None:
+    state.edit("tiles")["remove_count"] = faces[0][0]
     events.append({"type": "tiles_to_remove", "count": faces[0][0], "die": faces[0][0]})
-    state["step"] = "solitaire_shuffle"
+    state.step = "solitaire_shuffle"
 
 
-def step_solitaire_shuffle(state: dict, events: list) -> None:
-    k = state["tiles"]["remove_count"]
-    rest = [t for t in pack().tile_ids if t not in state["tiles"]["aside"]]
+def step_solitaire_shuffle(state: WizardsState, events: list) -> None:
+    k = state.tiles["remove_count"]
+    rest = [t for t in pack().tile_ids if t not in state.tiles["aside"]]
     pools = (shuffle_request("tiles shuffled face down", len(rest))
              + shuffle_request("face-down tiles to place", len(rest) - k + 4))
     ask(state, pools, {"do": "solitaire_shuffled", "tiles": rest}, secret=True)
 
 
-def on_solitaire_shuffled(state: dict, then: dict, faces: list, events: list) -> None:
-    t = state["tiles"]
+def on_solitaire_shuffled(state: WizardsState, then: dict, faces: list, events: list) -> None:
+    t = state.edit("tiles")
     k = t["remove_count"]
     rest = then["tiles"]
     first, second = split(faces, [len(rest) - 1, len(rest) - k + 3])
@@ -157,24 +161,27 @@ def on_solitaire_shuffled(state: dict, then: dict, faces: list, events: list) ->
     t["placer"] = 0
     events.append({"type": "tiles_removed", "count": k})
     events.append({"type": "tiles_face_down", "count": len(t["stack"])})
-    state["step"] = "place_tiles"
+    state.step = "place_tiles"
 
 
 # --- 3.21-3.23 ------------------------------------------------------------------------
-def step_place_tiles(state: dict, events: list) -> None:
+def step_place_tiles(state: WizardsState, events: list) -> None:
     if tiles_to_place(state) == 0:
-        state["step"] = "tiles_placed"
+        state.step = "tiles_placed"
         return
-    state["await"] = {"seat": state["tiles"]["placer"], "for": "place_tile"}
+    placer = state.tiles["placer"]
+    assert placer is not None
+    state.await_ = {"seat": placer, "for": "place_tile"}
 
 
-def act_place_tile(state: dict, seat: int, action: dict, events: list) -> None:
-    t = state["tiles"]
-    tile, at, rotation = read_placement(action, t["face_down"])
+def act_place_tile(state: WizardsState, seat: int, action: dict, events: list) -> None:
+    tile, at, rotation = read_placement(action, state.tiles["face_down"])
     check_placement(state, seat, tile, at, rotation)
+    t = state.edit("tiles")
     if t["face_down"]:
         tile = t["stack"].pop(0)
     else:
+        assert tile is not None  # read_placement: a face-up placement names its tile
         t["hands"][seat].remove(tile)
     t["placed"].append({"tile": tile, "at": ls(at), "rotation": rotation, "by": seat, "face_down": t["face_down"]})
     events.append({"type": "tile_placed", "seat": seat, "tile": None if t["face_down"] else tile,
@@ -186,8 +193,8 @@ def act_place_tile(state: dict, seat: int, action: dict, events: list) -> None:
         t["placer"] = nxt
 
 
-def step_tiles_placed(state: dict, events: list) -> None:
-    t = state["tiles"]
+def step_tiles_placed(state: WizardsState, events: list) -> None:
+    t = state.edit("tiles")
     if t["face_down"]:  # Appendix A 5: turn the tiles face up
         t["face_down"] = False
         for placed in t["placed"]:
@@ -195,80 +202,84 @@ def step_tiles_placed(state: dict, events: list) -> None:
         turned = [{"tile": p["tile"], "at": p["at"], "rotation": p["rotation"]} for p in t["placed"]]
         events.append({"type": "tiles_turned_up", "tiles": turned})
     t["placer"] = None
-    state["step"] = "place_boats"
+    state.step = "place_boats"
 
 
 # --- 3.3-3.6 ---------------------------------------------------------------------------
-def step_place_boats(state: dict, events: list) -> None:
+def step_place_boats(state: WizardsState, events: list) -> None:
     w = world_for(state)
-    state["boats"] = [{"id": i, "at": ls(m), "rider": None} for i, (_, m) in enumerate(boats.starting_boats(w))]
-    events.append({"type": "boats_placed", "boats": [{"id": b["id"], "at": b["at"]} for b in state["boats"]],
-                   "unused": boats.BOAT_MARKERS - len(state["boats"])})
-    state["step"] = "place_dragon"
+    state.replace("boats", [{"id": i, "at": ls(m), "rider": None} for i, (_, m) in enumerate(boats.starting_boats(w))])
+    events.append({"type": "boats_placed", "boats": [{"id": b["id"], "at": b["at"]} for b in state.boats],
+                   "unused": boats.BOAT_MARKERS - len(state.boats)})
+    state.step = "place_dragon"
 
 
-def step_place_dragon(state: dict, events: list) -> None:
+def step_place_dragon(state: WizardsState, events: list) -> None:
     ask(state, randomspace.space_pools(), {"do": "dragon_placed"})
 
 
-def on_dragon_placed(state: dict, then: dict, faces: list, events: list) -> None:
+def on_dragon_placed(state: WizardsState, then: dict, faces: list, events: list) -> None:
     w = world_for(state)
-    tile, label = randomspace.read({"territory": LAIR_TILE}, faces, [])
-    state["dragon"] = ls(w.hex_of[(tile, label)])
-    events.append({"type": "dragon_placed", "space": f"{pack().tiles[tile]['name']} {label}", "at": state["dragon"],
+    got = randomspace.read({"territory": LAIR_TILE}, faces, [])
+    assert got is not None, "a SPECIFIC Territory is never rolled over"
+    tile, label = got
+    state.replace("dragon", ls(w.hex_of[got]))
+    events.append({"type": "dragon_placed", "space": f"{pack().tiles[tile]['name']} {label}", "at": state.dragon,
                    "dice": [f[0] for f in faces]})
-    state["step"] = "mark_calendar"
+    state.step = "mark_calendar"
 
 
-def step_mark_calendar(state: dict, events: list) -> None:
-    state["calendar"] = {"day": 1, "fortnight": 1, "days_played": 0}  # 3.5
-    state["completion"], state["thwart"] = 0, "takeover"  # 3.6
+def step_mark_calendar(state: WizardsState, events: list) -> None:
+    state.calendar = {"day": 1, "fortnight": 1, "days_played": 0}  # 3.5
+    state.completion, state.thwart = 0, "takeover"  # 3.6
     events.append({"type": "calendar_set", "day": 1, "completion": 0, "thwart": "takeover"})
-    state["chooser"] = state["dealer"]
-    state["step"] = "choose_colours"
+    state.chooser = state.dealer
+    state.step = "choose_colours"
 
 
 # --- 3.7-3.74 --------------------------------------------------------------------------
-def step_choose_colours(state: dict, events: list) -> None:
-    if all(p["colour"] for p in state["players"]):
-        state.pop("chooser", None)
-        state["starter"] = state["dealer"]
-        state["step"] = "start_spaces"
+def step_choose_colours(state: WizardsState, events: list) -> None:
+    if all(p["colour"] for p in state.players):
+        state.chooser = None
+        state.starter = state.dealer
+        state.step = "start_spaces"
         return
-    state["await"] = {"seat": state["chooser"], "for": "choose_colour"}
+    assert state.chooser is not None
+    state.await_ = {"seat": state.chooser, "for": "choose_colour"}
 
 
-def free_colours(state: dict) -> list[str]:
-    taken = {p["colour"] for p in state["players"]}
+def free_colours(state: WizardsState) -> list[str]:
+    taken = {p["colour"] for p in state.players}
     return [c for c in pack().colours if c not in taken]
 
 
-def legal_colours(state: dict, seat: int) -> list[dict]:
+def legal_colours(state: WizardsState, seat: int) -> list[dict]:
     return [{"kind": "choose_colour", "colour": c} for c in free_colours(state)]
 
 
-def act_choose_colour(state: dict, seat: int, action: dict, events: list) -> None:
+def act_choose_colour(state: WizardsState, seat: int, action: dict, events: list) -> None:
     colour = action.get("colour")
     if not isinstance(colour, str):
         raise MalformedAction("choose_colour needs 'colour'")
     if colour not in free_colours(state):
         raise RuleViolation("3.7", f"{colour} is not a free Playing Piece (free: {', '.join(free_colours(state))})")
-    state["players"][seat]["colour"] = colour
+    state.players[seat]["colour"] = colour
     events.append({"type": "colour_chosen", "seat": seat, "colour": colour})
-    state["chooser"] = next_seat(state, seat)
+    state.chooser = next_seat(state, seat)
 
 
-def step_start_spaces(state: dict, events: list) -> None:
-    seat = state["starter"]
-    if state["players"][seat]["at"] is not None:
-        state.pop("starter", None)
-        state["step"] = "begin_play"
+def step_start_spaces(state: WizardsState, events: list) -> None:
+    seat = state.starter
+    assert seat is not None
+    if state.players[seat]["at"] is not None:
+        state.starter = None
+        state.step = "begin_play"
         return
     where = randomspace.effective({"random": "COMMON"}, unavailable(state))
     ask(state, randomspace.pools_for(where), {"do": "start_space", "seat": seat, "where": where})
 
 
-def on_start_space(state: dict, then: dict, faces: list, events: list) -> None:
+def on_start_space(state: WizardsState, then: dict, faces: list, events: list) -> None:
     seat = then["seat"]
     w = world_for(state)
     got = randomspace.read(then["where"], faces, unavailable(state))
@@ -277,19 +288,20 @@ def on_start_space(state: dict, then: dict, faces: list, events: list) -> None:
         events.append({"type": "start_space_reroll", "seat": seat, "dice": dice, "why": "Territory not in play"})
         return
     h = w.hex_of[got]
-    if any(hx(p["at"]) == h for p in state["players"]):  # 3.72
+    if any(hx(p["at"]) == h for p in state.players):  # 3.72
         events.append({"type": "start_space_reroll", "seat": seat, "dice": dice, "why": "space occupied (3.72)"})
         return
     arrive(state, seat, None, h, "start", events)
     events.append({"type": "start_space", "seat": seat, "at": ls(h), "space": w.space_name(h), "dice": dice})
-    state["starter"] = next_seat(state, seat)
+    state.starter = next_seat(state, seat)
 
 
-def step_begin_play(state: dict, events: list) -> None:
-    state["phase"] = "play"
-    state["turn"] = {"seat": state["dealer"], "extra": False}
-    events.append({"type": "play_begins", "dealer": state["dealer"], "day": state["calendar"]["day"]})
-    state["step"] = "turn_start"
+def step_begin_play(state: WizardsState, events: list) -> None:
+    state.phase = "play"
+    assert state.dealer is not None
+    state.turn = {"seat": state.dealer, "extra": False}
+    events.append({"type": "play_begins", "dealer": state.dealer, "day": state.calendar["day"]})
+    state.step = "turn_start"
 
 
 STEPS = {

@@ -36,47 +36,47 @@ from __future__ import annotations
 from shared.engine import d6
 from shared.wizards import mentors, record, spells, wizardcards
 from shared.wizards.resolution import Handler, Item, done, handler, push, roll
-from shared.wizards.state import player
+from shared.wizards.state import WizardsState, player
 
 SORCERER_BY_DIE = {1: "Megmoran", 2: "Megmoran", 3: "Meligar", 4: "Meligar", 5: "Melekok", 6: "Melekok"}
 
 
-def cast_this_turn(state: dict, seat: int) -> list:
-    t = state["turn"]
+def cast_this_turn(state: WizardsState, seat: int) -> list:
+    t = state.turn
     return t["cast"] if t and t.get("seat") == seat and "cast" in t else []
 
 
-def note_cast(state: dict, seat: int, spell: str) -> None:
-    t = state["turn"]
+def note_cast(state: WizardsState, seat: int, spell: str) -> None:
+    t = state.turn
     if t and t.get("seat") == seat and "cast" in t:
         t["cast"].append(spell)
 
 
-def special_done(state: dict, seat: int) -> bool:
+def special_done(state: WizardsState, seat: int) -> bool:
     """11.24: no Special Spell more than once in a turn."""
     return bool({"telepathy", "gem_summoning"} & set(cast_this_turn(state, seat)))
 
 
-def telepathy_open(state: dict, seat: int) -> bool:
+def telepathy_open(state: WizardsState, seat: int) -> bool:
     """11.231: may the player cast Telepathy now (he is in a Dwelling: the caller's part)?"""
     p = player(state, seat)
     return (p["order"] == "wizards" and spells.may_cast(p, "telepathy") and not special_done(state, seat)
             and not wizardcards.markers_on_board(state))
 
 
-def gem_summoning_open(state: dict, seat: int) -> bool:
+def gem_summoning_open(state: WizardsState, seat: int) -> bool:
     p = player(state, seat)
     return (p["order"] == "sorcerers" and spells.may_cast(p, "gem_summoning") and not special_done(state, seat)
             and wizardcards.mandatory_done(state, seat))
 
 
-def gem_summoning_choices(state: dict, seat: int) -> list[dict]:
+def gem_summoning_choices(state: WizardsState, seat: int) -> list[dict]:
     markers = wizardcards.markers_on_board(state)
     targets: list = markers if markers else ["random"]  # 11.2321 / 11.2322
     return [{"kind": "gem_summoning", "target": t} for t in targets] + [{"kind": "gem_summoning", "target": None}]
 
 
-def start_gem_summoning(state: dict, seat: int, target: str, events: list) -> None:
+def start_gem_summoning(state: WizardsState, seat: int, target: str, events: list) -> None:
     note_cast(state, seat, "gem_summoning")
     push(state, {"do": "gem_summoning", "seat": seat, "target": target, "rule": "11.232"})
 
@@ -85,7 +85,7 @@ def start_gem_summoning(state: dict, seat: int, target: str, events: list) -> No
 class GemSummoning(Handler):
     rule = "11.232"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         seat, target = item["seat"], item["target"]
         stage = item.get("stage")
         if stage is None and target != "random":  # 11.2321, AMB5
@@ -113,7 +113,7 @@ class GemSummoning(Handler):
         done(state, item)
         wizardcards.return_cards(state, item.pop("drawn", []))
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         ok = faces[0][0] <= 2
         events.append({"type": "spell_cast", "seat": item["seat"], "spell": "gem_summoning", "die": faces[0][0],
                        "success": ok, "rule": "11.2322"})
@@ -126,7 +126,7 @@ class Telepathy(Handler):
 
     rule = "11.231"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         seat = item["seat"]
         stage = item.get("stage")
         if stage is None:
@@ -153,7 +153,7 @@ class Telepathy(Handler):
         done(state, item)
         wizardcards.return_cards(state, item.pop("drawn", []))
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         seat = item["seat"]
         ok = faces[0][0] <= 2
         p = player(state, seat)
@@ -173,7 +173,7 @@ class MentorContact(Handler):
 
     rule = "7.381"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         seat = item["seat"]
         p = player(state, seat)
         stage = item.get("stage")
@@ -214,7 +214,7 @@ class MentorContact(Handler):
         done(state, item)
         wizardcards.return_cards(state, item.pop("drawn", []))
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         name = SORCERER_BY_DIE[faces[0][0]]
         item["mentor"], item["who"] = name, name.lower()
         item["stage"] = "contact"

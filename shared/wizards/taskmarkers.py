@@ -17,7 +17,7 @@ requirements are not all done is not encountered.
 from __future__ import annotations
 
 from shared.hexgrid import Hex
-from shared.wizards.state import hx, player
+from shared.wizards.state import WizardsState, hx, player
 
 # 1 Equipment: "120 Task Markers" and "6 Playing Pieces"; 3.7: each player takes "a Playing
 # Piece with its corresponding color Task Markers": twenty markers of each colour.
@@ -49,14 +49,14 @@ def markers_free(p: dict) -> int:
     return TASK_MARKERS_PER_COLOUR - markers_in_use(p)
 
 
-def encounterable(state: dict, seat: int, h: Hex) -> list[dict]:
+def encounterable(state: WizardsState, seat: int, h: Hex) -> list[dict]:
     """His own Task Markers in a space that he would encounter now (7.31 own only, 7.311
     prerequisites done, 7.3051 d not while Dragonbound), as board marker entries."""
     p = player(state, seat)
     if "dragonbound" in p["afflictions"]:
         return []
     out = []
-    for m in state["task_markers"]:
+    for m in state.task_markers:
         if m["seat"] != seat or hx(m["at"]) != h:
             continue
         task = task_of(p, m["task"])

@@ -21,7 +21,7 @@ Readings (also in README.md):
 * 12.44: a card is out of play when it names a Territory that is lost (or not on the board,
   as 12.45 reads it), a listing of which no Territory is left, a place or a Master Sorcerer or
   Hamdrel or Rüktal whose Territory is lost, or "EVERY" location of a kind none of which is
-  left; another card is drawn. Cards out of play lie in `state["out_of_play"]["task"]`.
+  left; another card is drawn. Cards out of play lie in `state.out_of_play["task"]`.
 * Printed limit: twenty Task Markers a colour (taskmarkers.py). A Task that needs more
   markers than its holder has free cannot be marked (9.42 "he must mark it"), so it is not
   received: the card is discarded.
@@ -37,9 +37,9 @@ Readings (also in README.md):
   Encounter happens.
 * 9.3: a Task an Event completes is completed in full: its points and one box of the
   Completion Track.
-* 12.21-12.22: `state["completion"]` counts every Task completed in the game; each time it
-  reaches a multiple of TEN a thwart is banked in `state["thwarts"]` and the Thwart Marker
-  stands in the Evil Thwarted box (`state["thwart"] == "thwarted"`) while any is banked.
+* 12.21-12.22: `state.completion` counts every Task completed in the game; each time it
+  reaches a multiple of TEN a thwart is banked in `state.thwarts` and the Thwart Marker
+  stands in the Evil Thwarted box (`state.thwart == "thwarted"`) while any is banked.
 * Visiting EVERY location: a location counts when he arrives in it by any means (these
   spaces end movement, 6); the Task is complete once every such location still on the board
   has been visited (12.43: lost ones no longer count).
@@ -56,7 +56,7 @@ from shared.wizards.encounters import Encounter, random_possible, specific_due
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, pack
 from shared.wizards.resolution import Handler, Item, done, handler, push
 from shared.wizards.setup import unavailable
-from shared.wizards.state import hx, ls, player
+from shared.wizards.state import WizardsState, hx, ls, player
 from shared.wizards.taskmarkers import DEMON_MARKERS, encounterable, markers_free, prerequisites_done, task_of
 from shared.wizards.world import World, world_for
 
@@ -81,13 +81,13 @@ def card_tiles(card: Mapping) -> list[str]:
     return out
 
 
-def locations(state: dict, w: World, kind: str) -> list[tuple[str, str]]:
+def locations(state: WizardsState, w: World, kind: str) -> list[tuple[str, str]]:
     """Every location of a kind still on the board (12.43)."""
     lost = set(unavailable(state))
     return sorted(k for k, h in w.hex_of.items() if w.kind(h) == kind and k[0] not in lost)
 
 
-def out_of_play(state: dict, card: Mapping) -> bool:
+def out_of_play(state: WizardsState, card: Mapping) -> bool:
     """12.44: the card names a lost Territory or type of Territory (reading in the docstring)."""
     lost = unavailable(state)
     if any(t in lost for t in card_tiles(card)):
@@ -143,7 +143,7 @@ def meets(p: dict, whom: str, met: str, mandatory: bool = False) -> bool:
     return False
 
 
-def fulfil_meeting(state: dict, seat: int, whom: str, events: list) -> bool:
+def fulfil_meeting(state: WizardsState, seat: int, whom: str, events: list) -> bool:
     """7.323 / 7.333 / 7.343 / 7.352: the player meets `whom`; every Task whose next
     requirement is to meet him (its prerequisites done) has it fulfilled. True if any was."""
     p = player(state, seat)
@@ -169,40 +169,40 @@ def next_step(task: dict) -> int | None:
     return None
 
 
-def mandatory_done(state: dict, seat: int) -> bool:
+def mandatory_done(state: WizardsState, seat: int) -> bool:
     """9.41 / 13 / 7.326: every Mandatory Task he holds is completed (impossible ones are
     discarded, 9.9, so they no longer count)."""
     return not any(t["mandatory"] for t in player(state, seat)["tasks"])
 
 
 # --- markers ----------------------------------------------------------------------------
-def place_marker(state: dict, seat: int, card: int, step: int, h: Hex, events: list) -> None:
+def place_marker(state: WizardsState, seat: int, card: int, step: int, h: Hex, events: list) -> None:
     task = task_of(player(state, seat), card)
     assert task is not None
     task["steps"][step]["at"] = ls(h)
-    state["task_markers"].append({"seat": seat, "task": card, "step": step, "at": ls(h)})
+    state.task_markers.append({"seat": seat, "task": card, "step": step, "at": ls(h)})
     events.append({"type": "task_marker_placed", "seat": seat, "card": card, "step": step, "at": ls(h),
                    "space": world_for(state).space_name(h), "rule": "9.1"})
 
 
-def remove_markers(state: dict, seat: int, card: int) -> list[list]:
-    gone = [m["at"] for m in state["task_markers"] if m["seat"] == seat and m["task"] == card]
-    state["task_markers"] = [m for m in state["task_markers"] if not (m["seat"] == seat and m["task"] == card)]
+def remove_markers(state: WizardsState, seat: int, card: int) -> list[list]:
+    gone = [m["at"] for m in state.task_markers if m["seat"] == seat and m["task"] == card]
+    state.task_markers = [m for m in state.task_markers if not (m["seat"] == seat and m["task"] == card)]
     return gone
 
 
-def pick_up(state: dict, seat: int, card: int, step: int, rule: str, events: list) -> None:
+def pick_up(state: WizardsState, seat: int, card: int, step: int, rule: str, events: list) -> None:
     """7.31: the marker comes off the board onto its card; that requirement is fulfilled."""
     task = task_of(player(state, seat), card)
     assert task is not None
     task["steps"][step]["done"] = True
-    state["task_markers"] = [m for m in state["task_markers"]
+    state.task_markers = [m for m in state.task_markers
                              if not (m["seat"] == seat and m["task"] == card and m["step"] == step)]
     events.append({"type": "task_marker_picked_up", "seat": seat, "card": card, "step": step,
                    "at": task["steps"][step]["at"], "rule": rule})
 
 
-def pick_up_here(state: dict, seat: int, cards: list[int], h: Hex, events: list) -> None:
+def pick_up_here(state: WizardsState, seat: int, cards: list[int], h: Hex, events: list) -> None:
     """9.6: one encounter picks up every marker of these Tasks here whose prerequisites are
     done, those included whose prerequisites it completes."""
     progress = True
@@ -217,7 +217,7 @@ def pick_up_here(state: dict, seat: int, cards: list[int], h: Hex, events: list)
         finish_if_complete(state, seat, card, events)
 
 
-def note_visit(state: dict, seat: int, h: Hex, events: list) -> None:
+def note_visit(state: WizardsState, seat: int, h: Hex, events: list) -> None:
     """EVERY-location Tasks: arriving in such a location counts it (called on arrival)."""
     p = player(state, seat)
     w = world_for(state)
@@ -238,7 +238,7 @@ def note_visit(state: dict, seat: int, h: Hex, events: list) -> None:
             settle_visits(state, seat, task, events)
 
 
-def settle_visits(state: dict, seat: int, task: dict, events: list) -> None:
+def settle_visits(state: WizardsState, seat: int, task: dict, events: list) -> None:
     w = world_for(state)
     for step in task["steps"]:
         if step["do"] == "visit_every" and not step["done"]:
@@ -249,17 +249,17 @@ def settle_visits(state: dict, seat: int, task: dict, events: list) -> None:
 
 
 # --- completion, impossibility ----------------------------------------------------------
-def bank_completion(state: dict, events: list) -> None:
+def bank_completion(state: WizardsState, events: list) -> None:
     """9.01 / 12.21-12.22: one box on the Completion Track; every TEN banks a thwart."""
-    state["completion"] += 1
-    if state["completion"] % THWART_EVERY == 0:
-        state["thwarts"] += 1
-        state["thwart"] = "thwarted"
-        events.append({"type": "evil_thwarted", "completion": state["completion"], "banked": state["thwarts"],
+    state.completion += 1
+    if state.completion % THWART_EVERY == 0:
+        state.thwarts += 1
+        state.thwart = "thwarted"
+        events.append({"type": "evil_thwarted", "completion": state.completion, "banked": state.thwarts,
                        "rule": "12.21"})
 
 
-def finish_if_complete(state: dict, seat: int, card: int, events: list) -> bool:
+def finish_if_complete(state: WizardsState, seat: int, card: int, events: list) -> bool:
     p = player(state, seat)
     task = task_of(p, card)
     if task is None or not all(s["done"] for s in task["steps"]):
@@ -268,18 +268,18 @@ def finish_if_complete(state: dict, seat: int, card: int, events: list) -> bool:
     return True
 
 
-def close(state: dict, seat: int, card: int, status: str) -> dict:
+def close(state: WizardsState, seat: int, card: int, status: str) -> dict:
     p = player(state, seat)
     task = task_of(p, card)
     assert task is not None
     p["tasks"].remove(task)
     p["task_history"].append({"card": card, "mandatory": task["mandatory"], "status": status,
                               "day": record.days_played(state)})
-    state["discards"]["task"].append(card)
+    state.discards["task"].append(card)
     return task
 
 
-def complete(state: dict, seat: int, card: int, rule: str, events: list) -> None:
+def complete(state: WizardsState, seat: int, card: int, rule: str, events: list) -> None:
     """9.01: the points at the bottom of the card, the card discarded, the Completion
     Marker one box on, the markers free again (any still out come off the board, 9.3)."""
     remove_markers(state, seat, card)
@@ -290,24 +290,24 @@ def complete(state: dict, seat: int, card: int, rule: str, events: list) -> None
     bank_completion(state, events)
 
 
-def place_demon(state: dict, h: Hex, rule: str, events: list) -> bool:
+def place_demon(state: WizardsState, h: Hex, rule: str, events: list) -> bool:
     """A Demon Marker put in a space: only one a space (7.3041), never more than the 48
     printed; a player standing there meets it at once (7.5)."""
-    if any(hx(d) == h for d in state["demons"]):
+    if any(hx(d) == h for d in state.demons):
         return False
-    if len(state["demons"]) >= DEMON_MARKERS:
+    if len(state.demons) >= DEMON_MARKERS:
         events.append({"type": "no_demon_marker_left", "at": ls(h), "rule": "1"})
         return False
-    state["demons"].append(ls(h))
+    state.demons.append(ls(h))
     events.append({"type": "demon_placed", "at": ls(h), "rule": rule})
-    for q in state["players"]:
+    for q in state.players:
         if hx(q["at"]) == h:
             push(state, {"do": "demons", "seat": q["seat"], "at": ls(h), "rule": "7.5", "fulfils": False,
                          "wizard_present": False})
     return True
 
 
-def make_impossible(state: dict, seat: int, card: int, rule: str, events: list) -> None:
+def make_impossible(state: WizardsState, seat: int, card: int, rule: str, events: list) -> None:
     """9.9: the Task becomes impossible: no points (9.011), the card discarded, every
     marker of it still on the board replaced by a Demon Marker."""
     spaces = remove_markers(state, seat, card)
@@ -317,17 +317,17 @@ def make_impossible(state: dict, seat: int, card: int, rule: str, events: list) 
         place_demon(state, hx(at), "9.9", events)
 
 
-def territory_lost(state: dict, tile: str, events: list) -> None:
+def territory_lost(state: WizardsState, tile: str, events: list) -> None:
     """12.43: every Task Marker on a lost Territory is removed and its Task becomes
     impossible; EVERY-location Tasks only when no location of their kind is left (call
-    after the tile is added to `state["taken"]`)."""
+    after the tile is added to `state.taken`)."""
     w = world_for(state)
-    for q in state["players"]:
+    for q in state.players:
         for task in list(q["tasks"]):
-            on_tile = [m for m in state["task_markers"]
+            on_tile = [m for m in state.task_markers
                        if m["seat"] == q["seat"] and m["task"] == task["card"] and w.tile_of(hx(m["at"])) == tile]
             if on_tile:
-                state["task_markers"] = [m for m in state["task_markers"] if m not in on_tile]
+                state.task_markers = [m for m in state.task_markers if m not in on_tile]
                 make_impossible(state, q["seat"], task["card"], "12.43", events)
                 continue
             kinds = [s["kind"] for s in task["steps"] if s["do"] == "visit_every" and not s["done"]]
@@ -337,24 +337,24 @@ def territory_lost(state: dict, tile: str, events: list) -> None:
                 settle_visits(state, q["seat"], task, events)
 
 
-def transfer(state: dict, giver: int, taker: int, card: int, events: list) -> bool:
+def transfer(state: WizardsState, giver: int, taker: int, card: int, events: list) -> bool:
     """9.2: a Task given in a Player Encounter: the giver's markers come off and the new
     holder's go in the same spaces. False (nothing changes) if the taker lacks the markers."""
     task = task_of(player(state, giver), card)
     assert task is not None
     if markers_free(player(state, taker)) < marked_count(pack().task(card)):
         return False
-    moved = [m for m in state["task_markers"] if m["seat"] == giver and m["task"] == card]
+    moved = [m for m in state.task_markers if m["seat"] == giver and m["task"] == card]
     remove_markers(state, giver, card)
     player(state, giver)["tasks"].remove(task)
     player(state, taker)["tasks"].append(dict(task, mandatory=False))  # 9.42: not from the taker's Mentor
-    state["task_markers"] += [dict(m, seat=taker) for m in moved]
+    state.task_markers += [dict(m, seat=taker) for m in moved]
     events.append({"type": "task_given", "from": giver, "to": taker, "card": card, "rule": "9.2"})
     return True
 
 
 # --- drawing a Task ---------------------------------------------------------------------
-def receive_refused(state: dict, seat: int) -> str | None:
+def receive_refused(state: WizardsState, seat: int) -> str | None:
     p = player(state, seat)
     if p["order"] is None:
         return "3.73"  # 3.73 / 10: no Tasks before joining an Order
@@ -374,7 +374,7 @@ class DrawTask(Handler):
     def label(action: dict) -> str:
         return f"place the Task Marker in {action['territory']} {action['space']}"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         seat = item["seat"]
         if item.get("stage") is None:
             refused = receive_refused(state, seat)
@@ -388,7 +388,7 @@ class DrawTask(Handler):
             return
         self.place_next(state, item, events)
 
-    def draw(self, state: dict, item: Item, events: list) -> None:
+    def draw(self, state: WizardsState, item: Item, events: list) -> None:
         seat = item["seat"]
         if not decks.ready(state, "task"):
             if decks.empty(state, "task"):
@@ -399,12 +399,12 @@ class DrawTask(Handler):
         n = decks.draw(state, "task")
         card = pack().task(n)
         if out_of_play(state, card):  # 12.44: out of play; draw another
-            state["out_of_play"]["task"].append(n)
+            state.out_of_play["task"].append(n)
             events.append({"type": "task_out_of_play", "seat": seat, "card": n, "rule": "12.44"})
             return
         p = player(state, seat)
         if markers_free(p) < marked_count(card):  # the printed limit (reading in the docstring)
-            state["discards"]["task"].append(n)
+            state.discards["task"].append(n)
             events.append({"type": "no_task", "seat": seat, "card": n, "rule": "1",
                            "why": "not enough Task Markers of his colour left to mark it"})
             done(state, item)
@@ -415,7 +415,7 @@ class DrawTask(Handler):
                        "mandatory": mandatory, "rule": "9.41" if mandatory else "9.42", "for": item.get("rule")})
         item["card"], item["stage"] = n, "placing"
 
-    def pending_step(self, state: dict, item: Item) -> int | None:
+    def pending_step(self, state: WizardsState, item: Item) -> int | None:
         task = task_of(player(state, item["seat"]), item["card"])
         if task is None:
             return None
@@ -427,7 +427,7 @@ class DrawTask(Handler):
     def where(self, item: Item, i: int) -> Mapping:
         return pack().task(item["card"])["steps"][i]["where"]
 
-    def place_next(self, state: dict, item: Item, events: list) -> None:
+    def place_next(self, state: WizardsState, item: Item, events: list) -> None:
         i = self.pending_step(state, item)
         if i is None:
             self.received(state, item, events)
@@ -443,24 +443,24 @@ class DrawTask(Handler):
             return
         resolution.roll(state, item, randomspace.pools_for(where))
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         got = randomspace.read(self.where(item, item["step"]), faces, unavailable(state))
         if got is None:  # 12.45: roll over
             events.append({"type": "reroll", "seat": item["seat"], "dice": [f[0] for f in faces], "rule": "12.45"})
             return
         place_marker(state, item["seat"], item["card"], item["step"], world_for(state).hex_of[got], events)
 
-    def legal(self, state: dict, item: Item, seat: int) -> list[dict]:
+    def legal(self, state: WizardsState, item: Item, seat: int) -> list[dict]:
         spaces = randomspace.any_spaces(self.where(item, item["step"]), unavailable(state))
         w = world_for(state)
         return [{"kind": "place_task_marker", "territory": t, "space": lab}
                 for t, lab in spaces if (t, lab) in w.hex_of]
 
-    def choose(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
+    def choose(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
         h = world_for(state).hex_of[(action["territory"], action["space"])]
         place_marker(state, seat, item["card"], item["step"], h, events)
 
-    def received(self, state: dict, item: Item, events: list) -> None:
+    def received(self, state: WizardsState, item: Item, events: list) -> None:
         """Every marker placed: 9.7, the first requirement met where he receives the Task."""
         seat, card = item["seat"], item["card"]
         done(state, item)
@@ -498,23 +498,23 @@ class TaskMarker(Encounter):
             return "ignore the Task Markers here (save them for later)"
         return "pick up the Task Markers of Task " + ", ".join(str(c) for c in action["tasks"])
 
-    def here(self, state: dict, item: Item) -> list[int]:
+    def here(self, state: WizardsState, item: Item) -> list[int]:
         return sorted({m["task"] for m in encounterable(state, item["seat"], hx(item["at"]))})
 
-    def start(self, state: dict, item: Item, events: list) -> None:
+    def start(self, state: WizardsState, item: Item, events: list) -> None:
         if not self.here(state, item):
             done(state, item)
             return
         resolution.ask(state, item["seat"])
 
-    def legal(self, state: dict, item: Item, seat: int) -> list[dict]:
+    def legal(self, state: WizardsState, item: Item, seat: int) -> list[dict]:
         cards = self.here(state, item)
         out: list[dict] = [{"kind": "ignore_task_markers"}]
         for k in range(1, len(cards) + 1):
             out += [{"kind": "pick_up_task_markers", "tasks": list(c)} for c in combinations(cards, k)]
         return out
 
-    def choose(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
+    def choose(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
         h = hx(item["at"])
         done(state, item)
         if action["kind"] == "pick_up_task_markers":
@@ -527,7 +527,7 @@ class TaskMarker(Encounter):
         events.append({"type": "task_markers_ignored", "seat": seat, "tasks": self.here(state, item),
                        "at": item["at"], "rule": "7.312"})
         # 7.312: "the space is treated as though it has no marker in it"
-        for other in state["pending"]:
+        for other in state.pending:
             if other.get("seat") == seat and other.get("at") == item["at"] and other.get("fulfils"):
                 other["fulfils"] = False
         w = world_for(state)
@@ -545,7 +545,7 @@ class Theft(Handler):
 
     rule = "9.8"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         seat = item["seat"]
         p = player(state, seat)
         done(state, item)
@@ -570,15 +570,15 @@ class CompleteTasks(Handler):
     def label(action: dict) -> str:
         return f"complete Task {action['card']}"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         if item.get("count", 1) <= 0 or not player(state, item["seat"])["tasks"]:
             done(state, item)
             return
         resolution.ask(state, item["seat"])
 
-    def legal(self, state: dict, item: Item, seat: int) -> list[dict]:
+    def legal(self, state: WizardsState, item: Item, seat: int) -> list[dict]:
         return [{"kind": "complete_task", "card": t["card"]} for t in player(state, seat)["tasks"]]
 
-    def choose(self, state: dict, item: Item, seat: int, action: dict, events: list) -> None:
+    def choose(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
         item["count"] = item.get("count", 1) - 1
         complete(state, seat, action["card"], "9.3", events)

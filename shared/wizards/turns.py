@@ -22,59 +22,59 @@ from shared.wizards.dice import ask
 from shared.wizards.encounters import encounters_due, resolve_encounters
 from shared.wizards.movement import ANIMAL_BONUS, Move, legal_moves, options, refusal
 from shared.wizards.pack import pack
-from shared.wizards.state import hx, ls, next_seat, player
+from shared.wizards.state import Turn, WizardsState, current_turn, hx, ls, next_seat, player
 from shared.wizards.world import world_for
 
 
-def fresh_turn(seat: int, extra: bool, number: int) -> dict:
+def fresh_turn(seat: int, extra: bool, number: int) -> Turn:
     return {"seat": seat, "extra": extra, "number": number, "roll": None, "mp": 0, "bonus": 0, "moved": False,
             "ended": False, "boarded": None, "swiftness": [], "cast": [], "arrived": False, "summon": None}
 
 
-def step_turn_start(state: dict, events: list) -> None:
-    seat, extra = state["turn"]["seat"], state["turn"].get("extra", False)
+def step_turn_start(state: WizardsState, events: list) -> None:
+    seat, extra = current_turn(state)["seat"], current_turn(state).get("extra", False)
     p = player(state, seat)
     p["turns_taken"] += 1
-    state["turn"] = fresh_turn(seat, extra, p["turns_taken"])
-    events.append({"type": "turn_begins", "seat": seat, "day": state["calendar"]["day"], "extra": extra})
+    state.turn = fresh_turn(seat, extra, p["turns_taken"])
+    events.append({"type": "turn_begins", "seat": seat, "day": state.calendar["day"], "extra": extra})
     if p["lost_turns"] > 0:
         p["lost_turns"] -= 1
         events.append({"type": "turn_lost", "seat": seat, "left": p["lost_turns"]})
         if p["lost_turns"] == 0 and p["trap"] is not None and p["trap"].get("lose_turns") is not None:
             p["trap"] = None  # a Trap of lost turns expires with the last turn lost (8.51, eventcards.py)
             events.append({"type": "trap_ends", "seat": seat, "rule": "8.51"})
-        state["turn"]["ended"] = True
-        state["turn"]["lost"] = True
-        state["step"] = "encounter"
+        state.turn["ended"] = True
+        state.turn["lost"] = True
+        state.step = "encounter"
         return
     if remaining.start_detained(state, seat, events):  # 7.301 3: he stays and meets the Common Folk again
-        state["step"] = "encounter"
+        state.step = "encounter"
         return
-    state["step"] = "pre_roll" if casting.transport_casts(state, seat) else "movement_roll"
+    state.step = "pre_roll" if casting.transport_casts(state, seat) else "movement_roll"
     if eventcards.kept_uses(state, seat):  # 8.51: a kept Event Card may be used now
-        resolution.begin(state, [{"do": "kept_cards", "seat": seat}], state["step"])
+        resolution.begin(state, [{"do": "kept_cards", "seat": seat}], state.step)
 
 
-def step_pre_roll(state: dict, events: list) -> None:
-    state["await"] = {"seat": state["turn"]["seat"], "for": "pre_roll"}
+def step_pre_roll(state: WizardsState, events: list) -> None:
+    state.await_ = {"seat": current_turn(state)["seat"], "for": "pre_roll"}
 
 
-def legal_pre_roll(state: dict, seat: int) -> list[dict]:
+def legal_pre_roll(state: WizardsState, seat: int) -> list[dict]:
     return [{"kind": "roll"}] + casting.transport_casts(state, seat)
 
 
-def act_roll(state: dict, seat: int, action: dict, events: list) -> None:
+def act_roll(state: WizardsState, seat: int, action: dict, events: list) -> None:
     if set(action) != {"kind"}:
         raise MalformedAction("roll takes no fields")
-    state["step"] = "movement_roll"
+    state.step = "movement_roll"
 
 
-def step_movement_roll(state: dict, events: list) -> None:
+def step_movement_roll(state: WizardsState, events: list) -> None:
     ask(state, [d6("white die: Movement Points"), d6("red die: Random Encounter on 1-3")], {"do": "movement_rolled"})
 
 
-def on_movement_rolled(state: dict, then: dict, faces: list, events: list) -> None:
-    t = state["turn"]
+def on_movement_rolled(state: WizardsState, then: dict, faces: list, events: list) -> None:
+    t = current_turn(state)
     seat = t["seat"]
     p = player(state, seat)
     white, red = faces[0][0], faces[1][0]
@@ -95,18 +95,18 @@ def on_movement_rolled(state: dict, then: dict, faces: list, events: list) -> No
     t["mp"], t["bonus"] = base + bonus, bonus
     events.append({"type": "movement_roll", "seat": seat, "white": white, "red": red, "points": t["mp"],
                    "random_encounter": red <= 3})
-    state["step"] = "movement"
+    state.step = "movement"
 
 
-def step_movement(state: dict, events: list) -> None:
-    t = state["turn"]
+def step_movement(state: WizardsState, events: list) -> None:
+    t = current_turn(state)
     if t["ended"] or t["mp"] <= 0:
-        state["step"] = "encounter"
+        state.step = "encounter"
         return
-    state["await"] = {"seat": t["seat"], "for": "move"}
+    state.await_ = {"seat": t["seat"], "for": "move"}
 
 
-def legal_movement(state: dict, seat: int) -> list[dict]:
+def legal_movement(state: WizardsState, seat: int) -> list[dict]:
     return legal_moves(state, seat) + casting.movement_casts(state, seat) + [{"kind": "end_move"}]
 
 
@@ -124,7 +124,7 @@ def read_move(action: dict) -> tuple[str, tuple[int, int]]:
     return by, (to[0], to[1])
 
 
-def act_move(state: dict, seat: int, action: dict, events: list) -> None:
+def act_move(state: WizardsState, seat: int, action: dict, events: list) -> None:
     by, to = read_move(action)
     move = options(state, seat).get((by, to))
     if move is None:
@@ -134,22 +134,24 @@ def act_move(state: dict, seat: int, action: dict, events: list) -> None:
     apply_move(state, seat, move, events)
 
 
-def apply_move(state: dict, seat: int, move: Move, events: list) -> None:
-    p, t = player(state, seat), state["turn"]
+def apply_move(state: WizardsState, seat: int, move: Move, events: list) -> None:
+    p, t = player(state, seat), current_turn(state)
     w = world_for(state)
     old = hx(p["at"])
     t["mp"] -= move.cost
     if move.animal_leaves:
+        assert p["animal"] is not None, "only an Animal with him can leave him"
         events.append({"type": "animal_departs", "seat": seat, "animal": p["animal"]["kind"], "rule": "8.45-8.46"})
         p["animal"] = None
         t["bonus"] = 0
     if move.by == "sail":
-        state["boats"][p["boat"]]["at"] = ls(move.to)
+        assert p["boat"] is not None, "one sails in a Boat"
+        state.edit("boats", p["boat"])["at"] = ls(move.to)
     elif p["boat"] is not None:
-        state["boats"][p["boat"]]["rider"] = None  # he steps out; the Boat stays
+        state.edit("boats", p["boat"])["rider"] = None  # he steps out; the Boat stays
         p["boat"] = None
     if move.boards is not None:
-        state["boats"][move.boards]["rider"] = seat
+        state.edit("boats", move.boards)["rider"] = seat
         p["boat"] = move.boards
         t["boarded"] = move.boards
     if move.by == "ride":  # 8.43: after this one use the Unicorn departs
@@ -163,33 +165,33 @@ def apply_move(state: dict, seat: int, move: Move, events: list) -> None:
     arrive(state, seat, old, move.to, move.by, events)
 
 
-def act_end_move(state: dict, seat: int, action: dict, events: list) -> None:
+def act_end_move(state: WizardsState, seat: int, action: dict, events: list) -> None:
     if set(action) != {"kind"}:
         raise MalformedAction("end_move takes no fields")
-    state["turn"]["ended"] = True
+    current_turn(state)["ended"] = True
     events.append({"type": "movement_ends", "seat": seat})
 
 
-def step_summon_boat(state: dict, events: list) -> None:
-    state["await"] = {"seat": state["turn"]["seat"], "for": "summon_boat"}
+def step_summon_boat(state: WizardsState, events: list) -> None:
+    state.await_ = {"seat": current_turn(state)["seat"], "for": "summon_boat"}
 
 
-def step_encounter(state: dict, events: list) -> None:
-    seat = state["turn"]["seat"]
+def step_encounter(state: WizardsState, events: list) -> None:
+    seat = current_turn(state)["seat"]
     due = encounters_due(state, world_for(state), seat)
     resolve_encounters(state, seat, due, events, "turn_end")
 
 
-def step_turn_end(state: dict, events: list) -> None:
-    at = hx(player(state, state["turn"]["seat"])["at"])
+def step_turn_end(state: WizardsState, events: list) -> None:
+    at = hx(player(state, current_turn(state)["seat"])["at"])
     if at is not None and world_for(state).in_lair(at):  # 12.52, 8.4211
         lair.ask_dragon_move(state, "12.52", "turn_close")
         return
-    state["step"] = "turn_close"
+    state.step = "turn_close"
 
 
-def step_turn_close(state: dict, events: list) -> None:
-    seat = state["turn"]["seat"]
+def step_turn_close(state: WizardsState, events: list) -> None:
+    seat = current_turn(state)["seat"]
     p = player(state, seat)
     a = p["animal"]
     if a is not None and a["since"] < p["turns_taken"]:  # a turn the animal could be used has passed
@@ -197,38 +199,38 @@ def step_turn_close(state: dict, events: list) -> None:
         if a["turns"] <= 0:
             events.append({"type": "animal_departs", "seat": seat, "animal": a["kind"], "rule": "8.43-8.46 uses"})
             p["animal"] = None
-    state["step"] = "next_turn"
+    state.step = "next_turn"
 
 
-def step_next_turn(state: dict, events: list) -> None:
-    seat = state["turn"]["seat"]
+def step_next_turn(state: WizardsState, events: list) -> None:
+    seat = current_turn(state)["seat"]
     p = player(state, seat)
     if p["extra_turns"] > 0:
         p["extra_turns"] -= 1
-        state["turn"] = {"seat": seat, "extra": True}
-        state["step"] = "turn_start"
+        state.turn = {"seat": seat, "extra": True}
+        state.step = "turn_start"
         return
     nxt = next_seat(state, seat)
     due: list[dict] = []
-    if nxt == state["dealer"] and advance_day(state, events, due):
+    if nxt == state.dealer and advance_day(state, events, due):
         return
-    state["turn"] = {"seat": nxt, "extra": False}
-    state["step"] = "turn_start"
+    state.turn = {"seat": nxt, "extra": False}
+    state.step = "turn_start"
     if due:  # delayed Event Cards whose days have passed (8.51)
         resolution.begin(state, due, "turn_start")
 
 
-def advance_day(state: dict, events: list, due: list | None = None) -> bool:
+def advance_day(state: WizardsState, events: list, due: list | None = None) -> bool:
     """3.74: the dealer moves the Day Marker on before his next turn. True when the
     part-one placeholder end (the configured number of days) is reached."""
-    cal = state["calendar"]
+    cal = state.calendar
     cal["days_played"] += 1
-    if cal["days_played"] >= state["days_limit"]:
-        state["phase"] = "over"
-        state["step"] = "over"
-        state["turn"] = None
-        state["result"] = {"scores": [0] * state["seats"], "winners": [],
-                           "summary": f"part-one placeholder end after {cal['days_played']} days (no winner yet)"}
+    if cal["days_played"] >= state.days_limit:
+        state.phase = "over"
+        state.step = "over"
+        state.turn = None
+        summary = f"part-one placeholder end after {cal['days_played']} days (no winner yet)"
+        state.replace("result", {"scores": [0] * state.seats, "winners": [], "summary": summary})
         events.append({"type": "match_ends", "days": cal["days_played"], "reason": "placeholder day limit"})
         return True
     cal["day"] = cal["day"] % 14 + 1

@@ -9,7 +9,8 @@ public (14.3), and so is the board.
 """
 from __future__ import annotations
 
-from shared.wizards.state import clone
+from shared.engine.state import tree_copy
+from shared.wizards.state import WizardsState
 
 SECRET_RECORDS = ("gems", "secret_record", "false_wizard")
 # What anyone may see of the resolution stack: what is being resolved, for whom, where
@@ -18,8 +19,8 @@ SECRET_RECORDS = ("gems", "secret_record", "false_wizard")
 PUBLIC_ITEM_FIELDS = ("do", "seat", "at", "rule", "stage")
 
 
-def view(state: dict, seat: int | None) -> dict:
-    s = clone(state)
+def view(state: WizardsState, seat: int | None) -> dict:
+    s = tree_copy(state.to_json())  # redacted below: the state itself is never changed
     t = s["tiles"]
     v = {
         "game": "wizards",

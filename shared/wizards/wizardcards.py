@@ -14,8 +14,8 @@ Items:
     {"do": "secret_wizard", "seats": [...], "rule"}   7.302 Rank 4 result 6, 11.223
     {"do": "gem_attempt", "seat", "wizard", "rule"}   7.326: ONE die, 1-5 a Gem (or the False Wizard)
 
-Every card drawn lies in `state["wizard_aside"]` until it goes back (invariants); cards
-kept for a marker are listed under the marker in `state["aside_for"]`. 8.74: the cards
+Every card drawn lies in `state.wizard_aside` until it goes back (invariants); cards
+kept for a marker are listed under the marker in `state.aside_for`. 8.74: the cards
 drawn go back to the deck and the whole deck is shuffled after the encounter, or, for a
 marker placed, when the marker is met or leaves the board.
 
@@ -44,7 +44,7 @@ from shared.wizards import decks, randomspace
 from shared.wizards.pack import pack
 from shared.wizards.resolution import Handler, Item, done, handler, push, roll
 from shared.wizards.setup import unavailable
-from shared.wizards.state import hx, ls, player
+from shared.wizards.state import WizardsState, hx, ls, player
 from shared.wizards.world import world_for
 
 SECRET_LETTERS = "ABCDEFG"  # 14 Secret Wizard Markers (1): seven pairs
@@ -59,10 +59,10 @@ def gem_card(gid: str) -> dict:
     return next(dict(c) for c in pack().gem_cards if c["id"] == gid)
 
 
-def markers_on_board(state: dict) -> list[str]:
+def markers_on_board(state: WizardsState) -> list[str]:
     """Every High Wizard and Secret Wizard marker on the board, by key."""
-    keys = [n for n in pack().high_wizards if state["wizard_markers"].get(n) is not None]
-    return keys + [f"secret:{s['letter']}" for s in state["secret_wizards"] if s.get("at") is not None]
+    keys = [n for n in pack().high_wizards if state.wizard_markers.get(n) is not None]
+    return keys + [f"secret:{s['letter']}" for s in state.secret_wizards if s.get("at") is not None]
 
 
 def tasks_module() -> Any:
@@ -73,7 +73,7 @@ def tasks_module() -> Any:
         return None
 
 
-def mandatory_done(state: dict, seat: int) -> bool:
+def mandatory_done(state: WizardsState, seat: int) -> bool:
     """9.41: every Mandatory Task that has not become impossible is completed."""
     tasks = tasks_module()
     if tasks is not None and hasattr(tasks, "mandatory_done"):
@@ -82,7 +82,7 @@ def mandatory_done(state: dict, seat: int) -> bool:
 
 
 # --- drawing -----------------------------------------------------------------------------
-def _event(state: dict, item: Item, cid: str, events: list, ignored: bool = False) -> None:
+def _event(state: WizardsState, item: Item, cid: str, events: list, ignored: bool = False) -> None:
     c = card(cid)
     ev = {"type": "wizard_card", "seat": item.get("seat"), "card": cid, "card_type": c["type"], "wizard": c["wizard"],
           "rule": item.get("rule", "8.7")}
@@ -93,23 +93,23 @@ def _event(state: dict, item: Item, cid: str, events: list, ignored: bool = Fals
     events.append(ev)
 
 
-def draw_one(state: dict, item: Item, events: list) -> str | None:
+def draw_one(state: WizardsState, item: Item, events: list) -> str | None:
     """Draw one Wizard Card into `item["drawn"]` (kept in wizard_aside); WAIT when the deck
     must be made again first, None when there is nothing to draw."""
     if not decks.ready(state, "wizard"):
         return None if decks.empty(state, "wizard") else WAIT
     cid = decks.draw(state, "wizard")
-    state["wizard_aside"].append(cid)
+    state.wizard_aside.append(cid)
     item.setdefault("drawn", []).append(cid)
     return cid
 
 
-def high_wizard_left(state: dict, exclude: list) -> bool:
-    cards = state["decks"]["wizard"] + state["discards"]["wizard"]
+def high_wizard_left(state: WizardsState, exclude: list) -> bool:
+    cards = state.decks["wizard"] + state.discards["wizard"]
     return any(card(c)["type"] == "high_wizard" and card(c)["wizard"] not in exclude for c in cards)
 
 
-def draw_until(state: dict, item: Item, events: list) -> str | None:
+def draw_until(state: WizardsState, item: Item, events: list) -> str | None:
     """Draw until a High Wizard not in item["exclude"] comes up, ignoring Traps,
     Phantasms (and excluded High Wizards): his name, WAIT, or None (none left)."""
     exclude = item.get("exclude", [])
@@ -126,35 +126,35 @@ def draw_until(state: dict, item: Item, events: list) -> str | None:
         _event(state, item, cid, events, ignored=True)
 
 
-def return_cards(state: dict, cards: list) -> None:
+def return_cards(state: WizardsState, cards: list) -> None:
     """8.74: the cards go back into the Wizard deck and it is shuffled."""
     if not cards:
         return
     for c in cards:
-        state["wizard_aside"].remove(c)
+        state.wizard_aside.remove(c)
     decks.shuffle_back(state, "wizard", list(cards))
 
 
-def release_marker(state: dict, key: str, events: list) -> str | None:
+def release_marker(state: WizardsState, key: str, events: list) -> str | None:
     """A marker leaves the board (met, 7.32; contacted by Gem Summoning, 11.2321): it goes
     back to its box, a Secret Wizard's identity is erased from every record (14.26), and
     the cards kept for it are reshuffled (8.74). The High Wizard's name."""
     if key.startswith("secret:"):
         letter = key.split(":", 1)[1]
-        entry = next(s for s in state["secret_wizards"] if s["letter"] == letter)
-        state["secret_wizards"].remove(entry)
-        for q in state["players"]:
+        entry = next(s for s in state.secret_wizards if s["letter"] == letter)
+        state.secret_wizards.remove(entry)
+        for q in state.players:
             q["secret_record"].pop(letter, None)
         name = entry["wizard"]
     else:
         name = key
-        state["wizard_markers"][name] = None
+        state.wizard_markers[name] = None
     events.append({"type": "wizard_marker_returned", "marker": key, "rule": "7.32"})
-    return_cards(state, state["aside_for"].pop(key, []))
+    return_cards(state, state.aside_for.pop(key, []))
     return name
 
 
-def in_center(state: dict, seat: int) -> bool:
+def in_center(state: WizardsState, seat: int) -> bool:
     """7.32: encounters with High Wizards are forbidden in the Center of the Sacred Circle."""
     at = hx(player(state, seat)["at"])
     return at is not None and world_for(state).kind(at) == "circle"
@@ -166,7 +166,7 @@ class WizardCard(Handler):
 
     rule = "8.7"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         stage = item.get("stage")
         if stage == "return":
             item["times"] = item.get("times", 1) - 1
@@ -202,7 +202,7 @@ class WizardCard(Handler):
             name = c["wizard"]
             item["met"] = name
             if item.get("place"):
-                state["aside_for"][name] = item.pop("drawn")  # kept aside until he is met (8.74)
+                state.aside_for[name] = item.pop("drawn")  # kept aside until he is met (8.74)
                 push(state, {"do": "place_wizard", "wizard": name, "seat": seat, "rule": item["rule"]})
                 return
             if in_center(state, seat):  # 7.32, AMB25: not met; the card goes back now
@@ -227,14 +227,14 @@ class PlaceWizard(Handler):
 
     rule = "7.5"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         if item.get("stage") is None:
             item["stage"] = "rolling"
             roll(state, item, random_space_pools())
             return
         done(state, item)
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         got = randomspace.read({"random": "RANDOM"}, faces, unavailable(state))
         w = world_for(state)
         h = w.hex_of.get(got) if got else None
@@ -244,15 +244,15 @@ class PlaceWizard(Handler):
             return
         key = item["wizard"]
         if key.startswith("secret:"):
-            entry = next(s for s in state["secret_wizards"] if s["letter"] == key.split(":", 1)[1])
+            entry = next(s for s in state.secret_wizards if s["letter"] == key.split(":", 1)[1])
             entry["at"] = ls(h)
         else:
-            state["wizard_markers"][key] = ls(h)
+            state.wizard_markers[key] = ls(h)
         events.append({"type": "wizard_marker_placed", "marker": key, "at": ls(h), "space": w.space_name(h),
                        "rule": item["rule"]})
         item["stage"] = "placed"
-        first = state["turn"]["seat"] if state["turn"] else 0
-        order = [(first + i) % state["seats"] for i in range(state["seats"])]
+        first = state.turn["seat"] if state.turn else 0
+        order = [(first + i) % state.seats for i in range(state.seats)]
         met = [s for s in order if hx(player(state, s)["at"]) == h]
         push(state, *({"do": "high_wizard", "seat": s, "at": ls(h), "wizard": key, "fulfils": False,
                        "wizard_present": True} for s in met[:1]))
@@ -267,11 +267,11 @@ class SecretWizard(Handler):
 
     rule = "7.302"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         if item.get("stage") == "placed":
             done(state, item)
             return
-        used = {s["letter"] for s in state["secret_wizards"]}
+        used = {s["letter"] for s in state.secret_wizards}
         free = [c for c in SECRET_LETTERS if c not in used]
         if not free:
             events.append({"type": "no_secret_wizard_markers", "rule": "1"})
@@ -288,8 +288,8 @@ class SecretWizard(Handler):
             return_cards(state, item.pop("drawn", []))
             return
         letter = free[0]
-        state["secret_wizards"].append({"letter": letter, "wizard": name, "at": None})
-        state["aside_for"][f"secret:{letter}"] = item.pop("drawn")
+        state.secret_wizards.append({"letter": letter, "wizard": name, "at": None})
+        state.aside_for[f"secret:{letter}"] = item.pop("drawn")
         for s in item["seats"]:
             player(state, s)["secret_record"][letter] = name
         events.append({"type": "secret_wizard", "letter": letter, "seats": list(item["seats"]), "rule": item["rule"]})
@@ -309,15 +309,15 @@ class GemAttempt(Handler):
 
     rule = "7.326"
 
-    def run(self, state: dict, item: Item, events: list) -> None:
+    def run(self, state: WizardsState, item: Item, events: list) -> None:
         roll(state, item, [d6(f"die: a Sacred Gem from {item['wizard']} (1-5 given)")])
 
-    def rolled(self, state: dict, item: Item, faces: list, events: list) -> None:
+    def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
         seat, name, r = item["seat"], item["wizard"], faces[0][0]
         p = player(state, seat)
         events.append({"type": "gem_attempt", "seat": seat, "wizard": name, "roll": r, "rule": item["rule"]})
         if r <= 5:
-            g = gem_card(state["gem_boxes"][name])
+            g = gem_card(state.gem_boxes[name])
             if g.get("false_wizard"):
                 druid = p["order"] == "druids" and p["rank"] >= 4
                 stolen = r <= (3 if druid else 4)
@@ -336,7 +336,7 @@ class GemAttempt(Handler):
         done(state, item)
 
 
-def may_ask_gem(state: dict, seat: int, name: str) -> bool:
+def may_ask_gem(state: WizardsState, seat: int, name: str) -> bool:
     """7.326 with AMB20: Rank FOUR, every Mandatory Task done, and his Gem not held now."""
     p = player(state, seat)
     return p["rank"] >= 4 and mandatory_done(state, seat) and name not in p["gems"]

@@ -14,6 +14,7 @@ from shared import hexgrid
 from shared.hexgrid import DIRECTION_NAMES, Hex
 from shared.wizards.geometry import LABELS, board, placed_direction, placed_hex
 from shared.wizards.pack import LAIR_TILE, pack
+from shared.wizards.state import Board
 
 Placement = tuple[str, int, int, int]  # tile id, Center q, Center r, rotation
 
@@ -137,10 +138,25 @@ def world_of(placements: tuple[Placement, ...]) -> World:
     return build(placements)
 
 
-def placements_of(state: dict) -> tuple[Placement, ...]:
-    placed = state["tiles"]["placed"]
+def placements_of(state: Board) -> tuple[Placement, ...]:
+    placed = state.tiles["placed"]
     return tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in placed if t["tile"]))
 
 
-def world_for(state: dict) -> World:
-    return world_of(placements_of(state))
+# The World of each placements list met lately, by the list's identity: a step shares its
+# input's `tiles` (state.py), so every state after the set-up finds its World at once. The
+# entry holds the list (its id cannot be reused meanwhile) and its length: tiles are only
+# ever added to a list in place, and a placement never changes once laid.
+_BY_LIST: dict[int, tuple[list, int, World]] = {}
+
+
+def world_for(state: Board) -> World:
+    placed = state.tiles["placed"]
+    hit = _BY_LIST.get(id(placed))
+    if hit is not None and hit[0] is placed and hit[1] == len(placed):
+        return hit[2]
+    w = world_of(placements_of(state))
+    if len(_BY_LIST) >= 256:
+        _BY_LIST.clear()
+    _BY_LIST[id(placed)] = (placed, len(placed), w)
+    return w

@@ -53,6 +53,13 @@ def test_edit_of_a_list_entry_and_of_a_state_built_directly():
     assert built.board["a"]["tokens"] == []
 
 
+def test_an_edit_of_a_state_after_its_successor_was_taken_leaves_the_successor_alone():
+    s = sample()
+    d = s.successor()
+    s.edit("board", "a")["tokens"].append(7)
+    assert d.board["a"]["tokens"] == [1, 2] and s.board["a"]["tokens"] == [1, 2, 7]
+
+
 def test_replace_owns_the_new_value():
     s = sample()
     d = s.successor()

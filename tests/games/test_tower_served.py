@@ -62,8 +62,8 @@ def test_no_seat_and_no_spectator_sees_face_down_tokens_or_the_tower(served):
         game="tower", seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(2)]))
     board = board_pb2_grpc.BoardStub(channel)
     state = served.run(served.platform.matches.load(m.match_id)).state
-    inside = [c for c in state["tower"]["chambers"] if c]
-    hidden_ids = [t["token"]["id"] for t in state["board"].values() if t.get("token") and not t["token"].get("up")]
+    inside = [c for c in state.tower["chambers"] if c]
+    hidden_ids = [t["token"]["id"] for t in state.board.values() if t["token"] and not t["token"]["up"]]
     assert inside and hidden_ids
     for meta in [()] + [(("x-seat-token", t.token),) for t in m.seat_tokens]:
         text = board.GetMatch(board_pb2.GetMatchRequest(match_id=m.match_id), metadata=meta).view_json

@@ -31,6 +31,7 @@ from shared.hexgrid import direction_to
 from shared.wizards import policy
 from shared.wizards.pack import pack
 from shared.wizards.render import WALL, board_lines, frame_for, render
+from shared.wizards.state import WizardsState
 from shared.wizards.world import world_of
 from tests.support.server import ServerThread
 
@@ -114,17 +115,17 @@ class Seat:
 def plant_secrets(redis_url: str, match_id: str) -> None:
     """Write the records of SECRETS into the stored state (see SECRETS): the state only, not the log."""
     r = redis.Redis.from_url(redis_url)
-    state = json.loads(r.hget(match_key(match_id), "s"))
+    state = WizardsState.decode(r.hget(match_key(match_id), "s"))
     for seat, fields in SECRETS.items():
-        state["players"][seat].update(fields)
+        state.players[seat].update(fields)
     r.hset(match_key(match_id), "s", engine_for("wizards").encode(state))
 
 
-def stored_state(redis_url: str, match_id: str) -> dict:
-    return json.loads(redis.Redis.from_url(redis_url).hget(match_key(match_id), "s"))
+def stored_state(redis_url: str, match_id: str) -> WizardsState:
+    return WizardsState.decode(redis.Redis.from_url(redis_url).hget(match_key(match_id), "s"))
 
 
-def assert_hides_the_others(view: dict, seat: int, state: dict) -> None:
+def assert_hides_the_others(view: dict, seat: int, state: WizardsState) -> None:
     """14.3 and 3.11: a seat sees its own secret records only; nobody sees Gem Cards or deck order."""
     engine = engine_for("wizards")
     assert view == json.loads(json.dumps(engine.view(state, seat))), "the service redacts as the engine does"
@@ -136,7 +137,7 @@ def assert_hides_the_others(view: dict, seat: int, state: dict) -> None:
         planted = SECRETS.get(p["seat"], {})
         for key in SECRET_KEYS:
             if p["seat"] == seat:
-                assert p[key] == state["players"][seat][key]
+                assert p[key] == state.players[seat][key]
             else:
                 assert p[key] == "hidden", f"seat {seat} sees seat {p['seat']}'s {key}"
         for secret in (planted.get("gems") or {}).values():
@@ -203,8 +204,8 @@ def test_six_seats_set_up_and_play_a_week_then_the_dice_verify(served, redis_url
             watcher = json.loads(spectator.GetMatch(board_pb2.GetMatchRequest(match_id=m.match_id)).view_json)
             assert_hides_the_others(watcher, None, state)
         checked += 1
-        if state["turn"]:
-            turns_seen.add((state["calendar"]["days_played"], state["turn"]["seat"]))
+        if state.turn:
+            turns_seen.add((state.calendar["days_played"], state.turn["seat"]))
         players[who].act(own)
     week_s = time.monotonic() - started - setup_s
 

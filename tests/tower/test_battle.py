@@ -6,14 +6,15 @@ import pytest
 from shared.engine import CHANCE, TERMINAL, NotYourTurn, RuleViolation
 from shared.tower.battle import winner
 from shared.tower.pack import pack
-from tests.tower.scenario import E, act, at, blank, castle, roll, same, top, types, wizard
+from shared.tower.state import TowerState
+from tests.tower.scenario import E, act, at, blank, castle, ramp, roll, same, top, types, wizard
 
 P = pack()
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}  # the Tower from the door: Dragon, Ogre, Minotaur, Skeleton
 STEP = {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]}
 
 
-def attack(defender_pennants: int = 1, chars=CHARS, defender: int = 1) -> dict:
+def attack(defender_pennants: int = 1, chars=CHARS, defender: int = 1) -> TowerState:
     """Seat 0 (at Thornwood) lands on seat `defender`'s Castle on Goldmeadow."""
     state = blank(4, chars)
     at(state, 0, "thornwood")
@@ -23,7 +24,7 @@ def attack(defender_pennants: int = 1, chars=CHARS, defender: int = 1) -> dict:
     return state
 
 
-def fight(state: dict) -> dict:
+def fight(state: TowerState) -> TowerState:
     return act(state, 0, {"kind": "fight"})[0]
 
 
@@ -56,15 +57,15 @@ def test_attacker_who_wins_takes_the_castle_with_one_pennant():
     defender's Pennants go home and the victor places 1."""
     state = fight(attack(defender_pennants=1))
     new, events = roll(state, [6, 1, 1, 1, 1], [5, 4, 3])
-    assert new["board"]["goldmeadow"]["pennants"] == {"wizard": wizard(state, 0), "count": 1}
-    assert new["players"][1]["supply"] == 25 and E.actor(new) == 1
+    assert new.board["goldmeadow"]["pennants"] == {"wizard": wizard(state, 0), "count": 1}
+    assert new.players[1]["supply"] == 25 and E.actor(new) == 1
 
 
 def test_defender_who_wins_keeps_the_castle_and_places_one_more():
     """How to Play 2: 'Place the winner's Pennants in the Castle' (authored reading: the victor places 1)."""
     state = fight(attack(defender_pennants=1))
     new, events = roll(state, [3, 1, 1, 1, 1], [5, 4, 3])
-    assert new["board"]["goldmeadow"]["pennants"] == {"wizard": wizard(state, 1), "count": 2}
+    assert new.board["goldmeadow"]["pennants"] == {"wizard": wizard(state, 1), "count": 2}
 
 
 def test_full_tie_holds_for_the_defender():
@@ -73,7 +74,7 @@ def test_full_tie_holds_for_the_defender():
     state = fight(attack(chars=chars))
     assert [p.count for p in E.chance_request(state).pools] == [4, 4]
     new, events = roll(state, [5, 2, 2, 1], [2, 5, 1, 2])
-    assert new["board"]["goldmeadow"]["pennants"]["wizard"] == wizard(state, 1)
+    assert new.board["goldmeadow"]["pennants"]["wizard"] == wizard(state, 1)
 
 
 def test_warrior_defeating_a_skeleton_places_two_pennants():
@@ -83,7 +84,7 @@ def test_warrior_defeating_a_skeleton_places_two_pennants():
     state = fight(attack(chars=chars))
     assert [p.count for p in E.chance_request(state).pools] == [2, 5], "afraid of Skeletons: 2 dice v 5"
     new, _ = roll(state, [6, 6], [5, 5, 5, 5, 5])
-    assert new["board"]["goldmeadow"]["pennants"] == {"wizard": wizard(state, 0), "count": 2}
+    assert new.board["goldmeadow"]["pennants"] == {"wizard": wizard(state, 0), "count": 2}
 
 
 def test_symbol_battle_victor_owns_the_castle_with_one_pennant():
@@ -95,8 +96,8 @@ def test_symbol_battle_victor_owns_the_castle_with_one_pennant():
         state, _ = act(state, 0, STEP)
         state = fight(state)
         new, _ = roll(state, attacker_roll, [5, 5, 5])
-        assert new["board"]["goldmeadow"]["token"] is None
-        assert new["board"]["goldmeadow"]["pennants"] == {"wizard": wizard(state, owner), "count": 1}
+        assert new.board["goldmeadow"]["token"] is None
+        assert new.board["goldmeadow"]["pennants"] == {"wizard": wizard(state, owner), "count": 1}
 
 
 def test_attacker_may_transform_before_battle():
@@ -105,9 +106,9 @@ def test_attacker_may_transform_before_battle():
     for pulls, becomes in ((1, "Dragon"), (2, "Ogre")):
         state = attack()
         new, events = act(state, 0, {"kind": "transform", "pulls": pulls})
-        assert new["players"][0]["character"] == becomes
-        assert "Warrior" in new["tower"]["chambers"] and new["tower"]["chambers"][new["tower"]["door"]] is None
-        assert new["king"] == 1, "move the Wizard pawn one step up the Ramp"
+        assert new.players[0]["character"] == becomes
+        assert "Warrior" in new.tower["chambers"] and new.tower["chambers"][new.tower["door"]] is None
+        assert new.king == 1, "move the Wizard pawn one step up the Ramp"
         assert [p.count for p in E.chance_request(new).pools] == [P.dice[becomes]["Dwarf"], P.dice["Dwarf"][becomes]]
 
 
@@ -115,10 +116,10 @@ def test_battle_sequence_transform_king_token_battle_then_token():
     """Battle Sequence: '1) Transform; 2) move Wizard pawn and take Token if there is one; 3) battle; then 4)
     turn over and act on the Token.'"""
     state = attack()
-    state["ramp"] = {"1": "ramp:power2"}
+    ramp(state, {"1": "ramp:power2"})
     new, events = act(state, 0, {"kind": "transform", "pulls": 1})
     assert types(events) == ["transformed", "king_climbed", "ramp_token_taken"]
-    assert new["ramp"] == {} and top(new)["ramp"] == "ramp:power2"
+    assert new.ramp == {} and top(new)["ramp"] == "ramp:power2"
     assert E.view(new, 0)["tasks"][-1]["ramp"] == "W", "held W-side-up until after the battle"
     new, events = roll(new, [6, 6, 6, 6], [1, 1, 1])
     order = types(events)
@@ -133,7 +134,7 @@ def test_the_king_is_always_moved_so_the_defender_never_calls_off():
     state = attack()
     assert {a["kind"] for a in E.legal_actions(state, 0)} == {"fight", "transform"}
     new, _ = act(state, 0, {"kind": "transform", "pulls": 1})
-    assert new["king"] == state["king"] + 1 and E.actor(new) == CHANCE
+    assert new.king == state.king + 1 and E.actor(new) == CHANCE
     with pytest.raises(NotYourTurn):
         act(state, 1, {"kind": "fight"})
 
@@ -167,7 +168,7 @@ def test_two_pennants_reroll_one_die():
     assert [p.count for p in E.chance_request(new).pools] == [1]
     new, events = roll(new, [6])
     assert events[0]["defender_dice"] == [4, 2, 6]
-    assert new["board"]["goldmeadow"]["pennants"]["wizard"] == wizard(new, 1)
+    assert new.board["goldmeadow"]["pennants"]["wizard"] == wizard(new, 1)
 
 
 def test_three_pennants_reroll_one_die_twice_more_or_two_dice():
@@ -211,16 +212,16 @@ def test_victory_pennants_are_clipped_to_the_supply():
     state, _ = act(state, 0, STEP)
     state = fight(state)
     new, _ = roll(state, [6, 6, 6, 6, 6], [1, 1, 1])
-    assert new["board"]["goldmeadow"]["pennants"] is None and new["players"][1]["supply"] == 25
+    assert new.board["goldmeadow"]["pennants"] is None and new.players[1]["supply"] == 25
 
 
 def test_final_battle_when_the_king_reaches_the_tower():
     """Winning the Game: 'The game ends when the Wizard King makes the final step ... If game play calls for one
     final battle at this time ... wage the final battle before you count up your Pennants.'"""
     state = attack()
-    state["king"] = P.ramp_steps
+    state.king = P.ramp_steps
     new, events = act(state, 0, {"kind": "transform", "pulls": 1})
-    assert new["ended"] and E.actor(new) == CHANCE
+    assert new.ended and E.actor(new) == CHANCE
     new, events = roll(new, [6, 6, 6, 6], [1, 1, 1])
     assert E.actor(new) == TERMINAL and events[-1]["type"] == "game_over"
     assert E.outcome(new).scores[0] == 1 and E.outcome(new).winners == (0,)
@@ -230,7 +231,7 @@ def test_the_final_battle_keeps_the_defenders_rerolls():
     """Winning the Game: 'wage the final battle before you count up your Pennants' - the whole battle, the
     Defender's Special Pennant Power included, before the count."""
     state = attack(defender_pennants=2)
-    state["king"] = P.ramp_steps
+    state.king = P.ramp_steps
     new, _ = act(state, 0, {"kind": "transform", "pulls": 1})  # the Dragon: 4 dice v the Dwarf's 3
     new, events = roll(new, [6, 2, 2, 2], [5, 1, 1])
     assert E.actor(new) == 1 and "game_over" not in types(events), "the defender may still re-roll"
@@ -245,16 +246,16 @@ def test_three_players_transform_then_fight_the_declared_opponent():
     pawn, then do battle with the Character you selected in Step #1.'"""
     state = blank(3, {0: "Warrior", 1: "Dwarf", 2: "Elf"})
     at(state, 0, "thornwood")
-    castle(state, "goldmeadow", f"symbol:{state['removed']['wizards'][0]}")
+    castle(state, "goldmeadow", f"symbol:{state.removed['wizards'][0]}")
     state, _ = act(state, 0, STEP)
     assert {a["kind"] for a in E.legal_actions(state, 0)} == {"declare"}, "declare first, then the Tower"
     state, _ = act(state, 0, {"kind": "declare", "seat": 2})
     new, events = act(state, 0, {"kind": "transform", "pulls": 1})
-    assert types(events)[:2] == ["transformed", "king_climbed"] and new["king"] == 1
-    became = new["players"][0]["character"]
+    assert types(events)[:2] == ["transformed", "king_climbed"] and new.king == 1
+    became = new.players[0]["character"]
     assert [p.count for p in E.chance_request(new).pools] == [P.dice[became]["Elf"], P.dice["Elf"][became]]
     new, _ = roll(new, [1] * P.dice[became]["Elf"], [6] * P.dice["Elf"][became])
-    assert new["board"]["goldmeadow"]["pennants"] == {"wizard": wizard(new, 2), "count": 1}
+    assert new.board["goldmeadow"]["pennants"] == {"wizard": wizard(new, 2), "count": 1}
 
 
 def test_two_players_transform_then_fight_the_other_player():
@@ -262,13 +263,13 @@ def test_two_players_transform_then_fight_the_other_player():
     battle' with the other player, over a missing Wizard's power Token."""
     state = blank(2, {0: "Warrior", 1: "Dwarf"})
     at(state, 0, "thornwood")
-    castle(state, "goldmeadow", f"symbol:{state['removed']['wizards'][1]}")
+    castle(state, "goldmeadow", f"symbol:{state.removed['wizards'][1]}")
     state, _ = act(state, 0, STEP)
     new, events = act(state, 0, {"kind": "transform", "pulls": 2})
     assert types(events)[:2] == ["transformed", "king_climbed"] and top(new)["defender"] == 1
-    became = new["players"][0]["character"]
+    became = new.players[0]["character"]
     new, _ = roll(new, [6] * P.dice[became]["Dwarf"], [1] * P.dice["Dwarf"][became])
-    assert new["board"]["goldmeadow"] == {"castle": True, "token": None, "protected": False,
+    assert new.board["goldmeadow"] == {"castle": True, "token": None, "protected": False,
                                           "pennants": {"wizard": wizard(new, 0), "count": 1}}
 
 
@@ -279,7 +280,7 @@ def test_warrior_defending_against_a_skeleton_places_two_pennants():
     state = fight(attack(chars=chars))
     assert [p.count for p in E.chance_request(state).pools] == [5, 2]
     new, _ = roll(state, [2, 2, 2, 1, 1], [6, 1])
-    assert new["board"]["goldmeadow"]["pennants"] == {"wizard": wizard(state, 1), "count": 3}
+    assert new.board["goldmeadow"]["pennants"] == {"wizard": wizard(state, 1), "count": 3}
 
 
 def test_no_rerolls_in_a_battle_for_a_symbol():
@@ -305,6 +306,6 @@ def test_a_victor_with_no_pennants_left_leaves_the_castle_empty():
     state, _ = act(state, 0, STEP)
     state = fight(state)
     new, events = roll(state, [6, 6, 6, 6, 6], [1, 1, 1])
-    assert new["board"]["goldmeadow"]["token"] is None and new["board"]["goldmeadow"]["pennants"] is None
+    assert new.board["goldmeadow"]["token"] is None and new.board["goldmeadow"]["pennants"] is None
     placed = [e for e in events if e["type"] == "pennants_placed"][-1]
     assert (placed["wanted"], placed["count"]) == (1, 0)

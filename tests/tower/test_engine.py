@@ -20,6 +20,7 @@ from shared.engine import (
 from shared.engine.playout import random_playout, sample_chance
 from shared.engine.registry import engine_for, policy_for
 from shared.tower.actions import FIELDS
+from shared.tower.state import TowerState
 from tests.tower.scenario import E, at, blank, castle, started, wizard
 
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
@@ -124,6 +125,23 @@ def test_apply_returns_a_new_state_and_leaves_the_old_one_alone():
     assert E.encode(state) == before and new is not state
 
 
+def test_a_step_copies_only_what_it_changes():
+    """States share what a step leaves alone (shared/tower/state.py): taking a symbol changes one Territory, so
+    only that Territory and the board that holds it are copied; a plain move shares the whole board."""
+    state = blank(4, CHARS)
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", f"symbol:{wizard(state, 0)}")
+    new, _ = E.apply(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    assert new.board["goldmeadow"]["token"] is None and state.board["goldmeadow"]["token"] is not None
+    assert new.board is not state.board and new.board["goldmeadow"] is not state.board["goldmeadow"]
+    assert all(new.board[t] is state.board[t] for t in state.board if t != "goldmeadow")
+    assert new.tower is state.tower and new.ramp is state.ramp and new.sites is state.sites
+    assert new.players is not state.players and new.tasks is not state.tasks and new.turn is not state.turn
+    walk = next(a for a in E.legal_actions(new, 1) if a["kind"] == "move")
+    after, _ = E.apply(new, 1, walk)
+    assert after.board is new.board and after.players[1]["at"] == walk["to"] != new.players[1]["at"]
+
+
 def test_action_domains():
     """Contract: 'board' for map and movement, 'combat' for battles, spells, transformations, token effects."""
     for kind in ("move", "pass", "fly"):
@@ -158,7 +176,7 @@ def test_describe_never_fails(action):
     assert E.describe(action).startswith("Unknown action")
 
 
-def candidate_actions(state: dict, legal: list[dict], rng: random.Random) -> list[dict]:
+def candidate_actions(state: TowerState, legal: list[dict], rng: random.Random) -> list[dict]:
     """Well-formed actions of every kind: the listed ones, the same kinds aimed elsewhere, and garbage-free
     near misses (other territories, seats, pulls, dice, choices)."""
     from shared.tower.pack import pack
@@ -203,8 +221,8 @@ def test_apply_accepts_exactly_the_listed_actions(seed):
             except RuleViolation:
                 continue
             assert action["kind"] == "move", f"{action} was accepted but not listed in {legal}"
-            me = state["players"][who]
-            assert check_path(me["at"], me["character"], occupied(state, who), action["path"]) == action["to"]
+            me = state.players[who]
+            assert check_path(me["at"], me["character"], occupied(state.players, who), action["path"]) == action["to"]
             assert action["to"] in {a["to"] for a in legal if a["kind"] == "move"}
         state, _ = E.apply(state, who, rng.choice(legal))
         while E.actor(state) == CHANCE:

@@ -9,6 +9,7 @@ import pytest
 from shared.engine import MalformedAction, RuleViolation
 from shared.tower import movement
 from shared.tower.pack import ROCKY, pack
+from shared.tower.state import TowerState
 from tests.tower.scenario import E, act, at, blank, scattered, top
 
 P = pack()
@@ -30,14 +31,14 @@ def move(to: str, *legs) -> dict:
     return {"kind": "move", "to": to, "path": [list(leg) for leg in legs]}
 
 
-def game(characters=CHARS, **where) -> dict:
+def game(characters=CHARS, **where) -> TowerState:
     state = blank(4, characters)
     for seat, t in where.items():
         at(state, int(seat[1:]), t)
     return state
 
 
-def destinations(state: dict, seat: int = 0) -> set[str]:
+def destinations(state: TowerState, seat: int = 0) -> set[str]:
     return {a["to"] for a in E.legal_actions(state, seat) if a["kind"] == "move"}
 
 
@@ -69,7 +70,7 @@ def test_re_entering_a_space_on_the_same_turn_is_allowed():
     """Movement on the Board: 'You may re-enter the same space twice - or more - on the same turn!'"""
     state = game(s0="thornwood")
     new, _ = act(state, 0, move("eagle-spire", ("walk", "goldmeadow"), ("walk", "thornwood"), ("walk", "eagle-spire")))
-    assert new["players"][0]["at"] == "eagle-spire"
+    assert new.players[0]["at"] == "eagle-spire"
 
 
 def test_a_move_may_not_end_where_it_started():
@@ -88,7 +89,7 @@ def test_pass_through_but_never_land_on_an_occupied_space():
     with pytest.raises(RuleViolation, match="occupied"):
         act(state, 0, move("goldmeadow", ("walk", "goldmeadow")))
     new, _ = act(state, 0, move("mossy-hollow", ("walk", "goldmeadow"), ("walk", "mossy-hollow")))
-    assert new["players"][0]["at"] == "mossy-hollow"
+    assert new.players[0]["at"] == "mossy-hollow"
 
 
 def test_rivers_are_crossed_only_at_a_bridge():
@@ -99,7 +100,7 @@ def test_rivers_are_crossed_only_at_a_bridge():
     assert "thornwood" not in movement.walks(P, "reedwater", "Warrior")
     bridged = game(s0="blackmire")  # Blackmire | Elderglade: over the Mirewater bridge
     new, _ = act(bridged, 0, move("elderglade", ("walk", "elderglade")))
-    assert new["players"][0]["at"] == "elderglade"
+    assert new.players[0]["at"] == "elderglade"
 
 
 @pytest.mark.parametrize("flyer", ["Dragon", "Skeleton"])
@@ -107,7 +108,7 @@ def test_dragon_and_skeleton_cross_rivers_anywhere(flyer):
     """Movement on the Board: the Dragon and the Skeleton are the exceptions."""
     state = game({0: flyer, 1: "Dwarf", 2: "Elf", 3: "Orc"}, s0="reedwater")
     new, _ = act(state, 0, move("thornwood", ("walk", "thornwood")))
-    assert new["players"][0]["at"] == "thornwood"
+    assert new.players[0]["at"] == "thornwood"
 
 
 def test_the_rocky_space_is_never_re_entered():
@@ -126,7 +127,7 @@ def test_a_cave_counts_as_one_space_and_the_move_goes_on():
     state = game(s0="goldmeadow")  # Iron Crag (cave) touches Goldmeadow
     path = (("walk", "iron-crag"), ("cave", "hazel-thicket"), ("walk", "crownfield"))
     new, events = act(state, 0, move("crownfield", *path))
-    assert new["players"][0]["at"] == "crownfield"
+    assert new.players[0]["at"] == "crownfield"
     assert "crownfield" in destinations(state)
 
 
@@ -144,7 +145,7 @@ def test_ogre_moves_two_extra_spaces_after_a_mountain_cave():
     chars = {0: "Ogre", 1: "Dwarf", 2: "Elf", 3: "Orc"}
     legs = (("walk", "iron-crag"), ("cave", "raven-tor"), ("walk", "lark-heath"), ("walk", "willowmere"))
     new, _ = act(game(chars, s0="goldmeadow"), 0, move("willowmere", *legs))
-    assert new["players"][0]["at"] == "willowmere"
+    assert new.players[0]["at"] == "willowmere"
     with pytest.raises(RuleViolation):  # a Forest cave gives the Ogre nothing
         act(game(chars, s0="goldmeadow"), 0, move("elderglade", ("walk", "iron-crag"), ("cave", "owlwood"),
                                                  ("walk", "elderglade")))
@@ -157,7 +158,7 @@ def test_minotaur_moves_two_extra_spaces_after_a_forest_cave():
     chars = {0: "Minotaur", 1: "Dwarf", 2: "Elf", 3: "Orc"}
     legs = (("walk", "iron-crag"), ("cave", "hazel-thicket"), ("walk", "crownfield"), ("walk", "slate-pass"))
     new, _ = act(game(chars, s0="goldmeadow"), 0, move("slate-pass", *legs))
-    assert new["players"][0]["at"] == "slate-pass"
+    assert new.players[0]["at"] == "slate-pass"
     assert "slate-pass" in destinations(game(chars, s0="goldmeadow"))
 
 
@@ -167,7 +168,7 @@ def test_the_cave_bonus_comes_once_a_turn():
     chars = {0: "Ogre", 1: "Dwarf", 2: "Elf", 3: "Orc"}
     legs = [("walk", "iron-crag"), ("cave", "eagle-spire"), ("cave", "raven-tor"), ("walk", "lark-heath")]
     new, _ = act(game(chars, s0="goldmeadow"), 0, move("lark-heath", *legs))
-    assert new["players"][0]["at"] == "lark-heath"
+    assert new.players[0]["at"] == "lark-heath"
     with pytest.raises(RuleViolation):
         act(game(chars, s0="goldmeadow"), 0, move("willowmere", *legs, ("walk", "willowmere")))
 

@@ -8,12 +8,13 @@ import pytest
 from shared.engine import CHANCE, TERMINAL, MatchConfig
 from shared.engine.playout import policy_playout, sample_chance
 from shared.tower.policy import _best_odds, choose
+from shared.tower.state import TowerState
 from tests.tower.scenario import E, act, at, blank, castle, roll, top, wizard
 
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
 
 
-def policy_game(seats: int, seed: int) -> dict:
+def policy_game(seats: int, seed: int) -> TowerState:
     state, _ = policy_playout(E, MatchConfig(seats=seats), choose, random.Random(seed), 5000)
     return state
 
@@ -24,7 +25,7 @@ def test_policy_plays_only_legal_actions_to_the_end(seats, seed):
     assert E.outcome(policy_game(seats, seed)) is not None
 
 
-def first_turn(chars=CHARS) -> dict:
+def first_turn(chars=CHARS) -> TowerState:
     state = blank(4, chars)
     at(state, 0, "thornwood")
     return state

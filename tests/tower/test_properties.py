@@ -29,7 +29,7 @@ def test_random_play_reaches_the_end_and_replays(seed, seats):
         who = E.actor(state)
         if who >= 0:
             assert E.legal_actions(state, who), "a seat to act always has a choice"
-        if state["stage"] != "over" and steps["n"] % 3 == 0:
+        if state.stage != "over" and steps["n"] % 3 == 0:
             other = shuffle_hidden(state, hide_rng)
             seat = rng.randrange(seats)
             assert E.view(state, seat) == E.view(other, seat)
@@ -53,7 +53,7 @@ def test_chance_requests_are_well_formed(seed):
             request = E.chance_request(state)
             assert request.pools and all(p.count >= 0 and p.faces for p in request.pools)
             if request.secret:
-                assert state["stage"] == "secret"
+                assert state.stage == "secret"
         else:
             assert E.chance_request(state) is None
 

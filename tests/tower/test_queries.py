@@ -9,28 +9,29 @@ import pytest
 from shared.engine import MalformedAction, MatchConfig, RuleViolation
 from shared.tower import movement
 from shared.tower.pack import ROCKY, pack
+from shared.tower.state import TowerState
 from tests.tower.scenario import E, act, at, blank, castle, scattered, spell
 
 P = pack()
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
 
 
-def game(characters=CHARS, **where) -> dict:
+def game(characters=CHARS, **where) -> TowerState:
     state = blank(4, characters)
     for seat, t in where.items():
         at(state, int(seat[1:]), t)
     return state
 
 
-def ask(state: dict, seat, **query) -> dict:
+def ask(state: TowerState, seat, **query) -> dict:
     return E.query(state, seat, query)
 
 
-def to_move(state: dict, seat: int) -> dict:
+def to_move(state: TowerState, seat: int) -> TowerState:
     """The same board with `seat` to make a regular move."""
-    s = json.loads(json.dumps(state))
-    s["tasks"][-1] = {"task": "move", "seat": seat, "extra": False}
-    s["turn"]["seat"] = seat
+    s = E.decode(E.encode(state))
+    s.tasks[-1] = {"task": "move", "seat": seat, "extra": False}
+    s.turn["seat"] = seat
     return s
 
 
@@ -121,7 +122,7 @@ def test_every_path_is_accepted_as_the_move():
     assert any(len(p) > P.characters["Ogre"].moves for p in got["paths"])  # the Mountain cave bonus
     for path in got["paths"]:
         new, _ = act(state, 0, {"kind": "move", "to": "lark-heath", "path": path})
-        assert new["players"][0]["at"] == "lark-heath"
+        assert new.players[0]["at"] == "lark-heath"
 
 
 def test_the_cave_bonus_shows_in_the_ogres_paths_and_nobody_elses():
@@ -161,10 +162,10 @@ def test_answers_use_nothing_the_seat_cannot_see():
     state = game(s0="thornwood", s1="slate-pass")
     castle(state, "goldmeadow", "home:Warrior")
     spell(state, "mossy-hollow", "Revelation")
-    other = json.loads(json.dumps(state))
-    other["board"]["goldmeadow"]["token"]["id"] = "symbol:x"
-    other["board"]["mossy-hollow"]["token"]["id"] = "spell:Transport"
-    other["tower"]["chambers"] = [None] + list(reversed(other["tower"]["chambers"][1:]))
+    other = E.decode(E.encode(state))
+    other.edit("board", "goldmeadow", "token")["id"] = "symbol:x"
+    other.edit("board", "mossy-hollow", "token")["id"] = "spell:Transport"
+    other.edit("tower")["chambers"] = [None] + list(reversed(other.tower["chambers"][1:]))
     for q in ({"kind": "destinations"}, {"kind": "paths", "to": "mossy-hollow"}):
         assert E.query(state, 0, q) == E.query(other, 0, q)
     text = json.dumps(E.query(state, 0, {"kind": "destinations"}))

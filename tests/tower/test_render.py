@@ -72,11 +72,11 @@ def test_the_transport_turn_and_the_home_castle_choice_are_shown():
     the seat may do, and their events read as one line each."""
     state = blank(4, {0: "Elf", 1: "Dwarf", 2: "Warrior", 3: "Orc"})
     at(state, 0, "goldmeadow")
-    state["board"]["foggy-fen"]["token"] = {"id": "spell:transport", "up": False}
+    state.edit("board", "foggy-fen")["token"] = {"id": "spell:transport", "up": False}
+    castle(state, "thornwood", "home:Elf", up=True, wizard=wizard(state, 2), count=4)
     flight, events = act(state, 0, {"kind": "move", "to": "foggy-fen", "path": [["walk", "foggy-fen"]]})
     assert "Spell of Transport - fly to any space" in render(E.view(flight, 0), 0)
     assert any("extra turn (flying)" in line for line in render_events(events))
-    castle(state, "thornwood", "home:Elf", up=True, wizard=wizard(state, 2), count=4)
     home, _ = act(state, 0, {"kind": "move", "to": "thornwood", "path": [["walk", "thornwood"]]})
     assert "take back your Home Castle" in render(E.view(home, 0), 0)
     _, events = act(home, 0, {"kind": "home", "choice": "leave"})

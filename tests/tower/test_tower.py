@@ -2,12 +2,11 @@
 authored Wizard King's patience."""
 from __future__ import annotations
 
-import json
-
 from shared.engine import TERMINAL
 from shared.tower import tower
 from shared.tower.pack import pack
-from tests.tower.scenario import E, act, at, blank, castle, spell, types, wizard
+from shared.tower.state import TowerState
+from tests.tower.scenario import E, act, at, blank, castle, ramp, spell, types, wizard
 
 P = pack()
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}  # the Tower from the door: Dragon, Ogre, Minotaur, Skeleton
@@ -17,17 +16,17 @@ def test_the_ring_turns_one_chamber_per_pull():
     """The Wizard's Tower 2-4: into the empty chamber, 'pull the lever down once or twice (you decide)', the
     Character at the door comes out; the ring keeps its order, so what comes out depends on all that went before."""
     state = blank(4, CHARS)
-    one = json.loads(json.dumps(state))
+    one = state.successor()
     tower.transform(one, 0, 1, [], "test")
-    assert one["players"][0]["character"] == "Dragon"
-    assert one["tower"]["chambers"] == ["Warrior", None, "Ogre", "Minotaur", "Skeleton"]
+    assert one.players[0]["character"] == "Dragon"
+    assert one.tower["chambers"] == ["Warrior", None, "Ogre", "Minotaur", "Skeleton"]
     tower.transform(one, 0, 1, [], "test")
-    assert one["players"][0]["character"] == "Ogre", "the Dragon went in at the door; the next one comes out"
-    two = json.loads(json.dumps(state))
+    assert one.players[0]["character"] == "Ogre", "the Dragon went in at the door; the next one comes out"
+    two = state.successor()
     tower.transform(two, 0, 2, [], "test")
-    assert two["players"][0]["character"] == "Ogre"
+    assert two.players[0]["character"] == "Ogre"
     tower.transform(two, 1, 2, [], "test")
-    assert two["players"][1]["character"] == "Skeleton"
+    assert two.players[1]["character"] == "Skeleton"
     for s in (one, two):
         E.check_invariants(s)
 
@@ -38,7 +37,7 @@ def test_every_transformation_moves_the_king_one_step():
     events: list = []
     for n in range(1, 4):
         tower.transform(state, n % 4, 1, events, "test")
-        assert state["king"] == n and state["turn"]["quiet"] == 0
+        assert state.king == n and state.turn["quiet"] == 0
     assert types(events).count("king_climbed") == 3
 
 
@@ -50,11 +49,11 @@ def test_the_game_ends_when_the_king_steps_from_the_last_step_onto_the_tower():
     castle(state, "frostpeak", None, wizard=wizard(state, 2), count=5)
     castle(state, "grimstone", None, wizard=wizard(state, 0), count=3)
     spell(state, "goldmeadow", "transformation")
-    state["king"] = P.ramp_steps - 1
+    state.king = P.ramp_steps - 1
     new, _ = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
     new, events = act(new, 0, {"kind": "transform_other", "seat": 1, "pulls": 1})
-    assert new["king"] == P.ramp_steps and E.actor(new) != TERMINAL, "on the last step: not yet"
-    new["board"]["eagle-spire"]["token"] = {"id": "spell:transformation", "up": True}
+    assert new.king == P.ramp_steps and E.actor(new) != TERMINAL, "on the last step: not yet"
+    new.edit("board", "eagle-spire")["token"] = {"id": "spell:transformation", "up": True}
     at(new, 1, "thornwood")
     new, _ = act(new, 1, {"kind": "move", "to": "eagle-spire", "path": [["walk", "eagle-spire"]]})
     new, events = act(new, 1, {"kind": "transform_other", "seat": 3, "pulls": 2})
@@ -70,11 +69,11 @@ def test_tied_scores_share_the_throne():
     state = blank(2, {0: "Warrior", 1: "Elf"})
     castle(state, "frostpeak", None, wizard=wizard(state, 0), count=2)
     castle(state, "grimstone", None, wizard=wizard(state, 1), count=2)
-    state["stage"], state["tasks"], state["king"], state["ended"] = "over", [], P.ramp_steps + 1, True
+    state.stage, state.tasks, state.king, state.ended = "over", [], P.ramp_steps + 1, True
     assert E.outcome(state).winners == (0, 1) and "tie" in E.outcome(state).summary
 
 
-def play_turns(state: dict, n: int) -> tuple[dict, list]:
+def play_turns(state: TowerState, n: int) -> tuple[TowerState, list]:
     """n turns in which nobody transforms: each seat walks to its first listed destination."""
     events: list = []
     for _ in range(n):
@@ -90,23 +89,23 @@ def test_the_king_climbs_on_his_own_after_four_quiet_rounds():
     unused."""
     assert P.king_patience == 4
     state = blank(4, CHARS)
-    state["ramp"] = {"1": "ramp:conquer", "5": "ramp:power2"}
+    ramp(state, {"1": "ramp:conquer", "5": "ramp:power2"})
     wait = P.king_patience * 4
     new, events = play_turns(state, wait - 1)
-    assert new["king"] == 0 and new["turn"]["quiet"] == wait - 1
+    assert new.king == 0 and new.turn["quiet"] == wait - 1
     new, events = play_turns(new, 1)
-    assert new["king"] == 1 and "ramp_token_lost" in types(events) and new["ramp"] == {"5": "ramp:power2"}
+    assert new.king == 1 and "ramp_token_lost" in types(events) and new.ramp == {"5": "ramp:power2"}
     assert [e for e in events if e["type"] == "king_climbed"][0]["cause"] == "patience"
-    assert new["turn"]["quiet"] == 0
+    assert new.turn["quiet"] == 0
 
 
 def test_the_kings_patience_is_counted_in_rounds_whatever_the_number_of_players():
     """Authored king_patience: 4 rounds are 8 regular turns with 2 players, 12 with 3."""
     for seats, chars in ((2, {0: "Warrior", 1: "Dwarf"}), (3, {0: "Warrior", 1: "Dwarf", 2: "Elf"})):
         new, _ = play_turns(blank(seats, chars), P.king_patience * seats - 1)
-        assert new["king"] == 0
+        assert new.king == 0
         new, _ = play_turns(new, 1)
-        assert new["king"] == 1
+        assert new.king == 1
 
 
 def test_extra_turns_taken_or_passed_do_not_count_for_the_kings_patience():
@@ -116,13 +115,13 @@ def test_extra_turns_taken_or_passed_do_not_count_for_the_kings_patience():
     at(state, 0, "thornwood")
     castle(state, "goldmeadow", "home:Ogre")
     castle(state, "eagle-spire", "home:Minotaur")
-    state["turn"]["quiet"] = 5
+    state.turn["quiet"] = 5
     new, _ = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
-    assert new["turn"]["quiet"] == 6 and E.actor(new) == 0, "the regular turn counts; the extra turn is next"
+    assert new.turn["quiet"] == 6 and E.actor(new) == 0, "the regular turn counts; the extra turn is next"
     passed, events = act(new, 0, {"kind": "pass"})
-    assert passed["turn"]["quiet"] == 6 and E.actor(passed) == 1 and "passed" in types(events)
+    assert passed.turn["quiet"] == 6 and E.actor(passed) == 1 and "passed" in types(events)
     taken, _ = act(new, 0, {"kind": "move", "to": "foggy-fen", "path": [["walk", "foggy-fen"]]})
-    assert taken["turn"]["quiet"] == 6 and E.actor(taken) == 1
+    assert taken.turn["quiet"] == 6 and E.actor(taken) == 1
 
 
 def test_a_transformation_resets_the_kings_patience():
@@ -130,6 +129,6 @@ def test_a_transformation_resets_the_kings_patience():
     state = blank(4, CHARS)
     new, _ = play_turns(state, 5)
     tower.transform(new, 0, 1, [], "test")
-    assert new["turn"]["quiet"] == 0
+    assert new.turn["quiet"] == 0
     new, _ = play_turns(new, P.king_patience * 4 - 1)
-    assert new["king"] == 1
+    assert new.king == 1

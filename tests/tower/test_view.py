@@ -7,20 +7,21 @@ import random
 from shared.engine import MatchConfig
 from shared.engine.playout import random_playout
 from shared.tower.pack import pack
+from shared.tower.state import TowerState
 from tests.tower.scenario import E, blank, castle, started
 
 P = pack()
 
 
-def shuffle_hidden(state: dict, rng: random.Random) -> dict:
+def shuffle_hidden(state: TowerState, rng: random.Random) -> TowerState:
     """The same game to the eye of every player, with every hidden thing moved about: face-down tokens
     swapped among tokens with the same back, the Tower's ring reordered and turned, Ramp tokens swapped
     (the one a player holds included)."""
-    s = json.loads(json.dumps(state))
-    if s["stage"] != "play":
+    s = E.decode(E.encode(state))
+    if s.stage != "play":
         return s
     groups: dict = {}
-    for t, sq in s["board"].items():
+    for t, sq in s.edit("board").items():
         if sq["token"] is not None and not sq["token"]["up"]:
             back = P.territories[t].terrain if sq["castle"] else "spell"
             groups.setdefault(back, []).append(sq["token"])
@@ -29,15 +30,16 @@ def shuffle_hidden(state: dict, rng: random.Random) -> dict:
         rng.shuffle(ids)
         for tok, i in zip(tokens, ids):
             tok["id"] = i
-    inside = [c for c in s["tower"]["chambers"] if c is not None]
+    inside = [c for c in s.tower["chambers"] if c is not None]
     rng.shuffle(inside)
-    door = rng.randrange(len(s["tower"]["chambers"]))
-    chambers = [None] * len(s["tower"]["chambers"])
+    door = rng.randrange(len(s.tower["chambers"]))
+    chambers = [None] * len(s.tower["chambers"])
     for k, c in enumerate(inside, start=1):
         chambers[(door + k) % len(chambers)] = c
-    s["tower"] = {"chambers": chambers, "door": door}
-    battles_with_ramp = [t for t in s["tasks"] if t["task"] == "battle" and t["ramp"]]
-    slots = [(s["ramp"], k) for k in s["ramp"]] + [(t, "ramp") for t in battles_with_ramp]
+    s.replace("tower", {"chambers": chambers, "door": door})
+    battles_with_ramp = [t for t in s.tasks if t["task"] == "battle" and t["ramp"]]
+    ramp = s.edit("ramp")
+    slots = [(ramp, k) for k in ramp] + [(t, "ramp") for t in battles_with_ramp]
     tokens = [holder[k] for holder, k in slots]
     rng.shuffle(tokens)
     for (holder, k), tok in zip(slots, tokens):
@@ -63,7 +65,7 @@ def test_the_towers_contents_and_ring_are_hidden():
     for seat in (0, 3, None):
         v = E.view(state, seat)
         assert v["tower"] == {"inside": 4}
-        for c in state["tower"]["chambers"]:
+        for c in state.tower["chambers"]:
             if c:
                 assert c not in json.dumps(v["tower"])
 
@@ -72,7 +74,7 @@ def test_ramp_tokens_are_hidden_but_their_steps_are_seen():
     """Set up the Game 1: Ramp tokens go W side up on the steps."""
     state = started(4)
     v = E.view(state, 0)
-    assert set(v["ramp"]) == set(state["ramp"]) and set(v["ramp"].values()) == {"W"}
+    assert set(v["ramp"]) == set(state.ramp) and set(v["ramp"].values()) == {"W"}
 
 
 def test_every_seat_and_a_spectator_see_the_same_board_positions_pennants_and_characters():
@@ -82,7 +84,7 @@ def test_every_seat_and_a_spectator_see_the_same_board_positions_pennants_and_ch
     for v in views:
         v.pop("you")
     assert all(v == views[0] for v in views)
-    assert [p["character"] for p in views[0]["players"]] == [p["character"] for p in state["players"]]
+    assert [p["character"] for p in views[0]["players"]] == [p["character"] for p in state.players]
 
 
 def test_views_do_not_change_when_hidden_things_do():
@@ -90,10 +92,10 @@ def test_views_do_not_change_when_hidden_things_do():
     rng = random.Random(8)
 
     def check(state):
-        if state["stage"] == "over":
+        if state.stage == "over":
             return
         other = shuffle_hidden(state, rng)
-        for seat in [None] + list(range(state["seats"])):
+        for seat in [None] + list(range(state.seats)):
             assert E.view(state, seat) == E.view(other, seat)
 
     for seats in (2, 3, 4):
@@ -103,7 +105,7 @@ def test_views_do_not_change_when_hidden_things_do():
 def test_the_end_shows_everything():
     """Winning the Game: when the King is on the Tower, tokens and the Tower may be looked at."""
     state, _ = random_playout(E, MatchConfig(seats=4), random.Random(1))
-    assert E.view(state, 0)["tower"] == state["tower"]
+    assert E.view(state, 0)["tower"] == state.tower
 
 
 def test_events_never_name_a_hidden_token_or_the_towers_ring():
@@ -132,5 +134,5 @@ def test_events_never_name_a_hidden_token_or_the_towers_ring():
                     assert e["type"] in public_ramp, e
                 token = e.get("token")
                 if token is not None and not token.startswith("ramp:"):
-                    square = state["board"].get(e["territory"])
-                    assert square["token"] is None or square["token"]["up"] or state["stage"] == "over", e
+                    square = state.board.get(e["territory"])
+                    assert square["token"] is None or square["token"]["up"] or state.stage == "over", e

@@ -1,12 +1,18 @@
 """Building Wizards states directly for scenario tests: a fixed island layout, players
-put where a test needs them, and scripted dice."""
+put where a test needs them, and scripted dice.
+
+A state `build` returns shares nothing with any other state, so `prepare` and a test may
+change it in place (`st.players[0]["rank"] = 2`, `st.boats.append(...)`). A state the
+engine returned shares its fields that are not HOT (tiles, decks, ...) with the state
+before it: change those through `st.edit("decks", "event")` or `st.replace(...)`, or
+take a copy of its own first, `ENGINE.decode(ENGINE.encode(st))` (shared/wizards/state.py)."""
 from __future__ import annotations
 
 from shared.engine import CHANCE, MatchConfig
 from shared.wizards import boats
 from shared.wizards.engine import WizardsEngine, settle
 from shared.wizards.pack import pack
-from shared.wizards.state import new_state
+from shared.wizards.state import WizardsState, new_state
 from shared.wizards.world import world_for
 
 ENGINE = WizardsEngine()
@@ -23,39 +29,39 @@ LAYOUT = {
 
 
 def build(seats: int = 2, layout: dict | None = None, at: dict | None = None, dragon: tuple = ("M6", "C3"),
-          dealer: int = 0, days: int = 13, prepare=None) -> dict:
+          dealer: int = 0, days: int = 13, prepare=None) -> WizardsState:
     """A state in play on Day 1, the dealer about to roll for movement.
 
     `at` maps seat -> (tile, label); by default seat i starts on Meadowfarm (C5) spaces.
     `prepare(state)` runs before the first turn begins (give players Orders, animals...)."""
     p = pack()
     st = new_state(seats, "standard", {"days": days}, days)
-    st["decks"] = {"task": [c["number"] for c in p.task_cards], "event": [c["number"] for c in p.event_cards],
-                   "wizard": [c["id"] for c in p.wizard_cards]}
-    st["gem_boxes"] = dict(zip(p.high_wizards, [c["id"] for c in p.gem_cards]))
-    st["wizard_markers"] = {n: None for n in p.high_wizards}
-    st["dealer"] = dealer
+    st.decks = {"task": [c["number"] for c in p.task_cards], "event": [c["number"] for c in p.event_cards],
+                "wizard": [c["id"] for c in p.wizard_cards]}
+    st.gem_boxes = dict(zip(p.high_wizards, [c["id"] for c in p.gem_cards]))
+    st.wizard_markers = {n: None for n in p.high_wizards}
+    st.dealer = dealer
     for tile, (c, rot) in (layout or LAYOUT).items():
-        st["tiles"]["placed"].append({"tile": tile, "at": list(c), "rotation": rot, "by": 0, "face_down": False})
+        st.tiles["placed"].append({"tile": tile, "at": list(c), "rotation": rot, "by": 0, "face_down": False})
     w = world_for(st)
-    st["boats"] = [{"id": i, "at": list(m), "rider": None} for i, (_, m) in enumerate(boats.starting_boats(w))]
-    st["dragon"] = list(w.hex_of[dragon])
+    st.boats = [{"id": i, "at": list(m), "rider": None} for i, (_, m) in enumerate(boats.starting_boats(w))]
+    st.dragon = list(w.hex_of[dragon])
     starts = at or {s: ("C5", ["A1", "A3", "A5", "B1", "B3", "B5"][s]) for s in range(seats)}
     for seat in range(seats):
-        pl = st["players"][seat]
+        pl = st.players[seat]
         pl["colour"] = p.colours[seat]
         pl["at"] = list(w.hex_of[starts[seat]])
         pl["visited"] = [starts[seat][0]]
-    st["phase"] = "play"
-    st["turn"] = {"seat": dealer, "extra": False}
-    st["step"] = "turn_start"
+    st.phase = "play"
+    st.turn = {"seat": dealer, "extra": False}
+    st.step = "turn_start"
     if prepare:
         prepare(st)
     settle(st, [])
     return st
 
 
-def solo(tile: str, label: str, prepare=None, **kw) -> dict:
+def solo(tile: str, label: str, prepare=None, **kw) -> WizardsState:
     """One player standing on a space, about to roll."""
     def prep(st):
         put(st, 0, tile, label)
@@ -66,47 +72,47 @@ def solo(tile: str, label: str, prepare=None, **kw) -> dict:
 
 def animal(kind: str, turns: int = 3, since: int = 0):
     """A `prepare` giving seat 0 an Animal with `turns` uses left."""
-    return lambda s: s["players"][0].update(animal={"kind": kind, "turns": turns, "since": since})
+    return lambda s: s.players[0].update(animal={"kind": kind, "turns": turns, "since": since})
 
 
-def hex_of(state: dict, tile: str, label: str) -> tuple[int, int]:
+def hex_of(state: WizardsState, tile: str, label: str) -> tuple[int, int]:
     return world_for(state).hex_of[(tile, label)]
 
 
-def put(state: dict, seat: int, tile: str, label: str) -> tuple[int, int]:
+def put(state: WizardsState, seat: int, tile: str, label: str) -> tuple[int, int]:
     """Move a player's piece to a space (test set-up only)."""
     h = hex_of(state, tile, label)
-    state["players"][seat]["at"] = [h[0], h[1]]
+    state.players[seat]["at"] = [h[0], h[1]]
     return h
 
 
-def roll(state: dict, white: int, red: int = 6) -> dict:
+def roll(state: WizardsState, white: int, red: int = 6) -> WizardsState:
     """Answer the Movement Roll with scripted dice."""
-    assert ENGINE.actor(state) == CHANCE and state["chance"]["then"]["do"] == "movement_rolled", state["chance"]
+    assert ENGINE.actor(state) == CHANCE and state.chance["then"]["do"] == "movement_rolled", state.chance
     new, _ = ENGINE.apply_chance(state, [[white], [red]])
     return new
 
 
-def moves(state: dict, seat: int) -> dict:
+def moves(state: WizardsState, seat: int) -> dict:
     """(by, (q, r)) -> cost of every legal move."""
     return {(a["by"], tuple(a["to"])): a["cost"] for a in ENGINE.legal_actions(state, seat) if a["kind"] == "move"}
 
 
-def move(state: dict, seat: int, by: str, to: tuple[int, int]):
+def move(state: WizardsState, seat: int, by: str, to: tuple[int, int]):
     cost = moves(state, seat)[(by, tuple(to))]
     return ENGINE.apply(state, seat, {"kind": "move", "by": by, "to": list(to), "cost": cost})
 
 
-def end(state: dict, seat: int = 0) -> dict:
+def end(state: WizardsState, seat: int = 0) -> WizardsState:
     """End the seat's movement and run on (dice showing 1) to the next Movement Roll."""
-    if state["await"] and state["await"]["for"] == "move":
+    if state.await_ and state.await_["for"] == "move":
         state, _ = ENGINE.apply(state, seat, {"kind": "end_move"})
-    while state["chance"]["then"]["do"] != "movement_rolled":
-        state, _ = ENGINE.apply_chance(state, [[1] * p["count"] for p in state["chance"]["request"]["pools"]])
+    while state.chance["then"]["do"] != "movement_rolled":
+        state, _ = ENGINE.apply_chance(state, [[1] * p["count"] for p in state.chance["request"]["pools"]])
     return state
 
 
-def chance(state: dict, *faces: int):
+def chance(state: WizardsState, *faces: int):
     """Answer a one-die-per-pool request with the given faces."""
     return ENGINE.apply_chance(state, [[f] for f in faces])
 
@@ -119,7 +125,7 @@ def config(seats: int = 2, **options) -> MatchConfig:
 def member(seat: int = 0, order: str = "wizards", rank: int = 1, **points):
     """A `prepare` making a seat a member of an Order at a Rank (joined on day 0), with points."""
     def prep(s):
-        pl = s["players"][seat]
+        pl = s.players[seat]
         pl.update(order=order, rank=rank, rank_day=0)
         pl["points"].update(points)
     return prep
@@ -144,33 +150,32 @@ def hold_task(state: dict, seat: int, card: int, at: dict | None = None, done: i
         h = hex_of(state, *where)
         rec["steps"][i]["at"] = [h[0], h[1]]
         if i >= done:
-            state["task_markers"].append({"seat": seat, "task": card, "step": i, "at": [h[0], h[1]]})
+            state.task_markers.append({"seat": seat, "task": card, "step": i, "at": [h[0], h[1]]})
     for i in range(done):
         rec["steps"][i]["done"] = True
-    if card in state["decks"]["task"]:
-        state["decks"]["task"].remove(card)
-    state["players"][seat]["tasks"].append(rec)
+    if card in state.decks["task"]:
+        state.decks["task"].remove(card)
+    state.players[seat]["tasks"].append(rec)
     return rec
 
 
 def top_deck(state: dict, deck: str, *cards) -> None:
     """Put cards on top of a deck in this order (test set-up only)."""
     for c in reversed(cards):
-        state["decks"][deck].remove(c)
-        state["decks"][deck].insert(0, c)
+        state.decks[deck].remove(c)
+        state.decks[deck].insert(0, c)
 
 
 def resolve(state: dict, *items: dict) -> tuple[dict, list]:
     """Resolve items as if an encounter had pushed them, from a state waiting for its
     Movement Roll; the flow returns to that roll afterwards. Returns (state, events)."""
     from shared.wizards import resolution
-    from shared.wizards.state import clone
-    s = clone(state)
-    if s["await"] and s["await"]["for"] == "pre_roll":  # Transporting may replace his roll
-        s["await"], then = None, "pre_roll"
+    s = ENGINE.decode(ENGINE.encode(state))  # a state of its own, to change in place
+    if s.await_ and s.await_["for"] == "pre_roll":  # Transporting may replace his roll
+        s.await_, then = None, "pre_roll"
     else:
-        assert s["chance"]["then"]["do"] == "movement_rolled", "resolve starts from a Movement Roll"
-        s["chance"], then = None, "movement_roll"
+        assert s.chance["then"]["do"] == "movement_rolled", "resolve starts from a Movement Roll"
+        s.chance, then = None, "movement_roll"
     resolution.begin(s, list(items), then)
     events: list = []
     settle(s, events)
@@ -187,9 +192,9 @@ def choose(state: dict, seat: int, kind: str, **fields):
 
 def waiting_for_roll(state: dict) -> bool:
     """The resolution stack is empty and the turn is back at its Movement Roll."""
-    if state["await"] and state["await"]["for"] == "pre_roll":
-        return not state["pending"]
-    return state["chance"] is not None and state["chance"]["then"]["do"] == "movement_rolled" and not state["pending"]
+    if state.await_ and state.await_["for"] == "pre_roll":
+        return not state.pending
+    return state.chance is not None and state.chance["then"]["do"] == "movement_rolled" and not state.pending
 
 
 # --- Mentors and places (7.3x, 8.7) -------------------------------------------------------
@@ -197,8 +202,8 @@ def roll_through(state: dict, face: int = 1) -> dict:
     """Answer every chance step that is not a Movement Roll with dice showing `face` (1 by
     default: the tables' mildest results for a player in no Order) until the state waits
     for a seat or for the next Movement Roll."""
-    while state["chance"] is not None and state["chance"]["then"]["do"] != "movement_rolled":
-        state, _ = ENGINE.apply_chance(state, [[face] * p["count"] for p in state["chance"]["request"]["pools"]])
+    while state.chance is not None and state.chance["then"]["do"] != "movement_rolled":
+        state, _ = ENGINE.apply_chance(state, [[face] * p["count"] for p in state.chance["request"]["pools"]])
     return state
 
 
@@ -212,7 +217,7 @@ def answer(state: dict, seat: int, **fields) -> tuple[dict, list]:
 def joined(order: str, rank: int = 1, seat: int = 0, **points):
     """A `prepare` putting a seat in an Order at a Rank, with points by type."""
     def prep(st):
-        p = st["players"][seat]
+        p = st.players[seat]
         p.update(order=order, rank=rank, rank_day=-10)
         p["points"].update(points)
     return prep
@@ -220,8 +225,8 @@ def joined(order: str, rank: int = 1, seat: int = 0, **points):
 
 def rolling(state: dict) -> dict:
     """A state offering Transporting before the Movement Roll (11.213) goes on to the roll."""
-    if state["await"] and state["await"]["for"] == "pre_roll":
-        state, _ = ENGINE.apply(state, state["await"]["seat"], {"kind": "roll"})
+    if state.await_ and state.await_["for"] == "pre_roll":
+        state, _ = ENGINE.apply(state, state.await_["seat"], {"kind": "roll"})
     return state
 
 
@@ -229,10 +234,10 @@ def run_items(state: dict, *items: dict) -> tuple[dict, list]:
     """Resolve items on the resolution stack from a state waiting for its Movement Roll
     (as an encounter of that moment would), then wait for that roll again."""
     from shared.wizards import resolution
-    from shared.wizards.state import clone
-    st = clone(rolling(state))
-    assert st["chance"]["then"]["do"] == "movement_rolled"
-    st["chance"] = None
+    st = rolling(state)
+    st = ENGINE.decode(ENGINE.encode(st))  # a state of its own, to change in place
+    assert st.chance["then"]["do"] == "movement_rolled"
+    st.chance = None
     events: list = []
     resolution.begin(st, list(items), "movement_roll")
     settle(st, events)
@@ -251,7 +256,7 @@ def enter(tile: str, label: str, prepare=None, white: int = 6, seats: int = 1, *
         if s is None or s.tile != tile or s.kind not in ("plains", "woods", "mountains"):
             continue
         def prep(st, n=n):
-            st["players"][0]["at"] = [n[0], n[1]]
+            st.players[0]["at"] = [n[0], n[1]]
             if prepare:
                 prepare(st)
         st = roll(rolling(build(seats=seats, prepare=prep, **kw)), white)

@@ -30,11 +30,11 @@ def test_garbage_is_refused_with_engine_errors_only(action):
     with pytest.raises(EngineError):
         ENGINE.apply(st, 0, action)
     st = ENGINE.setup(config(2))
-    st, _ = ENGINE.apply_chance(st, [[1]] * len(st["chance"]["request"]["pools"]))
+    st, _ = ENGINE.apply_chance(st, [[1]] * len(st.chance["request"]["pools"]))
     st, _ = ENGINE.apply_chance(st, [[6, 6], [1, 1]])
-    st, _ = ENGINE.apply_chance(st, [[1]] * len(st["chance"]["request"]["pools"]))
+    st, _ = ENGINE.apply_chance(st, [[1]] * len(st.chance["request"]["pools"]))
     with pytest.raises(EngineError):
-        ENGINE.apply(st, st["await"]["seat"], action)
+        ENGINE.apply(st, st.await_["seat"], action)
 
 
 def test_malformed_before_turn_and_rule_checks():

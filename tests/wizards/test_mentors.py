@@ -13,18 +13,18 @@ def types(ev):
 
 def dice(st, ev=(), face=1):
     ev = list(ev)
-    while st["chance"] is not None and st["chance"]["then"]["do"] != "movement_rolled":
-        st, more = ENGINE.apply_chance(st, [[face] * p["count"] for p in st["chance"]["request"]["pools"]])
+    while st.chance is not None and st.chance["then"]["do"] != "movement_rolled":
+        st, more = ENGINE.apply_chance(st, [[face] * p["count"] for p in st.chance["request"]["pools"]])
         ev += more
     return st, ev
 
 
 def marker(name, tile, label):
     def prep(st):
-        st["wizard_markers"][name] = list(world_for(st).hex_of[(tile, label)])
-        st["decks"]["wizard"].remove("W" + str(1 + list(st["wizard_markers"]).index(name)))
-        st["wizard_aside"].append("W" + str(1 + list(st["wizard_markers"]).index(name)))
-        st["aside_for"][name] = ["W" + str(1 + list(st["wizard_markers"]).index(name))]
+        st.wizard_markers[name] = list(world_for(st).hex_of[(tile, label)])
+        st.decks["wizard"].remove("W" + str(1 + list(st.wizard_markers).index(name)))
+        st.wizard_aside.append("W" + str(1 + list(st.wizard_markers).index(name)))
+        st.aside_for[name] = ["W" + str(1 + list(st.wizard_markers).index(name))]
     return prep
 
 
@@ -39,12 +39,12 @@ def test_high_wizard_marker_initiates_and_goes_back_7_32_7_321():
     """7.32: the marker goes back to its box and his cards are reshuffled; 7.321: he offers
     membership in the Order of Wizards; accepting makes an Apprentice (10)."""
     st, ev = enter("C5", "A2", prepare=marker("Terek", "C5", "A2"))
-    assert st["wizard_markers"]["Terek"] is None and "wizard_marker_returned" in types(ev)
+    assert st.wizard_markers["Terek"] is None and "wizard_marker_returned" in types(ev)
     st, ev = dice(st, ev)  # 8.74 reshuffle
-    assert "W6" in st["decks"]["wizard"] and not st["wizard_aside"]
+    assert "W6" in st.decks["wizard"] and not st.wizard_aside
     assert ENGINE.describe({"kind": "join_order", "order": "wizards", "accept": True}) == "join the Order of Wizards"
     st, ev = answer(st, 0, accept=True)
-    p = st["players"][0]
+    p = st.players[0]
     assert (p["order"], p["rank"]) == ("wizards", 1) and "joined_order" in types(ev)
 
 
@@ -53,7 +53,7 @@ def test_changing_orders_keeps_points_10_3():
     st, ev = enter("C5", "A2", prepare=both(marker("Terek", "C5", "A2"), joined("druids", 3, knowledge=7)))
     st, ev = dice(st, ev)
     st, ev = answer(st, 0, accept=True)
-    p = st["players"][0]
+    p = st.players[0]
     assert (p["order"], p["rank"], p["points"]["knowledge"]) == ("wizards", 1, 7)
 
 
@@ -61,11 +61,11 @@ def test_heal_ends_the_turns_encounters_7_322_amb15():
     """7.322 / AMB15: healed by a High Wizard, nothing more is done for him that turn:
     the Town's encounter in the same space does not follow."""
     def sick(st):
-        st["players"][0]["afflictions"].append("demon_dazed")
+        st.players[0]["afflictions"].append("demon_dazed")
     st, ev = enter("C5", "B3", prepare=both(marker("Veldor", "C5", "B3"), sick))
     st, ev = dice(st, ev)
     assert "healed" in types(ev) and "encounters_end" in types(ev)
-    assert "common_folk" not in types(ev) and st["players"][0]["afflictions"] == []
+    assert "common_folk" not in types(ev) and st.players[0]["afflictions"] == []
 
 
 def test_order_of_wizards_every_time_promotes_7_327_10_2():
@@ -73,7 +73,7 @@ def test_order_of_wizards_every_time_promotes_7_327_10_2():
     st, ev = enter("C5", "A2", prepare=both(marker("Terek", "C5", "A2"),
                                             joined("wizards", knowledge=15, perception=10, power=5)))
     st, ev = dice(st, ev)
-    assert st["players"][0]["rank"] == 2 and any(e["type"] == "promoted" and e["by"] == "Terek" for e in ev)
+    assert st.players[0]["rank"] == 2 and any(e["type"] == "promoted" and e["by"] == "Terek" for e in ev)
 
 
 def test_gem_given_secretly_7_326_14_3():
@@ -86,31 +86,31 @@ def test_gem_given_secretly_7_326_14_3():
     st, ev = chance(st, 3)
     got = next(e for e in ev if e["type"] == "gem_received")
     assert got["visible_to"] == [0] and got["gem"] == "Diamond"
-    assert st["players"][0]["gems"] == {"Ishkatar": "Diamond"}
+    assert st.players[0]["gems"] == {"Ishkatar": "Diamond"}
     assert ENGINE.view(st, 1)["players"][0]["gems"] == "hidden"
 
 
 def test_gem_asked_again_only_when_not_held_7_326_amb20():
     """AMB20: while his Gem is on the record the High Wizard is not asked again."""
     def has(st):
-        st["players"][0]["gems"]["Ishkatar"] = "Diamond"
+        st.players[0]["gems"]["Ishkatar"] = "Diamond"
     st, ev = enter("C5", "A2", prepare=both(marker("Ishkatar", "C5", "A2"), joined("wizards", 4), has))
     st, ev = dice(st, ev)
-    assert not st["pending"] and "gem_attempt" not in types(ev)
+    assert not st.pending and "gem_attempt" not in types(ev)
 
 
 def test_false_wizard_steals_7_3263():
     """7.3263: the FALSE WIZARD card, roll 1-4: every Gem held is stolen; FALSE recorded."""
     def prep(st):
         joined("wizards", 4)(st)
-        st["gem_boxes"]["Veldor"], st["gem_boxes"]["Terek"] = st["gem_boxes"]["Terek"], st["gem_boxes"]["Veldor"]
-        st["players"][0]["gems"]["Ishkatar"] = "Diamond"
+        st.gem_boxes["Veldor"], st.gem_boxes["Terek"] = st.gem_boxes["Terek"], st.gem_boxes["Veldor"]
+        st.players[0]["gems"]["Ishkatar"] = "Diamond"
     st = solo("C5", "A2", prepare=prep)
     st, ev = run_items(st, {"do": "gem_attempt", "seat": 0, "wizard": "Terek", "rule": "7.326"})
     st, ev = chance(st, 4)
     fw = next(e for e in ev if e["type"] == "false_wizard")
     assert fw["stolen"] == ["Diamond"] and fw["visible_to"] == [0]
-    assert st["players"][0]["gems"] == {} and st["players"][0]["false_wizard"] == "Terek"
+    assert st.players[0]["gems"] == {} and st.players[0]["false_wizard"] == "Terek"
 
 
 def test_sorcerer_needs_company_for_a_gem_7_3461():
@@ -119,12 +119,12 @@ def test_sorcerer_needs_company_for_a_gem_7_3461():
     st = solo("C5", "A2", prepare=joined("sorcerers", 4))
     st, ev = run_items(st, {"do": "meet_high_wizard", "seat": 0, "wizard": "Aevarex", "rule": "7.32"})
     st, ev = answer(st, 0, accept=False)  # 7.321: he stays a Sorcerer
-    assert not st["pending"] and "nothing_done" in types(ev)
+    assert not st.pending and "nothing_done" in types(ev)
 
     def prep(st):
         joined("sorcerers", 4)(st)
         joined("wizards", 4, seat=1)(st)
-        st["players"][1]["at"] = list(world_for(st).hex_of[("C5", "A2")])
+        st.players[1]["at"] = list(world_for(st).hex_of[("C5", "A2")])
     st = build(seats=2, at={0: ("C5", "A2"), 1: ("C5", "A4")}, prepare=prep)
     st, ev = run_items(st, {"do": "meet_high_wizard", "seat": 0, "wizard": "Aevarex", "rule": "7.32"})
     st, ev = answer(st, 0, accept=False)
@@ -134,9 +134,9 @@ def test_sorcerer_needs_company_for_a_gem_7_3461():
 def test_ruktal_promotes_a_druid_to_rank_four_with_perception_7_335_11_233():
     """7.335 / 11.233: Rüktal promotes; at Rank FOUR the Druid learns the False Wizard (secret)."""
     st = solo("M1", "A1", prepare=joined("druids", 3, knowledge=45, perception=75, power=60))
-    st["players"][0]["at"] = list(hex_of(st, "M1", "Center"))
-    st, ev = dice(*run_items(st, {"do": "ruktal", "seat": 0, "at": st["players"][0]["at"]}))
-    assert st["players"][0]["rank"] == 4 and st["players"][0]["false_wizard"] == "Veldor"
+    st.players[0]["at"] = list(hex_of(st, "M1", "Center"))
+    st, ev = dice(*run_items(st, {"do": "ruktal", "seat": 0, "at": st.players[0]["at"]}))
+    assert st.players[0]["rank"] == 4 and st.players[0]["false_wizard"] == "Veldor"
     assert next(e for e in ev if e["type"] == "false_wizard_known")["visible_to"] == [0]
 
 
@@ -144,7 +144,7 @@ def test_ruktal_one_thing_for_a_non_member_7_33():
     """7.33: a Wizard who declines the Druids gets ONE thing: a Task (Optional, 9.42)."""
     st = solo("M1", "A1", prepare=joined("wizards", 2))
     center = hex_of(st, "M1", "Center")
-    st["players"][0]["at"] = list(center)
+    st.players[0]["at"] = list(center)
     st, ev = run_items(st, {"do": "ruktal", "seat": 0, "at": list(center)})
     st, ev = answer(st, 0, accept=False)
     assert "declined_order" in types(ev) and "promoted" not in types(ev)
@@ -155,42 +155,42 @@ def test_gem_summoning_contacts_a_marker_11_2321_amb5():
     die decides, and the marker leaves the board whatever the roll."""
     st = solo("M2", "A1", prepare=both(joined("sorcerers", 4), marker("Zegoral", "C1", "A1")))
     center = hex_of(st, "M2", "Center")
-    st["players"][0]["at"] = list(center)
+    st.players[0]["at"] = list(center)
     st, ev = run_items(st, {"do": "master_sorcerer", "seat": 0, "at": list(center)})
     acts = ENGINE.legal_actions(st, 0)
     assert {a["target"] for a in acts} == {"Zegoral", None}
     st, ev = answer(st, 0, target="Zegoral")
-    assert st["wizard_markers"]["Zegoral"] is None
+    assert st.wizard_markers["Zegoral"] is None
     st, ev = chance(st, 6)
     assert any(e["type"] == "no_gem" for e in ev)
     st, ev = dice(st, ev)
-    assert not st["wizard_aside"] and len(st["decks"]["wizard"]) == 14
+    assert not st.wizard_aside and len(st.decks["wizard"]) == 14
 
 
 def test_gem_summoning_at_random_11_2322():
     """11.2322: no marker on the board: 1-2 succeeds, draw until a High Wizard, then 7.326."""
     st = solo("M2", "A1", prepare=joined("sorcerers", 4))
     center = hex_of(st, "M2", "Center")
-    st["players"][0]["at"] = list(center)
+    st.players[0]["at"] = list(center)
     st, ev = run_items(st, {"do": "master_sorcerer", "seat": 0, "at": list(center)})
     st, ev = answer(st, 0, target="random")
     st, ev = dice(st, ev)
-    assert st["players"][0]["gems"] == {"Ishkatar": "Diamond"}
+    assert st.players[0]["gems"] == {"Ishkatar": "Diamond"}
 
 
 def test_wizard_card_phantasm_and_trap_8_72_8_73():
     """8.72 a Phantasm is no encounter; 8.73 a Trap transports him to its destination
     (W9: the Center of the Dragon's Lair); 8.74 the cards go back and are reshuffled."""
     st = solo("C5", "A2")
-    st["decks"]["wizard"].remove("W8")
-    st["decks"]["wizard"].insert(0, "W8")
+    st.decks["wizard"].remove("W8")
+    st.decks["wizard"].insert(0, "W8")
     st, ev = dice(*run_items(st, {"do": "wizard_card", "seat": 0, "rule": "8.7", "mode": "one"}))
-    assert "phantasm" in types(ev) and len(st["decks"]["wizard"]) == 14 and not st["wizard_aside"]
+    assert "phantasm" in types(ev) and len(st.decks["wizard"]) == 14 and not st.wizard_aside
     st = solo("C5", "A2")
-    st["decks"]["wizard"].remove("W9")
-    st["decks"]["wizard"].insert(0, "W9")
+    st.decks["wizard"].remove("W9")
+    st.decks["wizard"].insert(0, "W9")
     st, ev = dice(*run_items(st, {"do": "wizard_card", "seat": 0, "rule": "8.7", "mode": "one"}))
-    assert st["players"][0]["at"] == list(hex_of(st, "M6", "Center"))
+    assert st.players[0]["at"] == list(hex_of(st, "M6", "Center"))
 
 
 def test_wizard_card_high_wizard_met_at_once_8_71():
@@ -203,10 +203,10 @@ def test_wizard_card_high_wizard_met_at_once_8_71():
 def test_high_wizard_card_in_the_center_not_met_7_32_amb25():
     """7.32 / AMB25: in the Center of the Sacred Circle the card is not met and goes back at once."""
     st = solo("M1", "A1")
-    st["players"][0]["at"] = list(hex_of(st, "M1", "Center"))
+    st.players[0]["at"] = list(hex_of(st, "M1", "Center"))
     st, ev = dice(*run_items(st, {"do": "wizard_card", "seat": 0, "rule": "8.7", "mode": "one"}))
     assert "high_wizard_forbidden" in types(ev) and "meets_high_wizard" not in types(ev)
-    assert len(st["decks"]["wizard"]) == 14 and not st["wizard_aside"] and not st["aside_for"]
+    assert len(st.decks["wizard"]) == 14 and not st.wizard_aside and not st.aside_for
 
 
 def test_secret_wizard_known_only_to_the_seats_7_302_14_3():
@@ -219,8 +219,8 @@ def test_secret_wizard_known_only_to_the_seats_7_302_14_3():
     known = next(e for e in ev if e["type"] == "secret_wizard_known")
     assert known["visible_to"] == [0, 1] and known["wizard"] == "Ishkatar"
     assert all(e.get("visible_to") == [0, 1] for e in ev if e["type"] == "wizard_card")
-    assert st["players"][0]["secret_record"] == {"A": "Ishkatar"}
+    assert st.players[0]["secret_record"] == {"A": "Ishkatar"}
     v = ENGINE.view(st, 2)
     assert v["secret_wizards"] == [{"letter": "A", "at": list(hex_of(st, "C1", "A2"))}]
     assert "Ishkatar" not in str(v["secret_wizards"]) and v["players"][0]["secret_record"] == "hidden"
-    assert st["aside_for"] == {"secret:A": ["W1"]}
+    assert st.aside_for == {"secret:A": ["W1"]}

@@ -41,14 +41,14 @@ def test_walking_costs_add_up_along_the_cheapest_path():
     to = hex_of(st, "C5", "B1")  # plains two steps east over A1 plains
     assert walks(st)[to] == 2
     st, ev = move(st, 0, "walk", to)
-    assert st["turn"]["mp"] == 2 and st["await"]["for"] == "move"
+    assert st.turn["mp"] == 2 and st.await_["for"] == "move"
     assert all(c <= 2 for c in walks(st).values())
 
 
 @pytest.mark.parametrize("where,prepare", [
     (("C5", "Center"), None),
     (("C5", "Center"), animal("horse")),  # 8.45: the Horse's points, and the spaces it shies from
-    (("E6", "C2"), lambda s: s["boats"].append({"id": 9, "at": [0, 15], "rider": None})),  # a Boat as a bridge
+    (("E6", "C2"), lambda s: s.boats.append({"id": 9, "at": [0, 15], "rider": None})),  # a Boat as a bridge
 ])
 def test_the_walk_search_gives_each_listed_walk_and_a_route_to_it(where, prepare):
     """6: the one search behind the walks listed and the board queries' paths: the first way it settles
@@ -128,25 +128,25 @@ def test_star_crest_needs_a_task_an_event_or_a_re_entry():
         ENGINE.apply(st, 0, {"kind": "move", "by": "walk", "to": list(crest_of(st))})
     assert e.value.rule == "7.37"
     # A Task Marker of his own in the Star Crest directs him there.
-    st = roll(solo("E4", "A3", prepare=lambda s: s["task_markers"].append(
+    st = roll(solo("E4", "A3", prepare=lambda s: s.task_markers.append(
         {"seat": 0, "task": 1, "step": 0, "at": list(hex_of(s, "E4", "Center"))})), 1)
     assert walks(st)[crest_of(st)] == 1
     # An Event Card's direction: enter, leave, re-enter once on the very next turn, then no more.
-    st = roll(solo("E4", "A3", prepare=lambda s: s["players"][0].update(star_crest_directed=True)), 1)
+    st = roll(solo("E4", "A3", prepare=lambda s: s.players[0].update(star_crest_directed=True)), 1)
     st, ev = move(st, 0, "walk", crest_of(st))
-    assert st["players"][0]["star_crest"]["visit"] == "initial"
+    assert st.players[0]["star_crest"]["visit"] == "initial"
     st = roll(end(st), 1)
     st, _ = move(st, 0, "walk", hex_of(st, "E4", "A3"))  # leaves it
     st = roll(end(st), 1)
     assert crest_of(st) in walks(st)  # 7.372: the very next turn
     st, _ = move(st, 0, "walk", crest_of(st))
-    assert st["players"][0]["star_crest"]["visit"] == "reentry"
+    assert st.players[0]["star_crest"]["visit"] == "reentry"
     st = roll(end(st), 1)
     st, _ = move(st, 0, "walk", hex_of(st, "E4", "A3"))
     st = roll(end(st), 1)
     assert crest_of(st) not in walks(st)  # 7.3721: no second re-entry
     # Leaving and waiting a turn loses the re-entry too.
-    st = roll(solo("E4", "A3", prepare=lambda s: s["players"][0].update(star_crest_directed=True)), 1)
+    st = roll(solo("E4", "A3", prepare=lambda s: s.players[0].update(star_crest_directed=True)), 1)
     st, _ = move(st, 0, "walk", crest_of(st))
     st = roll(end(st), 1)
     st, _ = move(st, 0, "walk", hex_of(st, "E4", "A3"))
@@ -162,7 +162,7 @@ def test_sacred_circle_stones_by_matching_dots():
     assert world_for(st).spaces[a1].dots == 1
     assert moves(st, 0)[("stone", a1)] == 1
     st2, ev = move(st, 0, "stone", a1)
-    assert over(ev) and tuple(st2["players"][0]["at"]) == a1
+    assert over(ev) and tuple(st2.players[0]["at"]) == a1
     st = roll(solo("M1", "B1"), 2)
     assert ("stone", a1) not in moves(st, 0) and walks(st)  # normal movement instead
     with pytest.raises(RuleViolation) as e:
@@ -195,14 +195,14 @@ def test_swimming_takes_the_whole_turn_and_exits_by_terrain():
     st2, _ = move(st, 0, "walk", hex_of(st, "E5", "A4"))
     assert not any(by == "swim" for by, _ in moves(st2, 0))  # he has moved: not ALL points left
     st, ev = move(st, 0, "swim", water[0])
-    assert over(ev) and tuple(st["players"][0]["at"]) == water[0] and st["players"][0]["swum"] == 1
-    st = roll(solo("E5", "B3", prepare=lambda s: s["players"][0].update(at=[1, 9])), 1)
+    assert over(ev) and tuple(st.players[0]["at"]) == water[0] and st.players[0]["swum"] == 1
+    st = roll(solo("E5", "B3", prepare=lambda s: s.players[0].update(at=[1, 9])), 1)
     assert walks(st) == {}  # woods and mountains ashore cost 2: he waits in the Water
     assert not any(by == "swim" for by, _ in moves(st, 0))  # never Water to Water
     with pytest.raises(RuleViolation) as e:
         ENGINE.apply(st, 0, {"kind": "move", "by": "swim", "to": [1, 8]})
     assert e.value.rule == "6 Water-Swimming"
-    st = roll(solo("E5", "B3", prepare=lambda s: s["players"][0].update(at=[1, 9])), 2)
+    st = roll(solo("E5", "B3", prepare=lambda s: s.players[0].update(at=[1, 9])), 2)
     assert {(2, 9), (2, 8)} <= set(walks(st)) and set(walks(st).values()) == {2}
     assert all(distance(h, (1, 9)) == 1 for h in walks(st))  # ashore, and no further: two points spent
 
@@ -210,7 +210,7 @@ def test_swimming_takes_the_whole_turn_and_exits_by_terrain():
 def test_boats_are_bridges_as_plains():
     """6 BOARDING A BOAT: a Boat between two land spaces is used as a bridge, as a PLAINS space."""
     def boat(st):
-        st["boats"] = [{"id": 0, "at": [0, 15], "rider": None}]
+        st.boats = [{"id": 0, "at": [0, 15], "rider": None}]
     st = roll(solo("E6", "C2", prepare=boat), 3)
     across = hex_of(st, "M5", "B6")  # Hamdrel's island, one Water space off Woodland
     assert walks(st)[(0, 15)] == 1 and walks(st)[across] == 1 + 2  # the Boat as Plains, then woods
@@ -221,8 +221,8 @@ def test_boats_are_bridges_as_plains():
 def test_one_player_to_a_boat():
     """6: no more than one player may be in the same Boat at the same time."""
     def boat(st):
-        st["boats"] = [{"id": 0, "at": [0, 15], "rider": 1}]
-        st["players"][1]["at"], st["players"][1]["boat"] = [0, 15], 0
+        st.boats = [{"id": 0, "at": [0, 15], "rider": 1}]
+        st.players[1]["at"], st.players[1]["boat"] = [0, 15], 0
     st = roll(build(seats=2, at={0: ("E6", "C2"), 1: ("C5", "A1")}, prepare=boat), 3)
     assert (0, 15) not in walks(st) and hex_of(st, "M5", "B6") not in walks(st)
 
@@ -230,10 +230,10 @@ def test_one_player_to_a_boat():
 def test_a_boat_is_not_moved_the_turn_it_is_boarded_and_sails_after():
     """6: a player may not MOVE a Boat on the same turn that he boards it; afterwards he moves it through Water."""
     def boat(st):
-        st["boats"] = [{"id": 0, "at": [0, 15], "rider": None}]
+        st.boats = [{"id": 0, "at": [0, 15], "rider": None}]
     st = roll(solo("E6", "C2", prepare=boat), 3)
     st, _ = move(st, 0, "walk", (0, 15))
-    assert st["players"][0]["boat"] == 0 and st["boats"][0]["rider"] == 0
+    assert st.players[0]["boat"] == 0 and st.boats[0]["rider"] == 0
     assert not any(by == "sail" for by, _ in moves(st, 0))
     with pytest.raises(RuleViolation) as e:
         ENGINE.apply(st, 0, {"kind": "move", "by": "sail", "to": [0, 16]})
@@ -242,15 +242,15 @@ def test_a_boat_is_not_moved_the_turn_it_is_boarded_and_sails_after():
     sails = {to: c for (by, to), c in moves(st, 0).items() if by == "sail"}
     assert sails[(0, 16)] == 1 and all(world_for(st).is_water(h) for h in sails) and max(sails.values()) == 4
     st, _ = move(st, 0, "sail", (0, 18))
-    assert st["boats"][0]["at"] == [0, 18] and st["players"][0]["at"] == [0, 18]
+    assert st.boats[0]["at"] == [0, 18] and st.players[0]["at"] == [0, 18]
     st, _ = move(st, 0, "walk", hex_of(st, "M5", "B1"))  # steps ashore; the Boat stays
-    assert st["boats"][0] == {"id": 0, "at": [0, 18], "rider": None} and st["players"][0]["boat"] is None
+    assert st.boats[0] == {"id": 0, "at": [0, 18], "rider": None} and st.players[0]["boat"] is None
 
 
 def test_many_boats_in_a_space_and_swimmers_among_them():
     """6: any number of Boats may be in the same space, and players may swim in spaces containing Boats."""
     def boats(st):
-        st["boats"] = [{"id": 0, "at": [0, 15], "rider": None}, {"id": 1, "at": [0, 15], "rider": None}]
+        st.boats = [{"id": 0, "at": [0, 15], "rider": None}, {"id": 1, "at": [0, 15], "rider": None}]
     st = roll(solo("E6", "C2", prepare=boats), 4)
     ms = moves(st, 0)
     assert ("swim", (0, 15)) in ms and ("walk", (0, 15)) in ms
@@ -260,14 +260,14 @@ def test_many_boats_in_a_space_and_swimmers_among_them():
 def test_afflicted_players_treat_every_space_as_mountains():
     """7.3043 e / 7.3051 f: Demon Dazed and Dragonbound players treat all spaces, Water too, as MOUNTAINS,
     except any part of the Sacred Circle."""
-    dazed = lambda s: s["players"][0]["afflictions"].append("demon_dazed")
+    dazed = lambda s: s.players[0]["afflictions"].append("demon_dazed")
     st = roll(solo("C5", "Center", prepare=dazed), 1)
     assert walks(st) == {}
     st = roll(solo("C5", "Center", prepare=dazed), 2)
     assert set(walks(st).values()) == {2}
     def boat_dazed(s):
         dazed(s)
-        s["boats"] = [{"id": 0, "at": [0, 15], "rider": None}]
+        s.boats = [{"id": 0, "at": [0, 15], "rider": None}]
     st = roll(solo("E6", "C2", prepare=boat_dazed), 3)
     assert walks(st)[(0, 15)] == 2  # the Boat, as Mountains
     st = roll(solo("M1", "B1", prepare=dazed), 1)
@@ -277,8 +277,8 @@ def test_afflicted_players_treat_every_space_as_mountains():
 def test_dragonbound_may_not_enter_star_crest_or_high_hollow():
     """7.3051 g: while affected the player may not enter the Star Crest or High Hollow."""
     def bound(s):
-        s["players"][0]["afflictions"].append("dragonbound")
-        s["players"][0]["star_crest_directed"] = True
+        s.players[0]["afflictions"].append("dragonbound")
+        s.players[0]["star_crest_directed"] = True
     st = roll(solo("E4", "A3", prepare=bound), 6)
     assert hex_of(st, "E4", "Center") not in walks(st)
     st = roll(solo("M3", "C3", prepare=bound), 6)
@@ -298,7 +298,7 @@ def test_unicorn_goes_anywhere_but_the_circle_center_and_water_then_departs():
     assert rides == {h for h in w.spaces if h != hex_of(st, "C5", "Center") and w.kind(h) != "circle"}
     assert hex_of(st, "E4", "Center") in rides and hex_of(st, "M6", "Center") in rides
     st, ev = move(st, 0, "ride", hex_of(st, "E4", "Center"))
-    assert st["players"][0]["animal"] is None and st["players"][0]["star_crest"]["visit"] == "initial"
+    assert st.players[0]["animal"] is None and st.players[0]["star_crest"]["visit"] == "initial"
     with pytest.raises(RuleViolation) as e:
         ENGINE.apply(roll(solo("C5", "Center", prepare=animal("unicorn", 1)), 1), 0,
                      {"kind": "move", "by": "ride", "to": [1, 9]})
@@ -318,9 +318,9 @@ def test_winged_horse_flies_ten_spaces_for_two_turns():
     assert hex_of(st, "E4", "Center") in flights
     st, _ = move(st, 0, "fly", hex_of(st, "C5", "A1"))
     st = roll(end(st), 1)
-    assert st["players"][0]["animal"]["turns"] == 1
+    assert st.players[0]["animal"]["turns"] == 1
     st = end(st)
-    assert st["players"][0]["animal"] is None
+    assert st.players[0]["animal"] is None
 
 
 def test_horse_adds_four_and_keeps_away_from_the_circle_star_crest_and_lair():
@@ -328,30 +328,30 @@ def test_horse_adds_four_and_keeps_away_from_the_circle_star_crest_and_lair():
     Star Crest or the Dragon's Lair and leaves a player entering them (its points go with it); 8.452 it leaves
     one who boards a Boat."""
     st = roll(solo("C5", "Center", prepare=animal("horse", 3)), 1)
-    assert st["turn"]["mp"] == 5 and st["turn"]["bonus"] == 4
+    assert st.turn["mp"] == 5 and st.turn["bonus"] == 4
     assert max(walks(st).values()) == 5
     st = roll(solo("M1", "B1", prepare=animal("horse", 3)), 1)
     st, ev = move(st, 0, "stone", hex_of(st, "M1", "A1"))
-    assert st["players"][0]["animal"] is None and any(e["type"] == "animal_departs" for e in ev)
+    assert st.players[0]["animal"] is None and any(e["type"] == "animal_departs" for e in ev)
     def horse_boat(s):
         animal("horse", 3)(s)
-        s["boats"] = [{"id": 0, "at": [0, 15], "rider": None}]
+        s.boats = [{"id": 0, "at": [0, 15], "rider": None}]
     st = roll(solo("E6", "C2", prepare=horse_boat), 2)
     assert walks(st)[(0, 15)] == 5  # boarding: one point, and the Horse's four go with it
     st, ev = move(st, 0, "walk", (0, 15))
-    assert st["turn"]["mp"] == 1 and st["players"][0]["animal"] is None and st["players"][0]["boat"] == 0
+    assert st.turn["mp"] == 1 and st.players[0]["animal"] is None and st.players[0]["boat"] == 0
 
 
 def test_horse_swims_two_spaces_one_a_turn():
     """8.451: a player may swim up to TWO spaces with a Horse at a rate of one space per turn."""
     def horse_in_water(s):
         animal("horse", 3)(s)
-        s["players"][0]["at"], s["players"][0]["swum"] = [1, 8], 1
+        s.players[0]["at"], s.players[0]["swum"] = [1, 8], 1
     st = roll(solo("E5", "B4", prepare=horse_in_water), 1)
     assert ("swim", (1, 7)) in moves(st, 0) or ("swim", (0, 8)) in moves(st, 0)
     def horse_swum_two(s):
         horse_in_water(s)
-        s["players"][0]["swum"] = 2
+        s.players[0]["swum"] = 2
     st = roll(solo("E5", "B4", prepare=horse_swum_two), 1)
     assert not any(by == "swim" for by, _ in moves(st, 0))
 
@@ -360,21 +360,21 @@ def test_hound_adds_one_but_not_to_a_boats_movement():
     """8.46: the Hound adds ONE; its benefit does not apply to the Boat's movement; four turns."""
     def hound_in_boat(s):
         animal("hound", 4)(s)
-        s["boats"] = [{"id": 0, "at": [0, 16], "rider": 0}]
-        s["players"][0]["at"], s["players"][0]["boat"] = [0, 16], 0
+        s.boats = [{"id": 0, "at": [0, 16], "rider": 0}]
+        s.players[0]["at"], s.players[0]["boat"] = [0, 16], 0
     st = roll(solo("E6", "C2", prepare=hound_in_boat), 2)
-    assert st["turn"]["mp"] == 3
+    assert st.turn["mp"] == 3
     sails = {to: c for (by, to), c in moves(st, 0).items() if by == "sail"}
     assert max(sails.values()) == 2
     assert max(walks(st).values()) == 3  # ashore the Hound's point counts
     st = roll(solo("C5", "Center", prepare=animal("hound", 4)), 3)
     for _ in range(4):
         st = roll(end(st), 3)
-    assert st["players"][0]["animal"] is None
+    assert st.players[0]["animal"] is None
 
 
 def druid(rank, order="druids"):
-    return lambda s: s["players"][0].update(order=order, rank=rank)
+    return lambda s: s.players[0].update(order=order, rank=rank)
 
 
 def test_boat_summoning_brings_a_free_boat_within_range_over_water():
@@ -382,7 +382,7 @@ def test_boat_summoning_brings_a_free_boat_within_range_over_water():
     (counted over Water only) is placed in a Water space adjacent to the player."""
     def setup(s):
         druid(2)(s)  # Priest: Boat Summoning range 5
-        s["boats"] = [{"id": 0, "at": [0, 18], "rider": None}, {"id": 1, "at": [14, 21], "rider": None}]
+        s.boats = [{"id": 0, "at": [0, 18], "rider": None}, {"id": 1, "at": [14, 21], "rider": None}]
     st = roll(solo("E6", "C2", prepare=setup), 2)
     assert {"kind": "cast", "spell": "boat_summoning"} in ENGINE.legal_actions(st, 0)
     assert ENGINE.action_domain({"kind": "cast", "spell": "boat_summoning"}) == "combat"
@@ -392,7 +392,7 @@ def test_boat_summoning_brings_a_free_boat_within_range_over_water():
     assert legal and {a["boat"] for a in legal} == {0}  # boat 1 is too far
     assert all(distance(tuple(a["to"]), hex_of(st, "E6", "C2")) == 1 for a in legal)
     st, ev = ENGINE.apply(st, 0, legal[0])
-    assert st["boats"][0]["at"] == legal[0]["to"] and st["await"]["for"] == "move"
+    assert st.boats[0]["at"] == legal[0]["to"] and st.await_["for"] == "move"
     assert {"kind": "cast", "spell": "boat_summoning"} not in ENGINE.legal_actions(st, 0)  # 11.24
     st = roll(solo("C5", "Center", prepare=druid(2)), 2)  # inland: not a Coastal space
     with pytest.raises(RuleViolation) as e:
@@ -406,7 +406,7 @@ def test_boat_summoning_range_counts_water_spaces_from_the_player_to_the_boat():
     Water space next to him, even one a space farther from it."""
     def setup(s):
         druid(2)(s)
-        s["boats"] = [{"id": 0, "at": [1, 18], "rider": None}, {"id": 1, "at": [2, 18], "rider": None}]
+        s.boats = [{"id": 0, "at": [1, 18], "rider": None}, {"id": 1, "at": [2, 18], "rider": None}]
     st = roll(solo("E6", "C2", prepare=setup), 2)
     w = world_for(st)
     targets = [n for n in neighbours(hex_of(st, "E6", "C2")) if w.is_water(n)]
@@ -437,14 +437,14 @@ def test_swiftness_crosses_woods_as_plains_if_it_works():
     assert walks(ok)[a3] == 1
     bad, _ = ENGINE.apply(st, 0, {"kind": "cast", "spell": "swiftness"})
     bad, ev = chance(bad, 6)
-    assert a3 not in walks(bad) and bad["await"]["for"] == "move"  # he may continue his move
+    assert a3 not in walks(bad) and bad.await_["for"] == "move"  # he may continue his move
 
 
 def test_demon_dazed_casts_movement_spells_on_one_to_three_only():
     """7.3043 b-c: Dazed, only Boat Summoning, Transporting and Escaping, working on 1-3."""
     def dazed_mystic(s):
         druid(3)(s)
-        s["players"][0]["afflictions"].append("demon_dazed")
+        s.players[0]["afflictions"].append("demon_dazed")
     st = roll(solo("E6", "C2", prepare=dazed_mystic), 2)
     with pytest.raises(RuleViolation) as e:
         ENGINE.apply(st, 0, {"kind": "cast", "spell": "swiftness"})
@@ -461,17 +461,17 @@ def test_transporting_replaces_the_movement_roll():
         druid(3, "wizards")(s)
         animal("hound", 4)(s)
     st = solo("C5", "Center", prepare=sage)
-    assert st["await"] == {"seat": 0, "for": "pre_roll"}
+    assert st.await_ == {"seat": 0, "for": "pre_roll"}
     assert ENGINE.legal_actions(st, 0) == [{"kind": "roll"}, {"kind": "cast", "spell": "transporting", "to": "RANDOM"}]
     failed, _ = ENGINE.apply(st, 0, {"kind": "cast", "spell": "transporting", "to": "RANDOM"})
     failed, ev = chance(failed, 6)
-    assert failed["players"][0]["at"] == st["players"][0]["at"] and over(ev)
+    assert failed.players[0]["at"] == st.players[0]["at"] and over(ev)
     assert not any(e["type"] == "moved" for e in ev)
     ok, _ = ENGINE.apply(st, 0, {"kind": "cast", "spell": "transporting", "to": "RANDOM"})
     ok, _ = chance(ok, 1)
     ok, ev = chance(ok, 3, 4, 5, 6)  # Elven IV, C6
-    assert tuple(ok["players"][0]["at"]) == hex_of(ok, "E4", "C6")
-    assert ok["players"][0]["animal"] is None
+    assert tuple(ok.players[0]["at"]) == hex_of(ok, "E4", "C6")
+    assert ok.players[0]["animal"] is None
 
 
 def test_druids_transport_from_a_stone_with_an_extra_turn():
@@ -483,12 +483,12 @@ def test_druids_transport_from_a_stone_with_an_extra_turn():
     st, _ = ENGINE.apply(st, 0, {"kind": "cast", "spell": "transporting", "to": "ANY", "territory": "E2"})
     st, _ = chance(st, 2)
     st, ev = chance(st, 1, 1)
-    assert tuple(st["players"][0]["at"]) == hex_of(st, "E2", "A1")
+    assert tuple(st.players[0]["at"]) == hex_of(st, "E2", "A1")
     assert any(e["type"] == "extra_turn" for e in ev)
     begins = [e for e in ev if e["type"] == "turn_begins"]
     assert begins and begins[-1]["extra"] is True and begins[-1]["day"] == 1
     st2 = solo("C5", "Center", prepare=druid(3))  # off the stones: no Transporting for a Mystic
-    assert st2["chance"]["then"]["do"] == "movement_rolled"
+    assert st2.chance["then"]["do"] == "movement_rolled"
 
 
 def test_specific_encounter_spaces_stop_movement():
@@ -496,21 +496,21 @@ def test_specific_encounter_spaces_stop_movement():
     7.312: his own Task Marker does not (passing is ignoring it), but ending on it is an encounter."""
     def scene(rank):
         def prep(s):
-            for p in s["players"]:
+            for p in s.players:
                 p["order"], p["rank"] = ("sorcerers", rank) if rank else (None, 0)
-            s["players"][1]["at"] = list(hex_of(s, "C5", "A1"))
+            s.players[1]["at"] = list(hex_of(s, "C5", "A1"))
         return prep
     st = roll(build(seats=2, at={0: ("C5", "Center"), 1: ("C5", "A1")}, prepare=scene(1)), 3)
     b1 = hex_of(st, "C5", "B1")
     assert hex_of(st, "C5", "A1") in walks(st) and walks(st).get(b1) != 2  # not through the other player
     st = roll(build(seats=2, at={0: ("C5", "Center"), 1: ("C5", "A1")}, prepare=scene(0)), 3)
     assert walks(st)[b1] == 2  # Rank 0: no Player Encounter, he walks on
-    st = roll(solo("C5", "Center", prepare=lambda s: s["demons"].append(list(hex_of(s, "C5", "A1")))), 3)
+    st = roll(solo("C5", "Center", prepare=lambda s: s.demons.append(list(hex_of(s, "C5", "A1")))), 3)
     assert walks(st).get(hex_of(st, "C5", "B1")) != 2
-    st = roll(solo("C5", "Center", prepare=lambda s: s.update(dragon=list(hex_of(s, "C5", "A1")))), 3)
+    st = roll(solo("C5", "Center", prepare=lambda s: s.replace("dragon", list(hex_of(s, "C5", "A1")))), 3)
     assert walks(st).get(hex_of(st, "C5", "B1")) != 2
     def marker(s):
-        s["players"][0].update(order="wizards", rank=1)
+        s.players[0].update(order="wizards", rank=1)
         hold_task(s, 0, 5, at={0: ("C5", "A1")})
     st = roll(solo("C5", "Center", prepare=marker), 3)
     assert walks(st)[hex_of(st, "C5", "B1")] == 2
@@ -522,12 +522,12 @@ def test_specific_encounter_spaces_stop_movement():
 def test_movement_event_cards_change_the_roll_and_terrain():
     """8.51 MOVEMENT: cards add to the Movement Roll or cross terrain as Plains for some days (authored
     floor: a penalty never takes the last point)."""
-    boots = lambda s: s["players"][0]["events"].append({"card": 30, "days": 3})  # Seven-League Boots: +2
+    boots = lambda s: s.players[0]["events"].append({"card": 30, "days": 3})  # Seven-League Boots: +2
     st = roll(solo("C5", "Center", prepare=boots), 1)
-    assert st["turn"]["mp"] == 3
-    ankle = lambda s: s["players"][0]["events"].append({"card": 33, "days": 3})  # Sprained Ankle: -2
-    assert roll(solo("C5", "Center", prepare=ankle), 2)["turn"]["mp"] == 1
-    path = lambda s: s["players"][0]["events"].append({"card": 31, "days": 4})  # Woodsman's Path
+    assert st.turn["mp"] == 3
+    ankle = lambda s: s.players[0]["events"].append({"card": 33, "days": 3})  # Sprained Ankle: -2
+    assert roll(solo("C5", "Center", prepare=ankle), 2).turn["mp"] == 1
+    path = lambda s: s.players[0]["events"].append({"card": 31, "days": 4})  # Woodsman's Path
     st = roll(solo("C5", "Center", prepare=path), 1)
     assert walks(st)[hex_of(st, "C5", "A3")] == 1
 

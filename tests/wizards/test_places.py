@@ -15,8 +15,8 @@ def two(st, r):
 def settle_dice(st, ev):
     """Answer chance steps other than the Movement Roll with 1s, gathering the events."""
     ev = list(ev)
-    while st["chance"] is not None and st["chance"]["then"]["do"] != "movement_rolled":
-        st, more = ENGINE.apply_chance(st, [[1] * p["count"] for p in st["chance"]["request"]["pools"]])
+    while st.chance is not None and st.chance["then"]["do"] != "movement_rolled":
+        st, more = ENGINE.apply_chance(st, [[1] * p["count"] for p in st.chance["request"]["pools"]])
         ev += more
     return st, ev
 
@@ -36,7 +36,7 @@ def test_common_folk_thieves_and_points_lost_7_301():
     acts = ENGINE.legal_actions(st, 0)
     assert {a["kind"] for a in acts} == {"take_points"} and len(acts) == 2  # only the types he holds
     st, ev = answer(st, 0, points={"power": -5})
-    assert st["players"][0]["points"]["power"] == 4
+    assert st.players[0]["points"]["power"] == 4
 
 
 def test_common_folk_detained_stays_and_meets_them_again_7_301():
@@ -47,11 +47,11 @@ def test_common_folk_detained_stays_and_meets_them_again_7_301():
     assert "detained" in types(ev)
     town = hex_of(st, "C5", "B3")
     # his next turn begins with the Common Folk's roll, not a Movement Roll
-    assert st["chance"]["then"] == {"do": "pending", "item": "common_folk"}
-    assert "stays_detained" in types(ev) and st["players"][0]["at"] == list(town)
+    assert st.chance["then"] == {"do": "pending", "item": "common_folk"}
+    assert "stays_detained" in types(ev) and st.players[0]["at"] == list(town)
     st, ev = two(st, 6)
-    assert st["chance"]["then"]["do"] == "movement_rolled"
-    assert st["players"][0]["space_encounters"] == {f"{town[0]},{town[1]}": 1}
+    assert st.chance["then"]["do"] == "movement_rolled"
+    assert st.players[0]["space_encounters"] == {f"{town[0]},{town[1]}": 1}
 
 
 def test_common_folk_task_extra_turn_and_lodging_7_301():
@@ -71,11 +71,11 @@ def test_common_folk_task_extra_turn_and_lodging_7_301():
 def test_common_folk_roll_not_taken_with_a_high_wizard_present_7_3011():
     """7.3011: no Town roll when a High Wizard is present."""
     def prep(st):
-        st["wizard_markers"]["Veldor"] = list(world_for(st).hex_of[("C5", "B3")])
+        st.wizard_markers["Veldor"] = list(world_for(st).hex_of[("C5", "B3")])
     st, ev = enter("C5", "B3", prepare=prep)
     assert any(e["type"] == "meets_high_wizard" for e in ev)
     st, ev = answer(st, 0, accept=False)
-    assert "common_folk" not in types(ev) and st["chance"]["then"]["do"] != "pending"
+    assert "common_folk" not in types(ev) and st.chance["then"]["do"] != "pending"
 
 
 def test_high_hollow_table_7_36():
@@ -83,15 +83,15 @@ def test_high_hollow_table_7_36():
     5-6 Megmoran's Tower: its Center, meeting Megmoran (AMB4)."""
     st, _ = enter("M3", "B4")
     st, ev = two(st, 1)
-    st = roll_through(st) if st["chance"]["then"]["do"] == "transported" else st
-    assert world_for(st).kind(tuple(st["players"][0]["at"])) == "star_crest"
+    st = roll_through(st) if st.chance["then"]["do"] == "transported" else st
+    assert world_for(st).kind(tuple(st.players[0]["at"])) == "star_crest"
     st, _ = enter("M3", "B4")
     st, ev = two(st, 3)
-    assert world_for(st).kind(tuple(st["players"][0]["at"])) == "cottage"
-    assert st["chance"]["then"] == {"do": "pending", "item": "hamdrel"}
+    assert world_for(st).kind(tuple(st.players[0]["at"])) == "cottage"
+    assert st.chance["then"] == {"do": "pending", "item": "hamdrel"}
     st, _ = enter("M3", "B4")
     st, ev = two(st, 5)
-    assert st["players"][0]["at"] == list(hex_of(st, "M2", "Center"))
+    assert st.players[0]["at"] == list(hex_of(st, "M2", "Center"))
     assert {a["kind"] for a in ENGINE.legal_actions(st, 0)} == {"join_order"}  # 7.341 Megmoran's offer
 
 
@@ -99,10 +99,10 @@ def test_star_crest_table_7_371():
     """7.371: 1-2 ten points of each type; 5-6 one die of extra turns (7.3711)."""
     def prep(st):
         joined("druids")(st)
-        st["players"][0]["star_crest_directed"] = True
+        st.players[0]["star_crest_directed"] = True
     st, _ = enter("E4", "Center", prepare=prep)
     st, ev = two(st, 2)
-    assert st["players"][0]["points"] == {"knowledge": 10, "perception": 10, "power": 10}
+    assert st.players[0]["points"] == {"knowledge": 10, "perception": 10, "power": 10}
     st, _ = enter("E4", "Center", prepare=prep)
     st, ev = two(st, 6)
     st, ev = chance(st, 4)
@@ -113,20 +113,20 @@ def test_star_crest_two_different_high_wizards_7_371_amb21():
     """7.371 3-4: TWO High Wizards, drawn until one comes up; AMB21: the second is a
     different one even when the first's card comes back on top."""
     def prep(st):
-        st["players"][0]["star_crest_directed"] = True
+        st.players[0]["star_crest_directed"] = True
     st, _ = enter("E4", "Center", prepare=prep)
     st, ev = two(st, 3)
     assert [e["wizard"] for e in ev if e["type"] == "meets_high_wizard"] == ["Ishkatar"]
     st, ev = settle_dice(*answer(st, 0, accept=False))
     assert [e["wizard"] for e in ev if e["type"] == "meets_high_wizard"] == ["Tolmitar"]
     st, ev = settle_dice(*answer(st, 0, accept=False))
-    assert len(st["decks"]["wizard"]) == 14 and not st["wizard_aside"]  # 8.74
+    assert len(st.decks["wizard"]) == 14 and not st.wizard_aside  # 8.74
 
 
 def test_abbey_heals_and_skips_its_roll_7_382():
     """7.38 / 7.382 / 7.3044: an afflicted player is healed and the roll is not taken."""
-    st, ev = enter("C3", "B5", prepare=lambda s: s["players"][0]["afflictions"].append("demon_dazed"))
-    assert "healed" in types(ev) and st["players"][0]["afflictions"] == []
+    st, ev = enter("C3", "B5", prepare=lambda s: s.players[0]["afflictions"].append("demon_dazed"))
+    assert "healed" in types(ev) and st.players[0]["afflictions"] == []
 
 
 def test_abbey_table_7_38():
@@ -142,12 +142,12 @@ def test_abbey_table_7_38():
     st, ev = two(st, 4)
     assert any(e["type"] == "telepathic_contact" and e["mentor"] == "Rüktal" for e in ev)
     st = roll_through(st)  # the Task his Mentor gives is marked (9.1) before he advances
-    assert st["players"][0]["rank"] == 2
+    assert st.players[0]["rank"] == 2
     st, _ = enter("C3", "B5", prepare=joined("sorcerers"))
     st, ev = two(st, 5)
     st, ev = chance(st, 3)
     st, ev = answer(st, 0, points={"power": 3})
-    assert st["players"][0]["points"]["power"] == 3
+    assert st.players[0]["points"]["power"] == 3
 
 
 def test_abbey_contact_for_a_sorcerer_rolls_the_master_7_381():
@@ -157,7 +157,7 @@ def test_abbey_contact_for_a_sorcerer_rolls_the_master_7_381():
     st, ev = chance(st, 4)
     assert any(e["type"] == "telepathic_contact" and e["mentor"] == "Meligar" for e in ev)
     st = roll_through(st)  # the Task his Mentor gives is marked (9.1) before he advances
-    assert st["players"][0]["rank"] == 2
+    assert st.players[0]["rank"] == 2
 
 
 def test_telepathy_in_place_of_the_elves_7_391_11_231():
@@ -169,9 +169,9 @@ def test_telepathy_in_place_of_the_elves_7_391_11_231():
     st, ev = answer(st, 0, cast=True)
     st, ev = chance(st, 2)
     assert any(e["type"] == "telepathic_contact" and e["wizard"] == "Ishkatar" for e in ev)
-    assert st["players"][0]["rank"] == 2
+    assert st.players[0]["rank"] == 2
     st = roll_through(st)
-    assert not st["wizard_aside"] and len(st["decks"]["wizard"]) == 14  # 8.74
+    assert not st.wizard_aside and len(st.decks["wizard"]) == 14  # 8.74
 
 
 def test_telepathy_fails_without_the_points_and_not_with_a_marker_out_11_2311():
@@ -183,22 +183,22 @@ def test_telepathy_fails_without_the_points_and_not_with_a_marker_out_11_2311():
 
     def prep(st):
         joined("wizards", knowledge=15, perception=10, power=5)(st)
-        st["wizard_markers"]["Terek"] = list(world_for(st).hex_of[("C1", "A1")])
+        st.wizard_markers["Terek"] = list(world_for(st).hex_of[("C1", "A1")])
     st, _ = enter("E1", "C2", prepare=prep)
-    assert st["chance"]["then"] == {"do": "pending", "item": "elves"}  # the Elves' roll, no choice
+    assert st.chance["then"] == {"do": "pending", "item": "elves"}  # the Elves' roll, no choice
 
 
 def test_second_encounter_limit_7_6():
     """7.6: a second encounter after leaving and returning; then none until he leaves the tile."""
     st, _ = enter("C5", "B3")
     town = hex_of(st, "C5", "B3")
-    st["players"][0]["space_encounters"] = {f"{town[0]},{town[1]}": 2}
+    st.players[0]["space_encounters"] = {f"{town[0]},{town[1]}": 2}
     from shared.wizards.encounters import encounters_due
-    st["turn"]["arrived"] = True
+    st.turn["arrived"] = True
     assert encounters_due(st, world_for(st), 0)["specific"] == []
     from shared.wizards import remaining
     remaining.arrived(st, 0, town, hex_of(st, "C4", "A1"))  # he reaches another tile
-    assert st["players"][0]["space_encounters"] == {}
+    assert st.players[0]["space_encounters"] == {}
 
 
 def test_second_encounter_counted_by_play_7_6():
@@ -206,7 +206,7 @@ def test_second_encounter_counted_by_play_7_6():
     st, _ = enter("C5", "B3")
     st, _ = two(st, 6)
     town = hex_of(st, "C5", "B3")
-    assert st["players"][0]["space_encounters"] == {f"{town[0]},{town[1]}": 1}
+    assert st.players[0]["space_encounters"] == {f"{town[0]},{town[1]}": 1}
 
 
 def test_hamdrel_three_turns_a_visit_two_visits_a_tile_7_354():
@@ -216,18 +216,18 @@ def test_hamdrel_three_turns_a_visit_two_visits_a_tile_7_354():
     st, ev = two(st, 1)  # rank 1: one die doubled
     st, ev = chance(st, 1)
     st, ev = answer(st, 0, points={"power": 2})
-    ham = st["players"][0]["hamdrel"]
+    ham = st.players[0]["hamdrel"]
     assert ham == {"visits": 1, "turns": 1}
     for turn in (2, 3):
         st, ev = ENGINE.apply(roll(st, 1), 0, {"kind": "end_move"})
-        assert st["chance"]["then"] == {"do": "pending", "item": "hamdrel"}, turn
+        assert st.chance["then"] == {"do": "pending", "item": "hamdrel"}, turn
         st, ev = two(st, 1)
         st, ev = chance(st, 1)
         st, ev = answer(st, 0, points={"power": 2})
-    assert st["players"][0]["hamdrel"] == {"visits": 1, "turns": 3}
+    assert st.players[0]["hamdrel"] == {"visits": 1, "turns": 3}
     st, ev = ENGINE.apply(roll(st, 1), 0, {"kind": "end_move"})
-    assert st["chance"]["then"]["do"] == "movement_rolled"  # a fourth turn: no encounter
-    st["players"][0]["hamdrel"]["visits"] = 2
+    assert st.chance["then"]["do"] == "movement_rolled"  # a fourth turn: no encounter
+    st.players[0]["hamdrel"]["visits"] = 2
     from shared.wizards import remaining
     assert remaining.limit(st, 0, hex_of(st, "M5", "Center"), [{"kind": "hamdrel"}]) == []
 
@@ -237,9 +237,9 @@ def test_hamdrel_gift_tables_7_353():
     his cards kept aside (8.74); Rank 1-3 3-4 a Task."""
     st, _ = enter("M5", "Center")
     st, ev = two(st, 2)
-    assert st["chance"]["then"]["do"] == "movement_rolled"
+    assert st.chance["then"]["do"] == "movement_rolled"
     st, _ = enter("M5", "Center")
     st, ev = two(st, 6)
     st, ev = chance(st, 1, 1, 1, 2)  # RANDOM: white 1 Common, red 1 Torwall; A2
-    assert st["wizard_markers"]["Ishkatar"] == list(hex_of(st, "C1", "A2"))
-    assert st["aside_for"] == {"Ishkatar": ["W1"]} and st["wizard_aside"] == ["W1"]
+    assert st.wizard_markers["Ishkatar"] == list(hex_of(st, "C1", "A2"))
+    assert st.aside_for == {"Ishkatar": ["W1"]} and st.wizard_aside == ["W1"]

@@ -25,10 +25,10 @@ def test_policy_plays_every_seat_to_the_end():
 def test_policy_lays_tiles_that_touch_and_explores():
     """Tiles laid by the policy form coasts together; players go and see new Territories."""
     s = play(2, 5, days=8)
-    centres = [tuple(t["at"]) for t in s["tiles"]["placed"]]
+    centres = [tuple(t["at"]) for t in s.tiles["placed"]]
     touching = sum(1 for c in centres if any(distance(c, d) == 5 for d in centres if d != c))
     assert touching >= len(centres) - 1
-    assert all(len(p["visited"]) >= 3 for p in s["players"])
+    assert all(len(p["visited"]) >= 3 for p in s.players)
 
 
 def test_policy_moves_toward_a_territory_not_yet_visited():
@@ -52,21 +52,21 @@ def test_policy_leaves_an_island_with_nothing_new_on_it():
         if who == CHANCE:
             st, _ = ENGINE.apply_chance(st, sample_chance(ENGINE.chance_request(st), rng))
             continue
-        at = tuple(st["players"][0]["at"])
+        at = tuple(st.players[0]["at"])
         if w.island.get(at) != island:
             break
         legal = ENGINE.legal_actions(st, 0)
         st, _ = ENGINE.apply(st, 0, choose(ENGINE.view(st, 0), 0, legal, rng))
     else:
         raise AssertionError("the policy stayed on Hamdrel's island")
-    assert st["calendar"]["days_played"] <= 8
+    assert st.calendar["days_played"] <= 8
 
 
 def test_policy_walks_round_what_it_cannot_cross():
     """6: the Sacred Circle Stones are entered only by the Movement Roll, walls never on foot; the policy measures
     the way by the Movement Points the walk takes, so it goes round them instead of waiting in front of them."""
     def here(s):
-        s["players"][0]["visited"] = ["M1"]
+        s.players[0]["visited"] = ["M1"]
     st = roll(build(seats=1, at={0: ("M1", "B3")}, prepare=here), 4)
     legal = ENGINE.legal_actions(st, 0)
     for seed in range(5):

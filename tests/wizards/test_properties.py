@@ -11,21 +11,21 @@ from hypothesis import strategies as st
 from shared.engine import CHANCE, TERMINAL, EngineError, MatchConfig
 from shared.engine.playout import random_playout, replay, sample_chance
 from shared.wizards.pack import pack
-from shared.wizards.state import clone
+from shared.wizards.state import WizardsState
 from tests.wizards.scenario import ENGINE
 
 GEM_IDS = [f'"{c["id"]}"' for c in pack().gem_cards]
 
 
-def scramble(state: dict, seat: int, rng: random.Random) -> dict:
-    """The same state with everything `seat` may not know changed."""
-    s = clone(state)
-    for deck in s["decks"].values():
+def scramble(state: WizardsState, seat: int, rng: random.Random) -> WizardsState:
+    """The same state with everything `seat` may not know changed (on a copy of its own)."""
+    s = ENGINE.decode(ENGINE.encode(state))
+    for deck in s.decks.values():
         rng.shuffle(deck)
-    values = list(s["gem_boxes"].values())
+    values = list(s.gem_boxes.values())
     rng.shuffle(values)
-    s["gem_boxes"] = dict(zip(s["gem_boxes"], values))
-    t = s["tiles"]
+    s.gem_boxes = dict(zip(s.gem_boxes, values))
+    t = s.tiles
     hidden = [p for p in t["placed"] if p["face_down"]]
     pool = [p["tile"] for p in hidden] + t["stack"] + t["removed"]
     rng.shuffle(pool)
@@ -33,7 +33,7 @@ def scramble(state: dict, seat: int, rng: random.Random) -> dict:
         p["tile"] = pool.pop()
     t["stack"] = [pool.pop() for _ in range(len(t["stack"]))]
     t["removed"] = pool
-    for p in s["players"]:
+    for p in s.players:
         if p["seat"] != seat:
             p["gems"] = {"Ishkatar": rng.choice(["Ruby", "Onyx"])}
             p["secret_record"] = {"A": rng.choice(["Terek", "Veldor"])}
@@ -41,16 +41,16 @@ def scramble(state: dict, seat: int, rng: random.Random) -> dict:
     return s
 
 
-def check_state(state: dict, rng: random.Random) -> None:
+def check_state(state: WizardsState, rng: random.Random) -> None:
     ENGINE.check_invariants(state)
     assert ENGINE.decode(ENGINE.encode(state)) == state
-    for seat in list(range(state["seats"])) + [None]:
+    for seat in list(range(state.seats)) + [None]:
         v = ENGINE.view(state, seat)
         text = json.dumps(v)
         assert not any(g in text for g in GEM_IDS), "a Gem Card shows"
-        if state["tiles"]["face_down"]:
+        if state.tiles["face_down"]:
             assert all(p["tile"] is None for p in v["tiles"]["placed"])
-        for t in state["tiles"]["removed"]:
+        for t in state.tiles["removed"]:
             assert f'"{t}"' not in json.dumps(v["tiles"]), "a removed tile shows"
         if rng.random() < 0.2:
             scrambled = scramble(state, seat if seat is not None else -1, rng)
@@ -109,9 +109,9 @@ def equip(rng: random.Random):
         w = world_for(s)
         water = sorted(w.water)
         for _ in range(rng.randint(0, 4)):
-            s["boats"].append({"id": len(s["boats"]), "at": list(rng.choice(water)), "rider": None})
+            s.boats.append({"id": len(s.boats), "at": list(rng.choice(water)), "rider": None})
         movement_cards = [c["number"] for c in pack().event_cards if c["type"] == "movement"]
-        for p in s["players"]:
+        for p in s.players:
             if rng.random() < 0.8:
                 p["order"], p["rank"] = rng.choice(["wizards", "sorcerers", "druids"]), rng.randint(1, 4)
             roll = rng.random()
@@ -123,8 +123,8 @@ def equip(rng: random.Random):
                 p["animal"] = {"kind": kind, "turns": turns, "since": 0}
             if rng.random() < 0.4 and "dragonbound" not in p["afflictions"]:
                 card = rng.choice(movement_cards)
-                if card in s["decks"]["event"]:
-                    s["decks"]["event"].remove(card)
+                if card in s.decks["event"]:
+                    s.decks["event"].remove(card)
                     p["events"].append({"card": card, "days": rng.randint(1, 4)})
             if rng.random() < 0.3:
                 places = [("M1", "B1"), ("M1", "A3"), ("E4", "A3"), ("E5", "B4"), ("M3", "B1"), ("M6", "B3")]
@@ -133,7 +133,7 @@ def equip(rng: random.Random):
                 if tile == "M6":
                     p["lair_time"] = 14 if "dragonbound" not in p["afflictions"] else None
             p["star_crest_directed"] = rng.random() < 0.2
-        spots = [tuple(p["at"]) for p in s["players"]]
+        spots = [tuple(p["at"]) for p in s.players]
         assert spots
     return prepare
 

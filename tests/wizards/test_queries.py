@@ -2,7 +2,6 @@
 picks (section 4)."""
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -39,8 +38,8 @@ def test_destinations_are_the_moves_listed_on_the_players_movement():
         seat = ENGINE.actor(st)
         if seat < 0:
             break
-        if st["await"]["for"] == "move":
-            assert dests(st, seat, st["turn"]["mp"]) == moves(st, seat)
+        if st.await_["for"] == "move":
+            assert dests(st, seat, st.turn["mp"]) == moves(st, seat)
             checked += 1
         legal = ENGINE.legal_actions(st, seat)
         st, _ = ENGINE.apply(st, seat, rng.choice(legal))
@@ -53,12 +52,12 @@ def test_destinations_are_the_moves_listed_on_the_players_movement():
     (2, animal("horse"), ("M1", "B1")),
     (1, None, ("M1", "B1")),  # 6: a stone whose dots match the white die
     (2, animal("hound", 4), ("E6", "C2")),  # 8.46
-    (3, lambda s: s["boats"].append({"id": 9, "at": [0, 15], "rider": None}), ("E6", "C2")),  # a Boat as a bridge
-    (2, lambda s: (animal("horse")(s), s["boats"].append({"id": 9, "at": [0, 15], "rider": None})),
+    (3, lambda s: s.boats.append({"id": 9, "at": [0, 15], "rider": None}), ("E6", "C2")),  # a Boat as a bridge
+    (2, lambda s: (animal("horse")(s), s.boats.append({"id": 9, "at": [0, 15], "rider": None})),
      ("E6", "C2")),  # 8.452: the Horse leaves one who boards, and its points go with it
-    (2, lambda s: s["players"][0]["afflictions"].append("demon_dazed"), ("C5", "Center")),  # 7.3043 e
-    (1, lambda s: s["players"][0]["events"].append({"card": 31, "days": 4}), ("C5", "Center")),  # 8.51
-    (1, lambda s: s["players"][0].update(star_crest_directed=True), ("E4", "A3")),  # 7.37
+    (2, lambda s: s.players[0]["afflictions"].append("demon_dazed"), ("C5", "Center")),  # 7.3043 e
+    (1, lambda s: s.players[0]["events"].append({"card": 31, "days": 4}), ("C5", "Center")),  # 8.51
+    (1, lambda s: s.players[0].update(star_crest_directed=True), ("E4", "A3")),  # 7.37
 ])
 def test_before_the_roll_the_query_foretells_the_moves(white, prepare, where):
     """5.1 and 6: asked before the Movement Roll with the points and white die a roll would give, the answer
@@ -66,7 +65,7 @@ def test_before_the_roll_the_query_foretells_the_moves(white, prepare, where):
     st = solo(*where, prepare=prepare)
     assert ENGINE.actor(st) == CHANCE
     after = roll(st, white)
-    assert dests(st, 0, after["turn"]["mp"], white) == moves(after, 0) != {}
+    assert dests(st, 0, after.turn["mp"], white) == moves(after, 0) != {}
 
 
 def test_another_seat_is_answered_for_its_next_turn():
@@ -75,7 +74,7 @@ def test_another_seat_is_answered_for_its_next_turn():
     foretold = dests(st, 1, 4, 4)
     assert foretold and ENGINE.legal_actions(st, 1) == []
     st = end(st, 0)  # seat 0 stays put; seat 1's turn comes
-    assert st["turn"]["seat"] == 1
+    assert st.turn["seat"] == 1
     assert moves(roll(st, 4), 1) == foretold
 
 
@@ -83,12 +82,12 @@ def test_the_star_crest_re_entry_is_judged_for_the_next_turn():
     """7.372: re-entry is allowed on the VERY NEXT turn after leaving the Star Crest - the turn the query
     describes for a player whose turn has not begun yet."""
     st = build(seats=2, at={0: ("E4", "A3"), 1: ("C5", "A1")},
-               prepare=lambda s: s["players"][0].update(star_crest_directed=True))
+               prepare=lambda s: s.players[0].update(star_crest_directed=True))
     crest, a3 = hex_of(st, "E4", "Center"), hex_of(st, "E4", "A3")
     st, _ = ENGINE.apply(roll(st, 1), 0, {"kind": "move", "by": "walk", "to": list(crest), "cost": 1})
     st = end(roll(roll_through(st), 1), 1)  # the Star Crest's roll (7.371), then seat 1's turn passes
     st, _ = ENGINE.apply(roll(st, 1), 0, {"kind": "move", "by": "walk", "to": list(a3), "cost": 1})  # leaves it
-    assert st["turn"]["seat"] == 1 and ("walk", crest) in dests(st, 0, 1)  # seat 0's next turn
+    assert st.turn["seat"] == 1 and ("walk", crest) in dests(st, 0, 1)  # seat 0's next turn
     nxt = end(roll(st, 1), 1)
     assert ("walk", crest) in dests(nxt, 0, 1) and ("walk", crest) in moves(roll(nxt, 1), 0)
     later = end(roll(end(roll(nxt, 1), 0), 1), 1)  # a turn spent elsewhere: the re-entry is gone
@@ -119,14 +118,14 @@ def test_the_cheapest_path_walks_space_by_space_for_its_cost():
             step = moves(s, 0)[("walk", tuple(h))]
             s, _ = ENGINE.apply(s, 0, {"kind": "move", "by": "walk", "to": h, "cost": step})
             spent += step
-        assert spent == cost and tuple(s["players"][0]["at"]) == to
+        assert spent == cost and tuple(s.players[0]["at"]) == to
 
 
 def test_a_sailing_path_passes_only_water():
     """6 BOARDING A BOAT: a Boat moves through Water, one point a space (authored)."""
     def in_boat(s):
-        s["boats"] = [{"id": 0, "at": [0, 16], "rider": 0}]
-        s["players"][0]["at"], s["players"][0]["boat"] = [0, 16], 0
+        s.boats = [{"id": 0, "at": [0, 16], "rider": 0}]
+        s.players[0]["at"], s.players[0]["boat"] = [0, 16], 0
     st = roll(solo("E6", "C2", prepare=in_boat), 4)
     w = world_for(st)
     sails = {to: c for (by, to), c in moves(st, 0).items() if by == "sail"}
@@ -137,7 +136,7 @@ def test_a_sailing_path_passes_only_water():
     s = st
     for h in got["path"]:
         s, _ = ENGINE.apply(s, 0, {"kind": "move", "by": "sail", "to": h, "cost": 1})
-    assert tuple(s["boats"][0]["at"]) == far
+    assert tuple(s.boats[0]["at"]) == far
 
 
 def test_path_without_points_walks_off_turn_and_names_spaces_by_territory():
@@ -151,7 +150,7 @@ def test_path_without_points_walks_off_turn_and_names_spaces_by_territory():
     assert dests(st, 1, by_hex["cost"])[("walk", target)] == by_hex["cost"]
     assert ("walk", target) not in dests(st, 1, by_hex["cost"] - 1)
     own = q(st, 0, kind="path", to=list(hex_of(st, "C5", "B1")))
-    assert own["points"] == st["turn"]["mp"]
+    assert own["points"] == st.turn["mp"]
 
 
 def test_unreachable_spaces_say_why():
@@ -184,11 +183,11 @@ def test_the_exact_space_follows_the_white_letter_and_the_red_number():
 def test_a_face_down_tile_keeps_its_place_hidden():
     """Appendix A: tiles placed face down are not known; the lookup names the space but not where it lies."""
     st = roll(build(seats=2), 2)
-    st["tiles"]["placed"][0]["face_down"] = True
-    hidden = st["tiles"]["placed"][0]["tile"]
+    st.edit("tiles", "placed", 0)["face_down"] = True
+    hidden = st.tiles["placed"][0]["tile"]
     got = q(st, 0, kind="space", territory=hidden, white=1, red=1)
     assert got["at"] is None and got["space"] == "A1"
-    other = st["tiles"]["placed"][1]["tile"]
+    other = st.tiles["placed"][1]["tile"]
     assert q(st, 0, kind="space", territory=other, white=1, red=1)["at"] is not None
 
 
@@ -196,10 +195,10 @@ def test_answers_use_nothing_the_seat_cannot_see():
     """14.3: other players' Gem Records, Secret Wizard Records and the False Wizard, the decks' order and the
     Gem Cards never change an answer."""
     st = roll(build(seats=2), 3)
-    other = json.loads(json.dumps(st))
-    other["players"][1].update(gems={"Meligar": "ruby"}, secret_record={"A": "x"}, false_wizard="Meligar")
-    other["decks"]["task"].reverse()
-    other["gem_boxes"] = dict(zip(other["gem_boxes"], reversed(list(other["gem_boxes"].values()))))
+    other = ENGINE.decode(ENGINE.encode(st))  # a copy of its own, changed below
+    other.players[1].update(gems={"Meligar": "ruby"}, secret_record={"A": "x"}, false_wizard="Meligar")
+    other.decks["task"].reverse()
+    other.gem_boxes = dict(zip(other.gem_boxes, reversed(list(other.gem_boxes.values()))))
     for query in ({"kind": "destinations", "points": 5}, {"kind": "path", "to": list(hex_of(st, "C1", "A1"))}):
         assert ENGINE.query(st, 0, query) == ENGINE.query(other, 0, query)
 

@@ -85,15 +85,15 @@ def test_lost_territories_are_rolled_over():
 def test_transport_rolls_over_a_lost_territory():
     """12.45 in play: Transporting to a RANDOM space re-rolls when the Territory is lost."""
     def sage(st):
-        st["players"][0]["order"], st["players"][0]["rank"] = "wizards", 3  # Sage: Transporting to a Random Space
-        st["taken"] = ["C1"]
+        st.players[0]["order"], st.players[0]["rank"] = "wizards", 3  # Sage: Transporting to a Random Space
+        st.taken = ["C1"]
     s = build(prepare=sage)
     s, _ = ENGINE.apply(s, 0, {"kind": "cast", "spell": "transporting", "to": "RANDOM"})
     s, ev = chance(s, 2)  # the cast succeeds
     s, ev = chance(s, 1, 1, 1, 1)  # Common I, taken: roll over
-    assert any(e["type"] == "reroll" for e in ev) and s["chance"]["then"]["do"] == "transported"
+    assert any(e["type"] == "reroll" for e in ev) and s.chance["then"]["do"] == "transported"
     s, ev = chance(s, 1, 2, 1, 1)
-    assert world_for(s).tile_of(tuple(s["players"][0]["at"])) == "C2"
+    assert world_for(s).tile_of(tuple(s.players[0]["at"])) == "C2"
 
 
 def test_any_lets_the_player_choose_a_space_of_the_type_named():

@@ -73,12 +73,12 @@ def test_terrain_players_and_markers_are_where_they_stand():
     """The glyph of each space is its terrain (section 6 table, stones by their dots); players are drawn left of
     it, the Dragon, Boats, Demons, Wizard and Task Markers right of it; several things show '+'."""
     def scene(s):
-        s["boats"] = [{"id": 0, "at": [0, 15], "rider": None}]
-        s["demons"] = [list(hex_of(s, "C5", "C2"))]
-        s["wizard_markers"]["Ishkatar"] = list(hex_of(s, "C1", "B1"))
-        s["task_markers"] = [{"seat": 0, "task": 1, "step": 0, "at": list(hex_of(s, "C5", "B2"))},
+        s.boats = [{"id": 0, "at": [0, 15], "rider": None}]
+        s.demons = [list(hex_of(s, "C5", "C2"))]
+        s.wizard_markers["Ishkatar"] = list(hex_of(s, "C1", "B1"))
+        s.task_markers = [{"seat": 0, "task": 1, "step": 0, "at": list(hex_of(s, "C5", "B2"))},
                              {"seat": 1, "task": 2, "step": 0, "at": list(hex_of(s, "C5", "B4"))}]
-        s["dragon"] = list(hex_of(s, "C5", "A3"))
+        s.dragon = list(hex_of(s, "C5", "A3"))
     st = build(seats=2, at={0: ("C5", "Center"), 1: ("C5", "A3")}, prepare=scene)
     lines, frame = drawn(st, seat=0)
     w = world_for(st)
@@ -96,7 +96,7 @@ def test_terrain_players_and_markers_are_where_they_stand():
     assert "Dragon: Meadowfarm A3" in text and "Boats: 0 Water 0,15" in text and "Demons: Meadowfarm C2" in text
     assert "Wizard markers: Ishkatar Torwall B1" in text
     assert "Task Markers: a Meadowfarm B2; b Meadowfarm B4" in text
-    st["players"][1]["at"] = list(hex_of(st, "C5", "Center"))
+    st.players[1]["at"] = list(hex_of(st, "C5", "Center"))
     lines, frame = drawn(st, seat=0)
     assert at(lines, (frame.cell(hex_of(st, "C5", "Center"))[0], frame.cell(hex_of(st, "C5", "Center"))[1] + 1)) == "b"
     lines, frame = drawn(st, seat=None)  # a spectator owns no Task Marker
@@ -106,9 +106,9 @@ def test_terrain_players_and_markers_are_where_they_stand():
 def test_face_down_tiles_show_no_terrain_and_the_whole_board_shows_while_placing():
     """Appendix A 5: solitaire tiles are laid face down; while tiles remain to place the whole Game Board is drawn."""
     st = ENGINE.setup(MatchConfig(1, "solitaire", {"removed_tiles": 2}))
-    st, _ = ENGINE.apply_chance(st, [[1]] * len(st["chance"]["request"]["pools"]))
+    st, _ = ENGINE.apply_chance(st, [[1]] * len(st.chance["request"]["pools"]))
     st, _ = ENGINE.apply(st, 0, {"kind": "set_aside_tower", "tile": "M2"})
-    st, _ = ENGINE.apply_chance(st, [[1]] * len(st["chance"]["request"]["pools"]))
+    st, _ = ENGINE.apply_chance(st, [[1]] * len(st.chance["request"]["pools"]))
     first = ENGINE.legal_actions(st, 0)[0]
     st, _ = ENGINE.apply(st, 0, first)
     view = ENGINE.view(st, 0)
@@ -149,6 +149,6 @@ def test_render_events_one_line_each_with_dice():
 
 def test_secret_dice_are_not_shown():
     st = ENGINE.setup(MatchConfig(2))
-    st, ev = ENGINE.apply_chance(st, [[1]] * len(st["chance"]["request"]["pools"]))
+    st, ev = ENGINE.apply_chance(st, [[1]] * len(st.chance["request"]["pools"]))
     line = render_events([e for e in ev if e["type"] == "dice"])[0]
     assert "in secret" in line

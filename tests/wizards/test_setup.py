@@ -15,7 +15,7 @@ from tests.wizards.scenario import ENGINE, LAYOUT, build, config
 
 
 def ones(state):
-    return [[1] * p["count"] for p in state["chance"]["request"]["pools"]]
+    return [[1] * p["count"] for p in state.chance["request"]["pools"]]
 
 
 def through_decks(seats=2, **options):
@@ -24,8 +24,8 @@ def through_decks(seats=2, **options):
 
 
 def place_all(s, rng):
-    while s["step"] == "place_tiles" and s["await"]:
-        seat = s["await"]["seat"]
+    while s.step == "place_tiles" and s.await_:
+        seat = s.await_["seat"]
         s, _ = ENGINE.apply(s, seat, rng.choice(ENGINE.legal_actions(s, seat)))
     return s
 
@@ -39,12 +39,12 @@ def test_decks_are_shuffled_in_secret_and_gems_dealt_face_down():
     outcome = [[rng.choice(p.faces)] for p in req.pools]
     s, events = ENGINE.apply_chance(s, outcome)
     p = pack()
-    assert sorted(s["decks"]["task"]) == list(range(1, 99)) and s["decks"]["task"] != list(range(1, 99))
-    assert sorted(s["decks"]["event"]) == list(range(1, 50))
-    assert sorted(s["decks"]["wizard"]) == sorted(c["id"] for c in p.wizard_cards)
-    assert list(s["gem_boxes"]) == list(p.high_wizards)
-    assert sorted(s["gem_boxes"].values()) == sorted(c["id"] for c in p.gem_cards)
-    assert s["wizard_markers"] == {n: None for n in p.high_wizards}
+    assert sorted(s.decks["task"]) == list(range(1, 99)) and s.decks["task"] != list(range(1, 99))
+    assert sorted(s.decks["event"]) == list(range(1, 50))
+    assert sorted(s.decks["wizard"]) == sorted(c["id"] for c in p.wizard_cards)
+    assert list(s.gem_boxes) == list(p.high_wizards)
+    assert sorted(s.gem_boxes.values()) == sorted(c["id"] for c in p.gem_cards)
+    assert s.wizard_markers == {n: None for n in p.high_wizards}
     dice = [e for e in events if e["type"] == "dice"][0]
     assert dice["secret"] and dice["visible_to"] == []
 
@@ -53,10 +53,10 @@ def test_highest_roll_deals_and_ties_roll_again():
     """3.2: each player rolls two dice, the highest roll deals (authored: tied high rollers roll again)."""
     s = through_decks(3)
     s, ev = ENGINE.apply_chance(s, [[6, 5], [2, 2], [5, 6]])
-    assert s["dealer"] is None and [p["purpose"] for p in s["chance"]["request"]["pools"]] == [
+    assert s.dealer is None and [p["purpose"] for p in s.chance["request"]["pools"]] == [
         "seat 0: two dice for dealer", "seat 2: two dice for dealer"]
     s, ev = ENGINE.apply_chance(s, [[1, 2], [3, 1]])
-    assert s["dealer"] == 2
+    assert s.dealer == 2
 
 
 def test_boats_placed_next_to_harbours_farthest_clockwise_towards_land():
@@ -67,7 +67,7 @@ def test_boats_placed_next_to_harbours_farthest_clockwise_towards_land():
     s = build(layout=layout)
     w = world_for(s)
     placed = boats.starting_boats(w)
-    assert len(placed) == len(s["boats"]) <= 10
+    assert len(placed) == len(s.boats) <= 10
     for harbour, boat in placed:
         assert w.kind(harbour) in ("town", "dwelling", "abbey") and w.is_water(boat)
         ring = neighbours(harbour)
@@ -89,13 +89,13 @@ def test_dragon_starts_in_a_random_lair_space():
     s, _ = ENGINE.apply_chance(s, [[6, 6], [1, 1]])
     s, _ = ENGINE.apply_chance(s, ones(s))
     s = place_all(s, random.Random(2))
-    assert s["chance"]["then"]["do"] == "dragon_placed"
+    assert s.chance["then"]["do"] == "dragon_placed"
     s, ev = ENGINE.apply_chance(s, [[3], [4]])
     w = world_for(s)
-    assert tuple(s["dragon"]) == w.hex_of[("M6", "B4")]
-    assert [tuple(b["at"]) for b in s["boats"]] == [m for _, m in boats.starting_boats(w)]  # 3.3 came first
-    assert s["calendar"] == {"day": 1, "fortnight": 1, "days_played": 0}  # 3.5
-    assert (s["completion"], s["thwart"]) == (0, "takeover")  # 3.6
+    assert tuple(s.dragon) == w.hex_of[("M6", "B4")]
+    assert [tuple(b["at"]) for b in s.boats] == [m for _, m in boats.starting_boats(w)]  # 3.3 came first
+    assert s.calendar == {"day": 1, "fortnight": 1, "days_played": 0}  # 3.5
+    assert (s.completion, s.thwart) == (0, "takeover")  # 3.6
 
 
 def test_colours_chosen_from_the_dealer_clockwise():
@@ -105,9 +105,9 @@ def test_colours_chosen_from_the_dealer_clockwise():
     s, _ = ENGINE.apply_chance(s, ones(s))
     s = place_all(s, random.Random(4))
     s, _ = ENGINE.apply_chance(s, [[1], [1]])
-    assert s["await"] == {"seat": 1, "for": "choose_colour"}
+    assert s.await_ == {"seat": 1, "for": "choose_colour"}
     s, _ = ENGINE.apply(s, 1, {"kind": "choose_colour", "colour": "green"})
-    assert s["await"]["seat"] == 2
+    assert s.await_["seat"] == 2
     with pytest.raises(RuleViolation) as e:
         ENGINE.apply(s, 2, {"kind": "choose_colour", "colour": "green"})
     assert e.value.rule == "3.7"
@@ -121,7 +121,7 @@ def ready_to_start(seats=2):
     s = place_all(s, random.Random(5))
     s, _ = ENGINE.apply_chance(s, [[1], [1]])
     for _ in range(seats):
-        s, _ = ENGINE.apply(s, s["await"]["seat"], ENGINE.legal_actions(s, s["await"]["seat"])[0])
+        s, _ = ENGINE.apply(s, s.await_["seat"], ENGINE.legal_actions(s, s.await_["seat"])[0])
     return s
 
 
@@ -135,12 +135,12 @@ def test_start_in_a_random_common_space_rolled_again_if_occupied():
                                               "red die: space number"]
     s, ev = ENGINE.apply_chance(s, [[3], [2], [5]])  # the dealer: Longrift A5
     w = world_for(s)
-    assert tuple(s["players"][0]["at"]) == w.hex_of[("C3", "A5")]
+    assert tuple(s.players[0]["at"]) == w.hex_of[("C3", "A5")]
     s, ev = ENGINE.apply_chance(s, [[3], [1], [5]])  # seat 1 rolls the same space: roll over
-    assert any(e["type"] == "start_space_reroll" for e in ev) and s["players"][1]["at"] is None
+    assert any(e["type"] == "start_space_reroll" for e in ev) and s.players[1]["at"] is None
     s, ev = ENGINE.apply_chance(s, [[6], [6], [6]])
-    assert tuple(s["players"][1]["at"]) == w.hex_of[("C6", "C6")]
-    assert s["phase"] == "play"
+    assert tuple(s.players[1]["at"]) == w.hex_of[("C6", "C6")]
+    assert s.phase == "play"
 
 
 def test_the_dealer_moves_first():
@@ -148,8 +148,8 @@ def test_the_dealer_moves_first():
     s = ready_to_start(3)
     for seat in range(3):
         s, _ = ENGINE.apply_chance(s, [[1 + seat], [1], [1 + seat]])
-    assert s["turn"]["seat"] == s["dealer"] == 0
-    assert ENGINE.actor(s) == CHANCE and s["chance"]["then"]["do"] == "movement_rolled"
+    assert s.turn["seat"] == s.dealer == 0
+    assert ENGINE.actor(s) == CHANCE and s.chance["then"]["do"] == "movement_rolled"
 
 
 def test_a_full_scripted_setup_reaches_play_with_every_piece_in_place():
@@ -158,9 +158,9 @@ def test_a_full_scripted_setup_reaches_play_with_every_piece_in_place():
     s, _ = ENGINE.apply_chance(s, [[1], [1], [1]])
     s, _ = ENGINE.apply_chance(s, [[2], [1], [1]])
     ENGINE.check_invariants(s)
-    assert len(s["tiles"]["placed"]) == 18 and all(p["at"] for p in s["players"])
-    assert all(p["colour"] for p in s["players"])
-    assert all(p["order"] is None and p["rank"] == 0 for p in s["players"])  # 3.73
+    assert len(s.tiles["placed"]) == 18 and all(p["at"] for p in s.players)
+    assert all(p["colour"] for p in s.players)
+    assert all(p["order"] is None and p["rank"] == 0 for p in s.players)  # 3.73
 
 
 def test_solitaire_tile_set_up():
@@ -168,31 +168,31 @@ def test_solitaire_tile_set_up():
     a die's worth of the rest unseen; shuffle the four back in; place them face down, then turn them up."""
     s = ENGINE.setup(MatchConfig(1, "solitaire"))
     s, _ = ENGINE.apply_chance(s, ones(s))
-    assert s["await"] == {"seat": 0, "for": "set_aside_tower"}
+    assert s.await_ == {"seat": 0, "for": "set_aside_tower"}
     assert ENGINE.legal_actions(s, 0) == [{"kind": "set_aside_tower", "tile": t} for t in ("M2", "M3", "M4")]
     with pytest.raises(RuleViolation):
         ENGINE.apply(s, 0, {"kind": "set_aside_tower", "tile": "M1"})
     s, _ = ENGINE.apply(s, 0, {"kind": "set_aside_tower", "tile": "M3"})
-    assert s["tiles"]["aside"] == ["M1", "M5", "M6", "M3"]
+    assert s.tiles["aside"] == ["M1", "M5", "M6", "M3"]
     s, _ = ENGINE.apply_chance(s, [[4]])  # remove four tiles
     req = ENGINE.chance_request(s)
     assert req.secret
     rng = random.Random(11)
     s, _ = ENGINE.apply_chance(s, [[rng.choice(p.faces)] for p in req.pools])
-    removed = s["tiles"]["removed"]
+    removed = s.tiles["removed"]
     assert len(removed) == 4 and not set(removed) & {"M1", "M5", "M6", "M3"}
-    assert len(s["tiles"]["stack"]) == 14 - 4 + 4
+    assert len(s.tiles["stack"]) == 14 - 4 + 4
     legal = ENGINE.legal_actions(s, 0)
     assert all("tile" not in a for a in legal)  # face down: the player does not know which tile
     v = ENGINE.view(s, 0)
     text = str(v)
-    for t in removed + [t for t in s["tiles"]["stack"] if t not in s["tiles"]["aside"]]:
+    for t in removed + [t for t in s.tiles["stack"] if t not in s.tiles["aside"]]:
         assert repr(t) not in text
     s, ev = ENGINE.apply(s, 0, legal[0])
     assert ENGINE.view(s, 0)["tiles"]["placed"][0]["tile"] is None
     assert [e for e in ev if e["type"] == "tile_placed"][0]["tile"] is None
     s = place_all(s, rng)
-    assert s["tiles"]["face_down"] is False and len(s["tiles"]["placed"]) == 14
+    assert s.tiles["face_down"] is False and len(s.tiles["placed"]) == 14
     assert all(p["tile"] for p in ENGINE.view(s, 0)["tiles"]["placed"])
 
 
@@ -201,9 +201,9 @@ def test_solitaire_difficulty_by_choice_and_one_seat_plays_solitaire():
     s = ENGINE.setup(MatchConfig(1, "standard", {"removed_tiles": 6}))
     s, _ = ENGINE.apply_chance(s, ones(s))
     s, _ = ENGINE.apply(s, 0, {"kind": "set_aside_tower", "tile": "M2"})
-    assert s["chance"]["then"]["do"] == "solitaire_shuffled"
+    assert s.chance["then"]["do"] == "solitaire_shuffled"
     s, _ = ENGINE.apply_chance(s, ones(s))
-    assert len(s["tiles"]["removed"]) == 6 and len(s["tiles"]["stack"]) == 12
+    assert len(s.tiles["removed"]) == 6 and len(s.tiles["stack"]) == 12
     with pytest.raises(InvalidConfig):
         ENGINE.setup(MatchConfig(2, "solitaire"))
     with pytest.raises(InvalidConfig):
@@ -216,7 +216,7 @@ def test_solitaire_random_spaces_skip_removed_tiles():
     s, _ = ENGINE.apply_chance(s, ones(s))
     s, _ = ENGINE.apply(s, 0, {"kind": "set_aside_tower", "tile": "M2"})
     s, _ = ENGINE.apply_chance(s, ones(s))  # removes the first six of the 14: C1-C6
-    assert sorted(s["tiles"]["removed"]) == ["C1", "C2", "C3", "C4", "C5", "C6"]
+    assert sorted(s.tiles["removed"]) == ["C1", "C2", "C3", "C4", "C5", "C6"]
     s = place_all(s, random.Random(1))
     s, _ = ENGINE.apply_chance(s, [[1], [1]])
     s, _ = ENGINE.apply(s, 0, {"kind": "choose_colour", "colour": "red"})
@@ -226,7 +226,7 @@ def test_solitaire_random_spaces_skip_removed_tiles():
     s, ev = ENGINE.apply_chance(s, [[1], [2], [1], [1]])  # Common 2: not in play, roll over
     assert any(e["type"] == "start_space_reroll" for e in ev)
     s, ev = ENGINE.apply_chance(s, [[3], [2], [1], [1]])  # Elven 2: Meadowshire A1
-    assert world_for(s).tile_of(tuple(s["players"][0]["at"])) == "E2"
+    assert world_for(s).tile_of(tuple(s.players[0]["at"])) == "E2"
 
 
 def test_engine_identity_and_configs():

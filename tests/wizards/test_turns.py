@@ -7,7 +7,7 @@ from tests.wizards.scenario import ENGINE, build, hex_of, move, roll
 
 
 def finish(st, seat):
-    if st["await"] and st["await"]["for"] == "move":
+    if st.await_ and st.await_["for"] == "move":
         st, ev = ENGINE.apply(st, seat, {"kind": "end_move"})
         return st, ev
     return st, []
@@ -24,7 +24,7 @@ def test_the_movement_roll_is_two_dice_white_for_points_red_for_encounters():
     req = ENGINE.chance_request(st)
     assert [p.purpose for p in req.pools] == ["white die: Movement Points", "red die: Random Encounter on 1-3"]
     st, ev = ENGINE.apply_chance(st, [[4], [3]])
-    assert st["turn"]["mp"] == 4 and st["turn"]["roll"] == {"white": 4, "red": 3}
+    assert st.turn["mp"] == 4 and st.turn["roll"] == {"white": 4, "red": 3}
     assert next(e for e in ev if e["type"] == "movement_roll")["random_encounter"] is True
 
 
@@ -70,9 +70,9 @@ def test_turns_pass_clockwise_from_the_dealer_and_he_advances_the_day():
     st = build(seats=3, dealer=1, at={0: ("C5", "A1"), 1: ("C5", "A3"), 2: ("C5", "A5")})
     seen = []
     for _ in range(4):
-        seen.append((st["turn"]["seat"], st["calendar"]["day"]))
+        seen.append((st.turn["seat"], st.calendar["day"]))
         st = roll(st, 1)
-        st, _ = ENGINE.apply(st, st["turn"]["seat"], {"kind": "end_move"})
+        st, _ = ENGINE.apply(st, st.turn["seat"], {"kind": "end_move"})
     assert seen == [(1, 1), (2, 1), (0, 1), (1, 2)]
 
 
@@ -80,37 +80,37 @@ def test_calendar_runs_to_day_fourteen_and_round_again():
     """3.5 / 12.3: the Day Marker runs along the Calendar; after Day 14 the next Fortnight begins at Day 1
     (the Evil attack of Day 14 is part two's; here the day passes as a normal turn)."""
     def late(s):
-        s["calendar"] = {"day": 14, "fortnight": 1, "days_played": 13}
+        s.calendar = {"day": 14, "fortnight": 1, "days_played": 13}
     st = roll(build(seats=1, days=20, prepare=late), 1)
     st, ev = ENGINE.apply(st, 0, {"kind": "end_move"})
-    assert st["calendar"] == {"day": 1, "fortnight": 2, "days_played": 14}
+    assert st.calendar == {"day": 1, "fortnight": 2, "days_played": 14}
 
 
 def test_extra_turns_come_at_once_and_lost_turns_are_skipped():
     """8.3 / 7.301 / 11.2131: an extra turn is taken immediately by the same player; lost turns pass him by."""
     def extra(s):
-        s["players"][0]["extra_turns"] = 1
+        s.players[0]["extra_turns"] = 1
     st = roll(build(seats=2, prepare=extra), 1)
     st, ev = ENGINE.apply(st, 0, {"kind": "end_move"})
-    assert st["turn"]["seat"] == 0 and st["turn"]["extra"] is True
+    assert st.turn["seat"] == 0 and st.turn["extra"] is True
     def lost(s):
-        s["players"][1]["lost_turns"] = 2
+        s.players[1]["lost_turns"] = 2
     st = roll(build(seats=2, prepare=lost), 1)
     st, ev = ENGINE.apply(st, 0, {"kind": "end_move"})
     assert any(e["type"] == "turn_lost" and e["seat"] == 1 for e in ev)
-    assert st["turn"]["seat"] == 0 and st["players"][1]["lost_turns"] == 1 and st["calendar"]["day"] == 2
+    assert st.turn["seat"] == 0 and st.players[1]["lost_turns"] == 1 and st.calendar["day"] == 2
 
 
 def test_trap_needing_five_or_six_holds_the_player():
     """8.3 result 5: he must roll a 5 or 6 on his Movement Roll to move on; once he does, the Trap expires."""
     def trapped(s):
-        s["players"][0]["trap"] = {"roll_to_leave": [5, 6]}
+        s.players[0]["trap"] = {"roll_to_leave": [5, 6]}
     st = build(seats=1, prepare=trapped)
     held, ev = ENGINE.apply_chance(st, [[4], [6]])
     assert any(e["type"] == "still_trapped" for e in ev) and any(e["type"] == "turn_begins" for e in ev)
-    assert held["players"][0]["at"] == st["players"][0]["at"] and held["players"][0]["trap"]
+    assert held.players[0]["at"] == st.players[0]["at"] and held.players[0]["trap"]
     st = roll(build(seats=1, prepare=trapped), 5)
-    assert st["turn"]["mp"] == 5 and st["players"][0]["trap"] is None
+    assert st.turn["mp"] == 5 and st.players[0]["trap"] is None
 
 
 def test_part_one_ends_after_the_configured_days():
@@ -118,7 +118,7 @@ def test_part_one_ends_after_the_configured_days():
     st = build(seats=2, days=2)
     for _ in range(4):
         st = roll(st, 1)
-        st, _ = ENGINE.apply(st, st["turn"]["seat"], {"kind": "end_move"})
+        st, _ = ENGINE.apply(st, st.turn["seat"], {"kind": "end_move"})
     assert ENGINE.actor(st) == TERMINAL
     out = ENGINE.outcome(st)
     assert out.winners == () and out.scores == (0, 0) and "placeholder" in out.summary
@@ -132,5 +132,5 @@ def test_end_move_and_movement_points_run_out():
     assert any(e["type"] == "turn_begins" for e in ev)  # no points left: the turn is over
     st = roll(build(seats=1), 3)
     st, ev = move(st, 0, "walk", hex_of(st, "C5", "A2"))
-    assert st["await"]["for"] == "move" and st["turn"]["mp"] == 2
-    assert world_for(st).tile_of(tuple(st["players"][0]["at"])) == "C5"
+    assert st.await_["for"] == "move" and st.turn["mp"] == 2
+    assert world_for(st).tile_of(tuple(st.players[0]["at"])) == "C5"

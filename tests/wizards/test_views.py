@@ -9,7 +9,7 @@ from tests.wizards.scenario import ENGINE, build
 
 
 def secrets(s):
-    p = s["players"][0]
+    p = s.players[0]
     p["gems"] = {"Ishkatar": "Ruby"}
     p["secret_record"] = {"A": "Terek"}
     p["false_wizard"] = "Zegoral"
@@ -35,7 +35,7 @@ def test_gem_and_secret_wizard_records_are_confidential():
         me = v["players"][0]
         assert me["gems"] == me["secret_record"] == me["false_wizard"] == "hidden"
         assert "Ruby" not in json.dumps(v) and '"Terek"' not in json.dumps(v["players"])
-        assert me["points"] == st["players"][0]["points"] and me["at"] == st["players"][0]["at"]  # public
+        assert me["points"] == st.players[0]["points"] and me["at"] == st.players[0]["at"]  # public
 
 
 def test_deck_order_is_hidden():
@@ -44,8 +44,8 @@ def test_deck_order_is_hidden():
     b = build(seats=2)
     rng = random.Random(3)
     for deck in ("task", "event", "wizard"):
-        rng.shuffle(b["decks"][deck])
-    b["gem_boxes"] = dict(zip(b["gem_boxes"], rng.sample(list(b["gem_boxes"].values()), 7)))
+        rng.shuffle(b.decks[deck])
+    b.gem_boxes = dict(zip(b.gem_boxes, rng.sample(list(b.gem_boxes.values()), 7)))
     for seat in (0, 1, None):
         assert ENGINE.view(a, seat) == ENGINE.view(b, seat)
     assert ENGINE.view(a, 0)["decks"] == {"task": 98, "event": 49, "wizard": 14}
