@@ -12,7 +12,7 @@ from shared.hexgrid import Hex
 from shared.wizards import remaining, resolution
 from shared.wizards.cards import held_effects
 from shared.wizards.pack import COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
-from shared.wizards.state import Board, WizardsState, hx, player
+from shared.wizards.state import Board, WizardsState, current_turn, hx, player, position
 from shared.wizards.taskmarkers import encounterable
 from shared.wizards.world import World
 
@@ -107,8 +107,8 @@ def encounters_due(state: WizardsState, w: World, seat: int) -> dict:
     """What the encounter segment holds for the player to act (5.2): the Specific
     Encounters of the space he entered this turn (7.6: none for staying put) and
     whether his red die (5.21) gives a Random Encounter."""
-    turn = state.turn
-    h = hx(player(state, seat)["at"])
+    turn = current_turn(state)
+    h = position(player(state, seat))
     called = specific_due(state, w, seat, h) if turn["arrived"] else []
     # 7.6 / 7.354: the second-encounter limit; staying gives only Hamdrel or a detention
     specific = remaining.limit(state, seat, h, called) if turn["arrived"] else remaining.staying(state, seat)

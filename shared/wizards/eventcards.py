@@ -43,7 +43,7 @@ from shared.engine import d6
 from shared.wizards import afflictions, decks, fate, record, resolution
 from shared.wizards.pack import pack
 from shared.wizards.resolution import Handler, Item, done, handler, push
-from shared.wizards.state import WizardsState, hx, player
+from shared.wizards.state import Player, WizardsState, player, position
 from shared.wizards.tasks import place_demon
 
 LASTING = ("movement", "no_random_encounters")
@@ -87,7 +87,7 @@ def effect_items(state: WizardsState, seat: int, effects, rule: str, events: lis
         elif op == "draw_task":
             items.append({"do": "draw_task", "seat": seat, "rule": rule, "mandatory": False})  # 9.42
         elif op == "demon":  # "Place a Demon Marker in your space": he meets it at once (7.5)
-            place_demon(state, hx(p["at"]), rule, events)
+            place_demon(state, position(p), rule, events)
         elif op == "reveal_high_wizard":
             items.append({"do": "wizard_card", "seat": seat, "rule": rule, "mode": "until_high_wizard",
                           "place": True})
@@ -101,7 +101,7 @@ def effect_items(state: WizardsState, seat: int, effects, rule: str, events: lis
     return items
 
 
-def kept(p: dict, use: str) -> list[int]:
+def kept(p: Player, use: str) -> list[int]:
     """Kept Event Cards of his that can be used for `use` (heal, escape_trap, extra_turn,
     dispel_demon, summon_boat, wizard_bonus)."""
     out = []
@@ -133,9 +133,10 @@ def day_passed(state: WizardsState, events: list, due: list) -> None:
     off; those at zero are discarded, and a delayed card's effects are put in `due`."""
     for p in state.players:
         for held in p["events"]:
-            if held.get("days") is not None:
-                held["days"] -= 1
-        expired = [h for h in p["events"] if h.get("days") is not None and h["days"] <= 0]
+            days = held.get("days")
+            if days is not None:
+                held["days"] = days - 1
+        expired = [h for h in p["events"] if (d := h.get("days")) is not None and d <= 0]
         for h in expired:
             p["events"].remove(h)
             discard(state, h["card"])

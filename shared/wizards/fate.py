@@ -11,7 +11,7 @@ from shared.engine import d6
 from shared.wizards import casting, remaining, resolution
 from shared.wizards.encounters import items_for, specific_due
 from shared.wizards.resolution import Handler, Item, done, handler, push
-from shared.wizards.state import WizardsState, hx, player
+from shared.wizards.state import WizardsState, player, position
 from shared.wizards.world import world_for
 
 
@@ -30,7 +30,7 @@ class Transport(Handler):
             return
         done(state, item)
         seat = item["seat"]
-        at = hx(player(state, seat)["at"])
+        at = position(player(state, seat))
         due = {"specific": remaining.limit(state, seat, at, specific_due(state, world_for(state), seat, at)),
                "random": False}
         if due["specific"]:

@@ -1,11 +1,14 @@
 """A simple AI seat for Wizards, reading only the seat's view (no hidden state).
 
-Part one's aims: lay tiles so the islands touch (a walkable world), and travel to
-Territories not yet visited, nearest first, keeping out of the Dragon's Lair. A
-Territory it can reach on foot comes first, measured by the Movement Points the
-walk still takes (so walls, gorges and mazes are walked round); when its island
-holds nothing new it takes to the Water (swimming, Boats, Boat Summoning). Part two
-will steer by Tasks.
+Its aims, in order: pick up its own Task Markers (the ones it may fulfil now); join
+an Order at a Master Sorcerer's Tower (the Mentors who always stay where they are,
+7.34) and go back there when it has the points to advance (10.2); otherwise travel to
+Territories not yet visited, nearest first, keeping out of the Dragon's Lair. A goal
+it can reach on foot comes first, measured by the Movement Points the walk still takes
+(so walls, gorges and mazes are walked round); when its island holds nothing it wants
+it takes to the Water (swimming, Boats, Boat Summoning). In an encounter it accepts an
+Order when it has none, takes the points it needs most for its next Rank, picks up its
+markers, tries for Gems and casts what helps.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import random
 
 from shared.hexgrid import distance
 from shared.wizards.geometry import board
-from shared.wizards.pack import LAIR_TILE
+from shared.wizards.pack import LAIR_TILE, TOWER_TILES, pack
 from shared.wizards.world import world_of
 
 TOUCHING = 5  # Centres five apart: the tiles share a coast
@@ -33,7 +36,55 @@ def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict
         return {"kind": "roll"}
     if "summon_boat" in kinds:
         return legal[0]
+    if view.get("await") and view["await"].get("for") == "choice":
+        return _choice(view, seat, legal, rng)
     return rng.choice(legal)
+
+
+def _needs(view: dict, seat: int) -> dict[str, int]:
+    """Points by type still missing for the next Rank of its Order (10.11-10.13)."""
+    me = view["players"][seat]
+    if not me["order"] or me["rank"] >= 4:
+        return {}
+    nxt = pack().orders[me["order"]]["ranks"][me["rank"]]
+    return {t: max(0, nxt[t] - me["points"][t]) for t in ("knowledge", "perception", "power")}
+
+
+def promotion_ready(view: dict, seat: int) -> bool:
+    me = view["players"][seat]
+    return bool(me["order"]) and me["rank"] < 4 and not any(_needs(view, seat).values())
+
+
+def _choice(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+    """An encounter's choice: the first rule below that applies."""
+    me = view["players"][seat]
+    by_kind: dict[str, list[dict]] = {}
+    for a in legal:
+        by_kind.setdefault(a["kind"], []).append(a)
+    if "join_order" in by_kind:  # an Order when it has none; it never changes Orders
+        return next(a for a in by_kind["join_order"] if a["accept"] == (me["order"] is None))
+    if "take_points" in by_kind:
+        needs = _needs(view, seat)
+
+        def worth(a):
+            pts = a["points"]
+            if all(v >= 0 for v in pts.values()):  # a gain: most toward what it lacks
+                return sum(min(v, needs.get(t, 0)) * 2 + v for t, v in pts.items())
+            return sum(v for v in pts.values()) - sum(needs.get(t, 0) for t, v in pts.items() if v)
+        return max(by_kind["take_points"], key=lambda a: (worth(a), sorted(a["points"].items())))
+    if "pick_up_task_markers" in by_kind:
+        return max(by_kind["pick_up_task_markers"], key=lambda a: len(a["tasks"]))
+    for kind, field, wanted in (("attempt_gem", "attempt", True), ("telepathy", "cast", promotion_ready(view, seat))):
+        if kind in by_kind:
+            return next((a for a in by_kind[kind] if a.get(field) == wanted), by_kind[kind][0])
+    if "gem_summoning" in by_kind:
+        return next((a for a in by_kind["gem_summoning"] if a["target"] is not None), by_kind["gem_summoning"][0])
+    if "complete_task" in by_kind:
+        return by_kind["complete_task"][0]
+    casts = [a for a in legal if a.get("cast") is True or a.get("ask") is True]
+    if casts:  # a spell or a call for help when it is offered
+        return casts[0]
+    return legal[0]
 
 
 def _place(view: dict, legal: list[dict], rng: random.Random) -> dict:
@@ -97,11 +148,37 @@ def _walking_cost(view: dict, w, goal: list) -> dict:
     return cost
 
 
+def _goals(view: dict, seat: int, w) -> list:
+    """Spaces worth going to before exploring: its own Task Markers it may fulfil now (9,
+    7.311), then a Master Sorcerer's Tower Center to join an Order or to advance (7.34, 10.2)."""
+    me = view["players"][seat]
+    tasks = {t["card"]: t for t in me.get("tasks", [])}
+    marks = []
+    for m in view.get("task_markers", []):
+        task = tasks.get(m["task"])
+        if m["seat"] == seat and task is not None and all(s["done"] for s in task["steps"][:m["step"]]):
+            marks.append(tuple(m["at"]))
+    if marks:
+        return marks
+    wants_mentor = me["order"] is None or (me["order"] == "sorcerers" and promotion_ready(view, seat))
+    if wants_mentor:
+        return [w.hex_of[(t, "Center")] for t in TOWER_TILES if (t, "Center") in w.hex_of]
+    return []
+
+
 def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | None]:
-    """The Center of the nearest Territory not yet visited (never the Dragon's Lair), and, when it
-    can be reached on foot, the walking cost to it from each space (None: the way is over Water)."""
+    """The nearest goal (_goals) or else the Center of the nearest Territory not yet visited (never
+    the Dragon's Lair), and, when it can be reached on foot, the walking cost to it from each space
+    (None: the way is over Water)."""
     me = view["players"][seat]
     at = tuple(me["at"])
+    goals = [g for g in _goals(view, seat, w) if g != at]
+    if goals:
+        reach = _on_foot(view, w, at)
+        near = [g for g in goals if g in reach]
+        if near:
+            return min(near, key=lambda g: (distance(at, g), g)), _walking_cost(view, w, near)
+        return min(goals, key=lambda g: (distance(at, g), g)), None
     seen = set(me["visited"])
     fresh = [t for t in w.tiles if t not in seen and t != LAIR_TILE]
     if not fresh:

@@ -18,7 +18,7 @@ from shared.engine import d6
 from shared.wizards import resolution
 from shared.wizards.pack import pack
 from shared.wizards.resolution import Handler, Item, handler
-from shared.wizards.state import POINT_TYPES, WizardsState, player
+from shared.wizards.state import POINT_TYPES, Player, WizardsState, player
 
 MENTORS = {"wizards": "high_wizard", "sorcerers": "master_sorcerer", "druids": "ruktal"}
 ORDER_OF_MENTOR = {v: k for k, v in MENTORS.items()}
@@ -89,7 +89,7 @@ def rank_table(order: str) -> list[dict]:
     return [dict(r) for r in pack().orders[order]["ranks"]]
 
 
-def title(p: dict) -> str | None:
+def title(p: Player) -> str | None:
     if not p["order"]:
         return None
     return rank_table(p["order"])[p["rank"] - 1]["title"]
@@ -134,7 +134,7 @@ def join(state: WizardsState, seat: int, order: str, by: str, events: list) -> N
                    "rule": "10.3" if old else "10"})
 
 
-def is_mentor(p: dict, mentor_kind: str) -> bool:
+def is_mentor(p: Player, mentor_kind: str) -> bool:
     return p["order"] is not None and MENTORS[p["order"]] == mentor_kind
 
 

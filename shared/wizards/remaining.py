@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from shared.hexgrid import Hex
 from shared.wizards.pack import COTTAGE_TILE
-from shared.wizards.state import WizardsState, hx, player
+from shared.wizards.state import WizardsState, current_turn, hx, player
 from shared.wizards.world import World, world_for
 
 LIMITED = ("common_folk", "elves", "shrineheart_abbey", "master_sorcerer", "ruktal", "high_hollow", "demons",
@@ -72,7 +72,7 @@ def limit(state: WizardsState, seat: int, h: Hex, due: list[dict]) -> list[dict]
 def staying(state: WizardsState, seat: int) -> list[dict]:
     """Encounters of a turn spent in the same space: Hamdrel on each of up to THREE turns
     (7.354), the Common Folk again when detained (7.301 3); nothing else (7.6)."""
-    t = state.turn
+    t = current_turn(state)
     if t.get("detained"):
         return [{"kind": "common_folk", "detained": True}]
     if t.get("lost"):
@@ -115,7 +115,8 @@ def start_detained(state: WizardsState, seat: int, events: list) -> bool:
     p["detained"] = None
     if where is None or hx(where) != hx(p["at"]):
         return False
-    state.turn["detained"] = True
-    state.turn["ended"] = True
+    turn = current_turn(state)
+    turn["detained"] = True
+    turn["ended"] = True
     events.append({"type": "stays_detained", "seat": seat, "space": p["at"], "rule": "7.301"})
     return True

@@ -123,10 +123,8 @@ class Tiles(TypedDict):
     remove_count: NotRequired[int]  # solitaire: how many tiles are removed (Appendix A 3)
 
 
-class Decks(TypedDict):
-    task: list[int]
-    event: list[int]
-    wizard: list[str]
+# "task" and "event": card numbers; "wizard": card ids. Keyed by deck name, read as data (decks.py).
+Decks = dict[str, list[Any]]
 
 
 class Calendar(TypedDict):
@@ -150,6 +148,8 @@ class Turn(TypedDict):
     cast: NotRequired[list[str]]  # Movement Spells attempted (11.24)
     arrived: NotRequired[bool]  # entered a space this turn (7.6)
     summon: NotRequired[list[list[Any]] | None]  # Boat Summoning choices: [boat id, [q, r]]
+    lost: NotRequired[bool]  # a turn lost (8.3, 7.304 1)
+    detained: NotRequired[bool]  # a turn he must stay and meet the Common Folk again (7.301 3)
 
 
 Await = TypedDict("Await", {"seat": int, "for": str})  # the seat the state waits for, and for what
@@ -170,6 +170,7 @@ class TaskMarker(TypedDict):
 class SecretWizard(TypedDict):
     letter: str
     at: NotRequired[At | None]
+    wizard: NotRequired[str]  # the High Wizard behind the marker: secret (7.302 6)
 
 
 class Result(TypedDict):

@@ -17,7 +17,7 @@ requirements are not all done is not encountered.
 from __future__ import annotations
 
 from shared.hexgrid import Hex
-from shared.wizards.state import WizardsState, hx, player
+from shared.wizards.state import Player, TaskMarker, WizardsState, hx, player
 
 # 1 Equipment: "120 Task Markers" and "6 Playing Pieces"; 3.7: each player takes "a Playing
 # Piece with its corresponding color Task Markers": twenty markers of each colour.
@@ -27,7 +27,7 @@ TASK_MARKERS_PER_COLOUR = TASK_MARKERS // PLAYING_PIECES
 DEMON_MARKERS = 48  # 1 Equipment: "48 Demon Markers"
 
 
-def task_of(p: dict, card: int) -> dict | None:
+def task_of(p: Player, card: int) -> dict | None:
     for task in p["tasks"]:
         if task["card"] == card:
             return task
@@ -39,17 +39,17 @@ def prerequisites_done(task: dict, step: int) -> bool:
     return all(s["done"] for s in task["steps"][:step])
 
 
-def markers_in_use(p: dict) -> int:
+def markers_in_use(p: Player) -> int:
     """Markers of his colour on the board or resting on his Task Cards (7.31: a marker picked
     up is placed on its card; 9.01: they are free again when the Task is complete)."""
     return sum(1 for t in p["tasks"] for s in t["steps"] if "at" in s)
 
 
-def markers_free(p: dict) -> int:
+def markers_free(p: Player) -> int:
     return TASK_MARKERS_PER_COLOUR - markers_in_use(p)
 
 
-def encounterable(state: WizardsState, seat: int, h: Hex) -> list[dict]:
+def encounterable(state: WizardsState, seat: int, h: Hex) -> list[TaskMarker]:
     """His own Task Markers in a space that he would encounter now (7.31 own only, 7.311
     prerequisites done, 7.3051 d not while Dragonbound), as board marker entries."""
     p = player(state, seat)

@@ -56,7 +56,7 @@ from shared.wizards.encounters import Encounter, random_possible, specific_due
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, pack
 from shared.wizards.resolution import Handler, Item, done, handler, push
 from shared.wizards.setup import unavailable
-from shared.wizards.state import WizardsState, hx, ls, player
+from shared.wizards.state import Player, WizardsState, hx, ls, player
 from shared.wizards.taskmarkers import DEMON_MARKERS, encounterable, markers_free, prerequisites_done, task_of
 from shared.wizards.world import World, world_for
 
@@ -123,7 +123,7 @@ def marked_count(card: Mapping) -> int:
 
 
 # --- meetings ---------------------------------------------------------------------------
-def meets(p: dict, whom: str, met: str, mandatory: bool = False) -> bool:
+def meets(p: Player, whom: str, met: str, mandatory: bool = False) -> bool:
     """Does meeting `met` (a High Wizard's name, "ruktal", "hamdrel", a Master Sorcerer's
     name, "master_sorcerer" or "mentor") fulfil a requirement to meet `whom` (card language)?"""
     met = met.lower() if met.lower() in (*MASTERS, "ruktal", "hamdrel", "master_sorcerer", "mentor") else met
@@ -348,7 +348,7 @@ def transfer(state: WizardsState, giver: int, taker: int, card: int, events: lis
     remove_markers(state, giver, card)
     player(state, giver)["tasks"].remove(task)
     player(state, taker)["tasks"].append(dict(task, mandatory=False))  # 9.42: not from the taker's Mentor
-    state.task_markers += [dict(m, seat=taker) for m in moved]
+    state.task_markers.extend({**m, "seat": taker} for m in moved)
     events.append({"type": "task_given", "from": giver, "to": taker, "card": card, "rule": "9.2"})
     return True
 

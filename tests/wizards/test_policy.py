@@ -74,3 +74,35 @@ def test_policy_walks_round_what_it_cannot_cross():
         assert action["kind"] == "move" and action in legal
         w = world_for(st)
         assert not w.in_circle(tuple(action["to"]))
+
+
+def test_policy_joins_an_order_and_takes_what_it_needs():
+    """In an encounter it accepts an Order when it has none (10), and points go where its next
+    Rank needs them most (10.12: an Augur needs 15 Power)."""
+    from tests.wizards.scenario import enter, joined
+
+    st, _ = enter("M2", "Center")
+    legal = ENGINE.legal_actions(st, 0)
+    assert {a["kind"] for a in legal} == {"join_order"}
+    assert choose(ENGINE.view(st, 0), 0, legal, random.Random(1))["accept"] is True
+    view = ENGINE.view(build(seats=1, prepare=joined("sorcerers", knowledge=10, perception=5)), 0)
+    view["await"] = {"seat": 0, "for": "choice"}
+    offers = [{"kind": "take_points", "points": {t: 4}} for t in ("knowledge", "perception", "power")]
+    assert choose(view, 0, offers, random.Random(1))["points"] == {"power": 4}
+
+
+def test_policy_walks_to_its_task_markers_and_a_mentor():
+    """Goals before exploring: its own Task Markers it may fulfil, then a Master Sorcerer's Center (7.34)."""
+    from shared.wizards.policy import _goals
+    from tests.wizards.scenario import hold_task, member
+
+    st = build(seats=1)
+    w = world_for(st)
+    towers = set(_goals(ENGINE.view(st, 0), 0, w))
+    assert towers == {hex_of(st, t, "Center") for t in ("M2", "M3", "M4")}
+
+    def prep(s):
+        member(order="druids")(s)
+        hold_task(s, 0, 69, at={0: ("E1", "C2")})
+    st = build(seats=1, prepare=prep)
+    assert _goals(ENGINE.view(st, 0), 0, world_for(st)) == [hex_of(st, "E1", "C2")]
