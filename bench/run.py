@@ -10,6 +10,7 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
     metrics_overhead_pct           instrumentation's cost on resolution (with vs without)
     policy_<game>_p50_ms, _p99_ms  each game's AI policy, per choice, in process
     games_per_s_<game>, copy_vs_json_<game>   the engines alone (bench/engines.py)
+    wizards_rank2_share, wizards_encounters_*  all-AI Wizards, 28 days (bench/wizards_life.py)
 and, when the matchmaking benchmark is present, its figures (mm_*).
 """
 from __future__ import annotations
@@ -83,6 +84,9 @@ ROWS = [  # figure, unit, what it is
     ("copy_vs_json_tower", "x", "one step's state copy / a JSON round trip of the same state"),
     ("copy_vs_json_incantris", "x", "the same for Incantris"),
     ("copy_vs_json_wizards", "x", "the same for Wizards"),
+    ("wizards_rank2_share", "share", "Wizards players at Rank 2+ after 28 days, all-AI 3 seats"),
+    ("wizards_order_share", "share", "of them, players who joined an Order"),
+    ("wizards_tasks_completed", "tasks", "Tasks completed per 28-day match"),
     ("ai_matches_per_min", "matches/min", "all-AI 2-seat Tower matches, split, 2 Celery workers"),
     ("ai_actions_per_s", "actions/s", "AI turns played in those matches"),
     ("metrics_overhead_pct", "%", "CPU of a resolution with vs without metrics (in process, paired)"),
@@ -131,6 +135,9 @@ def main(argv: list[str] | None = None) -> dict:
     from bench.engines import measure as engine_figures
 
     figures.update(engine_figures())
+    from bench.wizards_life import measure as wizards_life
+
+    figures.update(wizards_life())
     figures.update(measure(redis_url))
 
     print("split platform: combat load, then all-AI matches...", flush=True)

@@ -1,0 +1,55 @@
+"""Wizards, the middle of the game, in process: all-AI matches of 28 days (two Fortnights'
+worth of turns, every seat on the AI policy), and what the seats made of them.
+
+    wizards_rank2_share        players at Rank 2 or higher when the 28 days are over
+    wizards_order_share        players who joined an Order
+    wizards_tasks_completed    Tasks completed per match
+    wizards_encounters_<kind>  encounters of each kind per match (specific kinds and "random")
+"""
+from __future__ import annotations
+
+import collections
+import random
+
+from shared.engine import MatchConfig
+from shared.engine.playout import policy_playout
+from shared.engine.registry import engine_for
+from shared.wizards.policy import choose
+
+SEATS = 3
+DAYS = 28
+
+
+def measure(matches: int = 6, seed: int = 1) -> dict:
+    engine = engine_for("wizards")
+    seen: collections.Counter = collections.Counter()
+    ranks: list[int] = []
+    orders = 0
+    for n in range(matches):
+        rng = random.Random(seed + n)
+        state, log = policy_playout(engine, MatchConfig(SEATS, options={"days": DAYS}), choose, rng, 60_000)
+        ranks += [p["rank"] for p in state.players]
+        orders += sum(1 for p in state.players if p["order"])
+        seen["tasks_completed"] += len([h for p in state.players for h in p["task_history"]
+                                        if h.get("status") == "completed"])
+        replayed = engine.setup(MatchConfig(SEATS, options={"days": DAYS}))  # the events, from a replay
+        for step in log:
+            if step[0] == "chance":
+                replayed, events = engine.apply_chance(replayed, step[1])
+            else:
+                replayed, events = engine.apply(replayed, step[1], step[2])
+            for e in events:
+                if e["type"] == "encounter_due":
+                    for d in e["specific"]:
+                        seen[f"encounters_{d['kind']}"] += 1
+                    seen["encounters_random"] += bool(e["random"])
+    out = {"wizards_rank2_share": sum(r >= 2 for r in ranks) / len(ranks),
+           "wizards_order_share": orders / len(ranks),
+           "wizards_tasks_completed": seen.pop("tasks_completed") / matches}
+    out.update({f"wizards_{k}": v / matches for k, v in sorted(seen.items())})
+    return out
+
+
+if __name__ == "__main__":
+    for name, value in measure().items():
+        print(f"{name:<40} {value:>10,.2f}")
