@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 
 import grpc
 from prometheus_client import start_http_server
@@ -111,6 +110,7 @@ def celery_notifier(settings: Settings):
     return CeleryTurns(app, settings.ai_queue)
 
 
-def start_metrics(port: int) -> None:
+def start_metrics(port: int, host: str = "127.0.0.1") -> None:
+    """Serve /metrics on host:port (port 0: no endpoint). A port in use stops start-up."""
     if port:
-        start_http_server(port, addr=os.environ.get("METRICS_HOST", "127.0.0.1"))
+        start_http_server(port, addr=host)

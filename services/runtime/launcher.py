@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import shutil
 import signal
 import socket
@@ -27,10 +28,36 @@ SERVICES = ("dice", "board", "combat", "matchmaking")
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
+def ephemeral_range() -> tuple[int, int]:
+    """The ports the kernel hands to outgoing connections and to port-0 binds."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+
+
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(count: int = 1, low: int = 20000) -> int:
+    """A port (the first of `count` in a row) free now and outside the kernel's ephemeral
+    range, for a server another process will bind later: a port the kernel may hand out
+    meanwhile (to any outgoing connection) would be taken by the time it is bound."""
+    start, end = ephemeral_range()
+    low, high = (low, start - count) if start > low + count else (end + 1, 65536 - count)
+    rng = random.Random()
+    for _ in range(500):
+        first = rng.randrange(low, high)
+        if all(port_free(p) for p in range(first, first + count)):
+            return first
+    raise RuntimeError(f"no {count} free port(s) in a row between {low} and {high}")
 
 
 def port_open(host: str, port: int) -> bool:
@@ -59,18 +86,34 @@ def redis_server_binary() -> str:
     return redis_server.REDIS_SERVER_PATH
 
 
+def last_lines(path: Path, count: int = 15) -> str:
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join("    " + line for line in lines[-count:])
+
+
 class Children:
     """The processes this launcher started, stopped together."""
 
     def __init__(self) -> None:
         self.procs: list[tuple[str, subprocess.Popen]] = []
+        self.logs: dict[int, Path] = {}
 
     def start(self, name: str, cmd: list[str], env: dict, log_dir: Path) -> subprocess.Popen:
-        log = open(log_dir / f"{name}.log", "ab")
-        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                                start_new_session=True)
+        path = log_dir / f"{name}.log"
+        with open(path, "ab") as log:
+            proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+                                    start_new_session=True)
         self.procs.append((name, proc))
+        self.logs[proc.pid] = path
         return proc
+
+    def died(self, name: str, proc: subprocess.Popen) -> str:
+        """What to tell a person about a child that exited: what, its status, its last log lines."""
+        path = self.logs[proc.pid]
+        return f"{name} exited with status {proc.returncode}; the last lines of {path}:\n{last_lines(path)}"
 
     def dead(self) -> list[str]:
         return [name for name, p in self.procs if p.poll() is not None]
@@ -88,7 +131,9 @@ class Children:
                 p.wait()
 
 
-def wait_healthy(addr: str, timeout: float = 30) -> None:
+def wait_healthy(addr: str, timeout: float = 30, child=None) -> None:
+    """Until the server at addr says SERVING; `child` (children, name, process) fails the wait
+    at once, with the child's last log lines, when it exits first (a port taken, say)."""
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -101,7 +146,10 @@ def wait_healthy(addr: str, timeout: float = 30) -> None:
                 if reply.status == health_pb2.HealthCheckResponse.SERVING:
                     return
             except grpc.RpcError:
-                time.sleep(0.2)
+                pass
+            if child is not None and child[2].poll() is not None:
+                raise RuntimeError(child[0].died(child[1], child[2]))
+            time.sleep(0.1)
     raise RuntimeError(f"{addr} did not become healthy within {timeout:.0f}s")
 
 
@@ -149,8 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.mode == "embedded":
             addr = f"{host}:{base_port}"
             env.update(ARCHMAGE_PORT=str(base_port), METRICS_PORT=str(metrics_base))
-            children.start("platform", [sys.executable, "-m", "services.runtime.main", "all"], env, run_dir)
-            wait_healthy(addr)
+            proc = children.start("platform", [sys.executable, "-m", "services.runtime.main", "all"], env, run_dir)
+            wait_healthy(addr, child=(children, "platform", proc))
             for name in SERVICES:
                 print(f"{name:<12} {addr}")
             print(f"metrics      http://127.0.0.1:{metrics_base}/metrics")
@@ -159,11 +207,13 @@ def main(argv: list[str] | None = None) -> int:
             addrs = {n: f"{host}:{base_port + i}" for i, n in enumerate(SERVICES)}
             env.update({f"{n.upper()}_ADDR": a for n, a in addrs.items()})
             env["DICE_MODE"] = env.get("DICE_MODE", "service")
+            procs = {}
             for i, name in enumerate(SERVICES):
                 child_env = dict(env, ARCHMAGE_PORT=str(base_port + i), METRICS_PORT=str(metrics_base + 1 + i))
-                children.start(name, [sys.executable, "-m", "services.runtime.main", name], child_env, run_dir)
+                procs[name] = children.start(name, [sys.executable, "-m", "services.runtime.main", name], child_env,
+                                             run_dir)
             for i, name in enumerate(SERVICES):
-                wait_healthy(addrs[name])
+                wait_healthy(addrs[name], child=(children, name, procs[name]))
                 print(f"{name:<12} {addrs[name]}   metrics http://127.0.0.1:{metrics_base + 1 + i}/metrics")
         worker_env = dict(env, METRICS_PORT=str(metrics_base + 9))
         children.start("ai-worker", [sys.executable, "-m", "celery", "-A", "services.ai.celery_app", "worker",

@@ -22,6 +22,10 @@ from services.runtime.edge import ErrorInterceptor, MetricsInterceptor, SeatInte
 log = logging.getLogger("archmage.server")
 
 
+class BindError(OSError):
+    """The server's address cannot be bound."""
+
+
 def generic_handler(service_descriptor, servicer) -> grpc.GenericRpcHandler:
     """Handlers for every method of `service_descriptor`, implemented by `servicer`."""
     handlers = {}
@@ -66,9 +70,12 @@ async def serve(bindings: list[tuple], host: str, port: int, max_message_bytes: 
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable_server_reflection(names + [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
                                                  reflection.SERVICE_NAME], server)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    try:
+        bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError:
+        bound = 0
     if bound == 0:
-        raise RuntimeError(f"cannot listen on {host}:{port}")
+        raise BindError(f"cannot listen on {host}:{port}: address already in use (or not this machine's)")
     await server.start()
     for name in names + [""]:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
