@@ -13,14 +13,24 @@ import grpc
 
 from services.ai.celery_app import app, settings
 from services.ai.notifier import TASK
+from services.client.channels import channel
 from services.client.reading import all_legal_actions
 from services.core.metrics import METRICS
 from shared.engine.registry import policy_for
 
+# what a later attempt may get past: a service or Redis down or slow, a lost race, a limit
+# (INTERNAL is a bug to fix, not to retry: the sweep still tries the turn again later)
+TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED,
+             grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.CANCELLED)
+
+
+class TransientTurnError(Exception):
+    """A turn that failed for a reason a later attempt may not meet."""
+
 
 def _channels():
     if not hasattr(_channels, "cache"):
-        _channels.cache = {addr: grpc.insecure_channel(addr) for addr in {settings.board_addr, settings.combat_addr}}
+        _channels.cache = {addr: channel(addr) for addr in {settings.board_addr, settings.combat_addr}}
     return _channels.cache
 
 
@@ -31,7 +41,7 @@ def play_turn_once(match_id: str, seat: int, version: int, token: str, board_add
     from archmage.combat.v1 import combat_pb2_grpc
     from archmage.common.v1 import common_pb2
 
-    channels = channels or {a: grpc.insecure_channel(a) for a in {board_addr, combat_addr}}
+    channels = channels or {a: channel(a) for a in {board_addr, combat_addr}}
     meta = (("x-seat-token", token),)
     board = board_pb2_grpc.BoardStub(channels[board_addr])
     view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta, timeout=10)
@@ -65,8 +75,12 @@ def play_turn_once(match_id: str, seat: int, version: int, token: str, board_add
     return "acted", view.game
 
 
-@app.task(name=TASK, bind=True, max_retries=5, default_retry_delay=1)
+@app.task(name=TASK, bind=True, autoretry_for=(TransientTurnError,), max_retries=8, retry_backoff=1,
+          retry_backoff_max=16, retry_jitter=True)
 def play_turn(self, match_id: str, seat: int, version: int, token: str) -> str:
+    """One AI turn. A transient failure is retried by Celery with exponential back-off and full
+    jitter (up to 1, 2, 4, ... 16 s); one that outlasts the retries, or a retry that cannot be
+    queued (the broker is down too), is left to the sweep (services/core/ai_turns.py)."""
     start = time.perf_counter()
     game = "unknown"
     try:
@@ -75,11 +89,10 @@ def play_turn(self, match_id: str, seat: int, version: int, token: str) -> str:
         METRICS.ai_turns.labels(game, result).inc()
         return result
     except grpc.RpcError as exc:
-        retrying = (exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
-                    and self.request.retries < self.max_retries)
+        retrying = exc.code() in TRANSIENT and self.request.retries < self.max_retries
         METRICS.ai_turns.labels(game, "retried" if retrying else "failed").inc()
         if retrying:
-            raise self.retry(exc=exc) from exc
+            raise TransientTurnError(f"{exc.code().name}: {exc.details()}") from exc
         raise
     except Exception:
         METRICS.ai_turns.labels(game, "failed").inc()

@@ -15,10 +15,12 @@ The store knows nothing of games or gRPC: it moves bytes and raises domain error
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import AsyncIterator, Iterable, Mapping
 
 import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError
 
 from services.core.errors import Conflict, NotFound
 from shared.eventlog import LoggedEvent
@@ -61,6 +63,9 @@ if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) en
 if ARGV[6] ~= '' then redis.call('SET', KEYS[3], ARGV[6], 'EX', tonumber(ARGV[5])) end
 return {'ok', ''}
 """
+
+
+DUE_KEY = "ai:due"  # match id -> when its AI turn fell due (services/core/ai_turns.py)
 
 
 def match_key(match_id: str) -> str:
@@ -118,8 +123,13 @@ class MatchStore:
         action_id: str = "",
         answer: str = "",
         action_ttl_s: int = 86400,
+        ai_due: bool = False,
     ) -> Committed:
-        """Atomically check (version, seq, action id), write fields and append events."""
+        """Atomically check (version, seq, action id), write fields and append events.
+
+        With `ai_due`, the match is also marked in the set of due AI turns (DUE_KEY) in the
+        same round trip, ahead of the commit: a committed AI turn is never unmarked, and a
+        mark whose commit failed is a false alarm the sweep drops."""
         events = list(events)
         args: list = ["new" if new else "update", "" if expected_version is None else str(expected_version),
                       str(expected_seq), ttl_s, action_ttl_s, answer if action_id else "", len(fields)]
@@ -129,7 +139,10 @@ class MatchStore:
         for e in events:
             args += [e.seq, e.type, e.body_json, e.prev_hash, e.hash]
         keys = [match_key(match_id), log_key(match_id), action_key(match_id, action_id or "-")]
-        status, detail = await self._commit(keys=keys, args=args)
+        if ai_due:
+            status, detail = await self._marked_commit(match_id, keys, args)
+        else:
+            status, detail = await self._commit(keys=keys, args=args)
         status = status.decode()
         if status == "ok":
             return Committed(False, answer)
@@ -140,6 +153,21 @@ class MatchStore:
         if status == "exists":
             raise Conflict(f"match {match_id!r} already exists")
         raise Conflict(f"match {match_id!r} changed meanwhile (now at version {detail.decode() or '?'})")
+
+    async def _marked_commit(self, match_id: str, keys: list, args: list):
+        """The due-AI mark, then the commit script, in one round trip (a plain pipeline: the
+        two keys may live in different Cluster slots)."""
+        for attempt in (1, 2):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zadd(DUE_KEY, {match_id: time.time()})
+                pipe.evalsha(self._commit.sha, len(keys), *keys, *args)
+                try:
+                    _, reply = await pipe.execute()
+                    return reply
+                except NoScriptError:  # a Redis that restarted (or a new one) forgot the script
+                    if attempt == 2:
+                        raise
+                    await self.redis.script_load(_COMMIT)
 
     async def load_for_action(self, match_id: str, action_id: str) -> tuple[dict[str, bytes], str | None]:
         """The match record and the answer stored under `action_id`, if any, in one round trip."""

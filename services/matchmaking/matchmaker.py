@@ -14,6 +14,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from services.core.errors import unavailable_from
 from services.core.matches import Matches
 from services.matchmaking import metrics as m
 from services.matchmaking.matching import Window, propose
@@ -61,8 +62,12 @@ class Matchmaker:
                 await self.cycle()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a bad cycle must not stop matchmaking; the next one retries
-                log.exception("matchmaking cycle failed")
+            except Exception as exc:  # a bad cycle must not stop matchmaking; the next one retries
+                down = unavailable_from(exc)
+                if down is not None:  # one line per cycle, not a traceback, while Redis is down
+                    log.warning("matchmaking cycle failed: %s", down)
+                else:
+                    log.exception("matchmaking cycle failed")
             await asyncio.sleep(self.settings.interval_s)
 
     async def cycle(self) -> int:
