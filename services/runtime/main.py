@@ -22,7 +22,7 @@ async def _main(names: list[str], settings: Settings) -> None:
     watch_platform(settings)  # Redis health, the AI queue and active matches, read at scrape time
     print(f"archmage {'+'.join(names)} listening on {settings.grpc_host}:{mounted.port}"
           f"{f', metrics on :{settings.metrics_port}/metrics' if settings.metrics_port else ''}", flush=True)
-    await run_until_signalled([mounted], platform.close)
+    await run_until_signalled([mounted], platform.close, settings.drain_s, settings.stop_grace_s)
 
 
 def main(argv: list[str] | None = None) -> None:
