@@ -47,6 +47,7 @@ def _choice(env: dict, name: str, default: str, choices: tuple[str, ...]) -> str
 @dataclass(frozen=True)
 class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_fsync: str = "everysec"  # the launcher's own redis-server: appendfsync always, everysec or no
     # where clients find each service; in the embedded default all four share one address
     grpc_host: str = "127.0.0.1"
     grpc_port: int = 50051
@@ -85,6 +86,7 @@ class Settings:
         default_addr = f"{host}:{port}"
         return cls(
             redis_url=_get(env, "REDIS_URL", "redis://127.0.0.1:6379/0"),
+            redis_fsync=_choice(env, "REDIS_FSYNC", "everysec", ("always", "everysec", "no")),
             grpc_host=host,
             grpc_port=port,
             dice_addr=_get(env, "DICE_ADDR", default_addr),
