@@ -64,7 +64,8 @@ class MatchRecord:
 
     @property
     def finished(self) -> bool:
-        return self.status == "finished"
+        """Over: played to the end, or cancelled."""
+        return self.status in ("finished", "cancelled")
 
     @property
     def seat_kinds(self) -> list[str]:
@@ -138,7 +139,8 @@ class Matches:
         return await self.ai.sweep(self.load, stall_s)
 
     # --- creation ---------------------------------------------------------------------
-    async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict) -> Created:
+    async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict,
+                     match_id: str | None = None) -> Created:
         if game not in game_names():
             raise BadRequest(f"unknown game {game!r}; this platform hosts {', '.join(game_names())}")
         engine = engine_for(game)
@@ -154,7 +156,7 @@ class Matches:
                 raise BadRequest("a seat name is at most 64 characters")
         config = MatchConfig(len(seats), variant, options)
         state = engine.setup(config)  # InvalidConfig surfaces as INVALID_ARGUMENT
-        match_id = secrets.token_hex(8)
+        match_id = match_id or secrets.token_hex(8)
         session = await self.dice.create_session(match_id)
         tokens = {i: seat_tokens.issue(match_id, i) for i in range(len(seats))}
         seat_list = [{"index": i, "kind": k, "name": n or f"{k} {i + 1}"} for i, (k, n) in enumerate(seats)]
@@ -185,6 +187,32 @@ class Matches:
             await self.ai.queue(match_id, due, 1)
         return Created(match_id, session.commitment,
                        {i: t for i, t in tokens.items() if seat_list[i]["kind"] == "human"}, 1)
+
+    async def cancel(self, match_id: str, reason: str) -> bool:
+        """End an active match nobody will play (an orphan of matchmaking): its dice revealed, out
+        of the census and the AI sweep. True when this call ended it; False when there is no such
+        match or it is over already."""
+        for _ in range(self.retries):
+            try:
+                rec = await self.load(match_id)
+            except NotFound:
+                return False
+            if rec.finished:
+                return False
+            events = [("match_cancelled", {"reason": reason}), ("dice_revealed", {"seed": rec.raw["seed"].decode()})]
+            linked = link(events, rec.seq, rec.head)
+            fields = {"v": rec.version + 1, "status": "cancelled", "revealed": 1, "seq": linked[-1].seq,
+                      "head": linked[-1].hash}
+            try:
+                await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq, fields=fields,
+                                        events=linked, ttl_s=self.finished_ttl_s)
+            except Conflict:
+                continue
+            METRICS.events_published.labels(rec.game).inc(len(linked))
+            await match_ended(self.store.redis, rec.game, match_id)
+            await self.ai.finished(match_id)
+            return True
+        return False
 
     # --- actions ----------------------------------------------------------------------
     async def act(self, match_id: str, claim, action_id: str, expected_version: int, action_json: str,

@@ -57,6 +57,8 @@ def test_all_ai_matches_finish_after_redis_is_killed_for_three_seconds():
                     time.sleep(0.05)
                 redis_server.start()
                 back = time.monotonic()
+                after = versions()
+                assert all(after[m] >= before[m] for m in ids), "an acknowledged action was lost"
                 assert codes and all(code == "UNAVAILABLE" and "Redis" in details for code, details in codes), \
                     sorted(set(codes))[:5]
                 moved = wait_for(lambda: any(v > before[m] for m, v in versions().items()) and time.monotonic(),
