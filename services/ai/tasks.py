@@ -10,6 +10,7 @@ import random
 import time
 
 import grpc
+from celery.utils.time import get_exponential_backoff_interval
 
 from services.ai.celery_app import app, settings
 from services.ai.notifier import TASK
@@ -22,10 +23,6 @@ from shared.engine.registry import policy_for
 # (INTERNAL is a bug to fix, not to retry: the sweep still tries the turn again later)
 TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED,
              grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.CANCELLED)
-
-
-class TransientTurnError(Exception):
-    """A turn that failed for a reason a later attempt may not meet."""
 
 
 def _channels():
@@ -75,25 +72,30 @@ def play_turn_once(match_id: str, seat: int, version: int, token: str, board_add
     return "acted", view.game
 
 
-@app.task(name=TASK, bind=True, autoretry_for=(TransientTurnError,), max_retries=8, retry_backoff=1,
-          retry_backoff_max=16, retry_jitter=True)
+ATTEMPTS = 6  # back-off of 0-1, 0-2, 0-4, 0-8, 0-8 s between them: about 23 s at most, within the time limit
+
+
+@app.task(name=TASK, bind=True)
 def play_turn(self, match_id: str, seat: int, version: int, token: str) -> str:
-    """One AI turn. A transient failure is retried by Celery with exponential back-off and full
-    jitter (up to 1, 2, 4, ... 16 s); one that outlasts the retries, or a retry that cannot be
-    queued (the broker is down too), is left to the sweep (services/core/ai_turns.py)."""
+    """One AI turn. A transient failure is tried again in the task, after Celery's exponential
+    back-off with full jitter: not by re-publishing, because a broker that is down (Redis, the
+    usual cause) refuses the retry, and a rejected task wedges the worker's consumer. A turn
+    that fails for good is left to the sweep (services/core/ai_turns.py)."""
     start = time.perf_counter()
     game = "unknown"
     try:
-        result, game = play_turn_once(match_id, seat, version, token, settings.board_addr, settings.combat_addr,
-                                      _channels())
+        for attempt in range(ATTEMPTS):
+            try:
+                result, game = play_turn_once(match_id, seat, version, token, settings.board_addr,
+                                              settings.combat_addr, _channels())
+                break
+            except grpc.RpcError as exc:
+                if exc.code() not in TRANSIENT or attempt + 1 == ATTEMPTS:
+                    raise
+                METRICS.ai_turns.labels(game, "retried").inc()
+                time.sleep(get_exponential_backoff_interval(1, attempt, 8, full_jitter=True))
         METRICS.ai_turns.labels(game, result).inc()
         return result
-    except grpc.RpcError as exc:
-        retrying = exc.code() in TRANSIENT and self.request.retries < self.max_retries
-        METRICS.ai_turns.labels(game, "retried" if retrying else "failed").inc()
-        if retrying:
-            raise TransientTurnError(f"{exc.code().name}: {exc.details()}") from exc
-        raise
     except Exception:
         METRICS.ai_turns.labels(game, "failed").inc()
         raise

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Iterable, Mapping
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import NoScriptError
 
 from services.core.errors import Conflict, NotFound
@@ -98,7 +100,12 @@ class MatchStore:
 
     @classmethod
     def from_url(cls, url: str) -> "MatchStore":
-        return cls(aioredis.from_url(url, decode_responses=False))
+        # Fail fast when Redis is down (the caller answers UNAVAILABLE and clients retry):
+        # a short connect timeout and two quick retries, not redis-py's default back-off of
+        # up to 14 s, which would turn every outage into DEADLINE_EXCEEDED.
+        retry = Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=2)
+        return cls(aioredis.from_url(url, decode_responses=False, retry=retry, socket_connect_timeout=2.0,
+                                     socket_timeout=15.0))
 
     async def close(self) -> None:
         await self.redis.aclose()

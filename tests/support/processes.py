@@ -123,7 +123,7 @@ class Child:
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if exc_type is not None:  # pytest shows what a test printed when it fails
-            print(f"--- last output of {self.name} ({' '.join(self.cmd[:6])} ...):\n{self.tail()}")
+            print(f"--- last output of {self.name} ({' '.join(self.cmd[:6])} ...):\n{self.tail(120)}")
         self.close()
 
 
