@@ -9,8 +9,6 @@ import asyncio
 import json
 import os
 import secrets
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -23,28 +21,20 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 GAME = "tower"
 
 
-def start_replicas(n: int) -> tuple[list[subprocess.Popen], list[str]]:
-    from services.runtime.launcher import free_port, wait_healthy
+def start_replicas(n: int) -> tuple[list, list[str]]:
+    from tests.support.processes import service_process
 
-    ports = [free_port() for _ in range(n)]
-    procs = []
-    for port in ports:
-        env = dict(os.environ, REDIS_URL=REDIS_URL, ARCHMAGE_PORT=str(port), METRICS_PORT="0", AI_ENABLED="0",
-                   # players-only matches here: a replica without AI workers never seats AI
-                   MM_INTERVAL_S="0.05", LOG_LEVEL="WARNING")
-        procs.append(subprocess.Popen([sys.executable, "-m", "services.runtime.main", "matchmaking"], env=env,
-                                      start_new_session=True))
-    addrs = [f"127.0.0.1:{p}" for p in ports]
-    for a in addrs:
-        wait_healthy(a)
-    return procs, addrs
+    # players-only matches here: a replica without AI workers never seats AI
+    env = dict(REDIS_URL=REDIS_URL, AI_ENABLED="0", MM_INTERVAL_S="0.05", LOG_LEVEL="WARNING")
+    started = [service_process(f"replica-{i}", "matchmaking", env) for i in range(n)]
+    return [child for child, _ in started], [addr for _, addr in started]
 
 
 def stop_all(procs) -> None:
     for p in procs:
-        p.terminate()
+        p.send(15)
     for p in procs:
-        p.wait(20)
+        p.close()
 
 
 def count_assigned(r: redis.Redis, ids: list[str]) -> int:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from bench.split import SplitPlatform
 from services.runtime.launcher import free_port, wait_healthy
+from tests.support.processes import Child
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).with_name("results.json")
@@ -34,30 +35,22 @@ INFLIGHT = 16
 
 def run_echo(seconds: float) -> dict:
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "bench.echo", "serve", str(port)], cwd=ROOT,
-                              stdout=subprocess.DEVNULL, start_new_session=True)
-    try:
-        _wait_port(port)
+    with Child("echo-server", [sys.executable, "-m", "bench.echo", "serve", str(port)]) as server:
+        server.wait_until(lambda: _channel_ready(f"127.0.0.1:{port}"), 15, what="the echo server")
         out = subprocess.run([sys.executable, "-m", "bench.echo", "load", f"127.0.0.1:{port}", str(seconds),
                               str(INFLIGHT)], cwd=ROOT, capture_output=True, text=True, check=True)
-    finally:
-        server.terminate()
-        server.wait(10)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _wait_port(port: int, timeout: float = 15) -> None:
+def _channel_ready(addr: str) -> bool:
     import grpc
 
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    with grpc.insecure_channel(addr) as ch:
         try:
-            with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
-                grpc.channel_ready_future(ch).result(timeout=1)
-                return
+            grpc.channel_ready_future(ch).result(timeout=1)
+            return True
         except grpc.FutureTimeoutError:
-            time.sleep(0.1)
-    raise RuntimeError(f"the echo server on {port} did not start")
+            return False
 
 
 def run_combat(p: SplitPlatform, redis_url: str, seconds: float) -> dict:

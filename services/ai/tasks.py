@@ -10,17 +10,24 @@ import random
 import time
 
 import grpc
+from celery.utils.time import get_exponential_backoff_interval
 
 from services.ai.celery_app import app, settings
 from services.ai.notifier import TASK
+from services.client.channels import channel
 from services.client.reading import all_legal_actions
 from services.core.metrics import METRICS
 from shared.engine.registry import policy_for
 
+# what a later attempt may get past: a service or Redis down or slow, a lost race, a limit
+# (INTERNAL is a bug to fix, not to retry: the sweep still tries the turn again later)
+TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.ABORTED,
+             grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.CANCELLED)
+
 
 def _channels():
     if not hasattr(_channels, "cache"):
-        _channels.cache = {addr: grpc.insecure_channel(addr) for addr in {settings.board_addr, settings.combat_addr}}
+        _channels.cache = {addr: channel(addr) for addr in {settings.board_addr, settings.combat_addr}}
     return _channels.cache
 
 
@@ -31,7 +38,7 @@ def play_turn_once(match_id: str, seat: int, version: int, token: str, board_add
     from archmage.combat.v1 import combat_pb2_grpc
     from archmage.common.v1 import common_pb2
 
-    channels = channels or {a: grpc.insecure_channel(a) for a in {board_addr, combat_addr}}
+    channels = channels or {a: channel(a) for a in {board_addr, combat_addr}}
     meta = (("x-seat-token", token),)
     board = board_pb2_grpc.BoardStub(channels[board_addr])
     view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta, timeout=10)
@@ -65,22 +72,30 @@ def play_turn_once(match_id: str, seat: int, version: int, token: str, board_add
     return "acted", view.game
 
 
-@app.task(name=TASK, bind=True, max_retries=5, default_retry_delay=1)
+ATTEMPTS = 6  # back-off of 0-1, 0-2, 0-4, 0-8, 0-8 s between them: about 23 s at most, within the time limit
+
+
+@app.task(name=TASK, bind=True)
 def play_turn(self, match_id: str, seat: int, version: int, token: str) -> str:
+    """One AI turn. A transient failure is tried again in the task, after Celery's exponential
+    back-off with full jitter: not by re-publishing, because a broker that is down (Redis, the
+    usual cause) refuses the retry, and a rejected task wedges the worker's consumer. A turn
+    that fails for good is left to the sweep (services/core/ai_turns.py)."""
     start = time.perf_counter()
     game = "unknown"
     try:
-        result, game = play_turn_once(match_id, seat, version, token, settings.board_addr, settings.combat_addr,
-                                      _channels())
+        for attempt in range(ATTEMPTS):
+            try:
+                result, game = play_turn_once(match_id, seat, version, token, settings.board_addr,
+                                              settings.combat_addr, _channels())
+                break
+            except grpc.RpcError as exc:
+                if exc.code() not in TRANSIENT or attempt + 1 == ATTEMPTS:
+                    raise
+                METRICS.ai_turns.labels(game, "retried").inc()
+                time.sleep(get_exponential_backoff_interval(1, attempt, 8, full_jitter=True))
         METRICS.ai_turns.labels(game, result).inc()
         return result
-    except grpc.RpcError as exc:
-        retrying = (exc.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
-                    and self.request.retries < self.max_retries)
-        METRICS.ai_turns.labels(game, "retried" if retrying else "failed").inc()
-        if retrying:
-            raise self.retry(exc=exc) from exc
-        raise
     except Exception:
         METRICS.ai_turns.labels(game, "failed").inc()
         raise

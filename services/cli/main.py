@@ -20,6 +20,7 @@ import sys
 
 import grpc
 
+from services.client.channels import channel
 from shared import dicelog
 from shared.eventlog import LoggedEvent
 
@@ -29,7 +30,7 @@ DEFAULT_ADDR = os.environ.get("ARCHMAGE_ADDR", "127.0.0.1:50051")
 def _dice(addr: str):
     from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 
-    return dice_pb2, dice_pb2_grpc.DiceStub(grpc.insecure_channel(addr))
+    return dice_pb2, dice_pb2_grpc.DiceStub(channel(addr))
 
 
 def parse_pool(text: str):

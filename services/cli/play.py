@@ -8,6 +8,7 @@ import uuid
 
 import grpc
 
+from services.client.channels import channel
 from services.client.reading import all_legal_actions, events_between
 
 
@@ -16,7 +17,7 @@ def _stubs(addr: str):
     from archmage.combat.v1 import combat_pb2_grpc
     from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
-    ch = grpc.insecure_channel(addr)
+    ch = channel(addr)  # idempotent calls retried on UNAVAILABLE
     return (board_pb2_grpc.BoardStub(ch), combat_pb2_grpc.CombatStub(ch), matchmaking_pb2_grpc.MatchmakingStub(ch))
 
 

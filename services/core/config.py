@@ -47,6 +47,7 @@ def _choice(env: dict, name: str, default: str, choices: tuple[str, ...]) -> str
 @dataclass(frozen=True)
 class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_fsync: str = "everysec"  # the launcher's own redis-server: appendfsync always, everysec or no
     # where clients find each service; in the embedded default all four share one address
     grpc_host: str = "127.0.0.1"
     grpc_port: int = 50051
@@ -55,6 +56,10 @@ class Settings:
     combat_addr: str = "127.0.0.1:50051"
     matchmaking_addr: str = "127.0.0.1:50051"
     metrics_port: int = 9100  # 0 = no /metrics endpoint
+    metrics_host: str = "127.0.0.1"
+    log_level: str = "INFO"
+    drain_s: float = 5.0  # after SIGTERM: NOT_SERVING but still answering this long, then stop
+    stop_grace_s: float = 5.0  # then in-flight calls get this long to finish
     dice_mode: str = "inprocess"  # the match driver rolls in process, or through the dice service
     match_ttl_s: int = 7 * 24 * 3600  # an active match untouched this long expires
     finished_ttl_s: int = 24 * 3600  # a finished match stays readable (and verifiable) this long
@@ -63,6 +68,8 @@ class Settings:
     max_message_bytes: int = 1 << 20
     ai_enabled: bool = True  # queue AI turns on Celery
     ai_queue: str = "ai"
+    ai_stall_s: float = 5.0  # an AI turn due this long with no move is queued again
+    ai_sweep_s: float = 1.0  # how often the board service looks for such turns
     ticket_ttl_s: int = 600  # a ticket not matched in this long expires
     mm_interval_s: float = 0.2  # how often each matchmaking replica runs a cycle
     mm_window_base: float = 100.0  # rating gap accepted at once
@@ -79,6 +86,7 @@ class Settings:
         default_addr = f"{host}:{port}"
         return cls(
             redis_url=_get(env, "REDIS_URL", "redis://127.0.0.1:6379/0"),
+            redis_fsync=_choice(env, "REDIS_FSYNC", "everysec", ("always", "everysec", "no")),
             grpc_host=host,
             grpc_port=port,
             dice_addr=_get(env, "DICE_ADDR", default_addr),
@@ -86,6 +94,10 @@ class Settings:
             combat_addr=_get(env, "COMBAT_ADDR", default_addr),
             matchmaking_addr=_get(env, "MATCHMAKING_ADDR", default_addr),
             metrics_port=_int(env, "METRICS_PORT", 9100),
+            metrics_host=_get(env, "METRICS_HOST", "127.0.0.1"),
+            log_level=_choice(env, "LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR")),
+            drain_s=_float(env, "DRAIN_S", 5.0),
+            stop_grace_s=_float(env, "STOP_GRACE_S", 5.0),
             dice_mode=_choice(env, "DICE_MODE", "inprocess", ("inprocess", "service")),
             match_ttl_s=_int(env, "MATCH_TTL_S", 7 * 24 * 3600),
             finished_ttl_s=_int(env, "FINISHED_TTL_S", 24 * 3600),
@@ -94,6 +106,8 @@ class Settings:
             max_message_bytes=_int(env, "MAX_MESSAGE_BYTES", 1 << 20),
             ai_enabled=_choice(env, "AI_ENABLED", "1", ("0", "1")) == "1",
             ai_queue=_get(env, "AI_QUEUE", "ai"),
+            ai_stall_s=_float(env, "AI_STALL_S", 5.0),
+            ai_sweep_s=_float(env, "AI_SWEEP_S", 1.0),
             ticket_ttl_s=_int(env, "TICKET_TTL_S", 600),
             mm_interval_s=_float(env, "MM_INTERVAL_S", 0.2),
             mm_window_base=_float(env, "MM_WINDOW_BASE", 100.0),

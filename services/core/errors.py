@@ -8,7 +8,11 @@ interceptor translates them to gRPC status codes, at the edge.
     ├── Unauthenticated       missing or wrong seat token   -> UNAUTHENTICATED
     ├── PermissionDenied      a token for another seat/match-> PERMISSION_DENIED
     ├── Precondition          the match or session forbids it now -> FAILED_PRECONDITION
-    └── LimitExceeded         too big, too many             -> RESOURCE_EXHAUSTED
+    ├── LimitExceeded         too big, too many             -> RESOURCE_EXHAUSTED
+    ├── AlreadyExists         one of a kind, asked twice    -> ALREADY_EXISTS
+    └── Unavailable           a dependency is down (Redis, the dice service) -> UNAVAILABLE:
+                              the client may retry; `unavailable_from` names the dependency
+                              behind a library's connection or timeout error
     shared.engine.EngineError (from the rules engines) is mapped too:
     MalformedAction/InvalidConfig -> INVALID_ARGUMENT, NotYourTurn/RuleViolation/
     WrongChanceOutcome -> FAILED_PRECONDITION (RuleViolation names its rule).
@@ -50,3 +54,31 @@ class LimitExceeded(PlatformError):
 
 class AlreadyExists(PlatformError):
     pass
+
+
+class Unavailable(PlatformError):
+    """A dependency is down or not answering in time; a retry may succeed."""
+
+    def __init__(self, dependency: str, detail: str):
+        super().__init__(f"{dependency} is unavailable ({detail}); retry shortly")
+        self.dependency = dependency
+
+
+def unavailable_from(exc: BaseException) -> Unavailable | None:
+    """The dependency failure behind a library error, or None when it is not one: Redis
+    unreachable, timing out, loading, read-only or failing over; a peer gRPC service
+    UNAVAILABLE or out of time."""
+    if isinstance(exc, Unavailable):
+        return exc
+    from redis import exceptions as rx
+
+    transient = (rx.ConnectionError, rx.TimeoutError, rx.ReadOnlyError, rx.ClusterDownError, rx.TryAgainError,
+                 rx.MasterDownError, rx.ClusterError)
+    if isinstance(exc, transient):
+        return Unavailable("Redis", f"{type(exc).__name__}: {exc}")
+    import grpc
+
+    if isinstance(exc, grpc.aio.AioRpcError) and exc.code() in (grpc.StatusCode.UNAVAILABLE,
+                                                                grpc.StatusCode.DEADLINE_EXCEEDED):
+        return Unavailable("a platform service this one calls", f"{exc.code().name}: {exc.details()}")
+    return None

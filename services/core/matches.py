@@ -14,9 +14,10 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass
-from typing import AsyncIterator, Protocol, Sequence
+from typing import AsyncIterator, Sequence
 
 from services.core import seats as seat_tokens
+from services.core.ai_turns import AiTurns, TurnNotifier, ai_to_act
 from services.core.dicesource import DiceSource
 from services.core.errors import BadRequest, Conflict, NotFound, Precondition
 from services.core.metrics import METRICS, match_ended, match_started
@@ -32,20 +33,8 @@ from shared.eventlog import LoggedEvent, link
 log = logging.getLogger("archmage.matches")
 
 MAX_CHANCE_STEPS = 10_000
-STALLED_AI = "ai:stalled"  # matches whose AI turn could not be queued, by when
 MAX_ACTION_BYTES = 16_384
 SEAT_KINDS = ("human", "ai")
-
-
-class TurnNotifier(Protocol):
-    """Told after every commit whose next actor is an AI seat."""
-
-    async def ai_turn(self, match_id: str, seat: int, version: int, token: str) -> None: ...
-
-
-class NoAI:
-    async def ai_turn(self, match_id, seat, version, token) -> None:
-        return None
 
 
 @dataclass(frozen=True)
@@ -75,7 +64,8 @@ class MatchRecord:
 
     @property
     def finished(self) -> bool:
-        return self.status == "finished"
+        """Over: played to the end, or cancelled."""
+        return self.status in ("finished", "cancelled")
 
     @property
     def seat_kinds(self) -> list[str]:
@@ -133,7 +123,7 @@ class Matches:
                  action_ttl_s: int = 24 * 3600, retries: int = 8):
         self.store = store
         self.dice = dice
-        self.notifier = notifier or NoAI()
+        self.ai = AiTurns(store.redis, notifier)
         self.match_ttl_s = match_ttl_s
         self.finished_ttl_s = finished_ttl_s
         self.action_ttl_s = action_ttl_s
@@ -142,10 +132,15 @@ class Matches:
     @property
     def plays_ai(self) -> bool:
         """Whether this process can start AI turns (and so may seat AI players)."""
-        return not isinstance(self.notifier, NoAI)
+        return self.ai.plays_ai
+
+    async def sweep_stalled_ai(self, stall_s: float) -> int:
+        """Queue again the AI turns due for more than stall_s seconds with no move (ai_turns.py)."""
+        return await self.ai.sweep(self.load, stall_s)
 
     # --- creation ---------------------------------------------------------------------
-    async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict) -> Created:
+    async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict,
+                     match_id: str | None = None) -> Created:
         if game not in game_names():
             raise BadRequest(f"unknown game {game!r}; this platform hosts {', '.join(game_names())}")
         engine = engine_for(game)
@@ -161,7 +156,7 @@ class Matches:
                 raise BadRequest("a seat name is at most 64 characters")
         config = MatchConfig(len(seats), variant, options)
         state = engine.setup(config)  # InvalidConfig surfaces as INVALID_ARGUMENT
-        match_id = secrets.token_hex(8)
+        match_id = match_id or secrets.token_hex(8)
         session = await self.dice.create_session(match_id)
         tokens = {i: seat_tokens.issue(match_id, i) for i in range(len(seats))}
         seat_list = [{"index": i, "kind": k, "name": n or f"{k} {i + 1}"} for i, (k, n) in enumerate(seats)]
@@ -170,10 +165,13 @@ class Matches:
         events: list[tuple[str, dict]] = [("match_created", created)]
         state, cursor = await self._run_chance(engine, match_id, rec, session.token, state, 0, events)
         finished = engine.actor(state) == TERMINAL
+        seat_kinds = [s["kind"] for s in seat_list]
+        ai_tokens = {str(i): tokens[i] for i, s in enumerate(seat_list) if s["kind"] == "ai"}
+        due = None if finished else ai_to_act(engine, state, seat_kinds, ai_tokens)
         fields = {
             "game": game, "config": json.dumps(config.to_dict()), "seats": json.dumps(seat_list),
             "tokens": json.dumps([hash_token(tokens[i]) for i in range(len(seats))]),
-            "ai_tokens": json.dumps({i: tokens[i] for i, s in enumerate(seat_list) if s["kind"] == "ai"}),
+            "ai_tokens": json.dumps(ai_tokens),
             "dice_token": session.token, "status": "active", "v": 1, "s": engine.encode(state),
             "cursor": cursor, "created": int(time.time()),
         }
@@ -181,15 +179,40 @@ class Matches:
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
         with METRICS.store_seconds.labels("commit").time():
             await self.store.commit(match_id, expected_version=None, expected_seq=int(rec["seq"]), fields=fields,
-                                    events=linked, ttl_s=self.match_ttl_s)
+                                    events=linked, ttl_s=self.match_ttl_s, ai_due=due is not None)
         METRICS.matches_created.labels(game).inc()
         METRICS.events_published.labels(game).inc(len(linked))
         if not finished:
             await match_started(self.store.redis, game, match_id)
-            await self._queue_ai_turn(engine, match_id, state, 1, [s["kind"] for s in seat_list],
-                                      json.loads(fields["ai_tokens"]))
+            await self.ai.queue(match_id, due, 1)
         return Created(match_id, session.commitment,
                        {i: t for i, t in tokens.items() if seat_list[i]["kind"] == "human"}, 1)
+
+    async def cancel(self, match_id: str, reason: str) -> bool:
+        """End an active match nobody will play (an orphan of matchmaking): its dice revealed, out
+        of the census and the AI sweep. True when this call ended it; False when there is no such
+        match or it is over already."""
+        for _ in range(self.retries):
+            try:
+                rec = await self.load(match_id)
+            except NotFound:
+                return False
+            if rec.finished:
+                return False
+            events = [("match_cancelled", {"reason": reason}), ("dice_revealed", {"seed": rec.raw["seed"].decode()})]
+            linked = link(events, rec.seq, rec.head)
+            fields = {"v": rec.version + 1, "status": "cancelled", "revealed": 1, "seq": linked[-1].seq,
+                      "head": linked[-1].hash}
+            try:
+                await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq, fields=fields,
+                                        events=linked, ttl_s=self.finished_ttl_s)
+            except Conflict:
+                continue
+            METRICS.events_published.labels(rec.game).inc(len(linked))
+            await match_ended(self.store.redis, rec.game, match_id)
+            await self.ai.finished(match_id)
+            return True
+        return False
 
     # --- actions ----------------------------------------------------------------------
     async def act(self, match_id: str, claim, action_id: str, expected_version: int, action_json: str,
@@ -272,19 +295,21 @@ class Matches:
             ttl = self.finished_ttl_s
         linked = link(events, rec.seq, rec.head)
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
+        due = None if finished else ai_to_act(engine, state, rec.seat_kinds, rec.ai_tokens)
         answer = json.dumps({"version": version, "first": linked[0].seq, "last": linked[-1].seq})
         with METRICS.store_seconds.labels("commit").time():
             done = await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq,
                                            fields=fields, events=linked, ttl_s=ttl, action_id=action_id,
-                                           answer=answer, action_ttl_s=self.action_ttl_s)
+                                           answer=answer, action_ttl_s=self.action_ttl_s, ai_due=due is not None)
         if done.replayed:
             return await self._replayed(await self.load(match_id), done.answer, claim)
         METRICS.events_published.labels(rec.game).inc(len(linked))
         if finished:
             METRICS.matches_finished.labels(rec.game).inc()
             await match_ended(self.store.redis, rec.game, match_id)
+            await self.ai.finished(match_id)
         else:
-            await self._queue_ai_turn(engine, match_id, state, version, rec.seat_kinds, rec.ai_tokens)
+            await self.ai.queue(match_id, due, version)
         return ActResult(version, [redact(e, seat, finished) for e in linked], False)
 
     async def _replayed(self, rec: "MatchRecord", answer: str, claim) -> ActResult:
@@ -308,47 +333,6 @@ class Matches:
             events += [(e["type"], e) for e in chance_events]
             cursor = nonces[-1][-1] + 1 if nonces and nonces[-1] else cursor
         raise RuntimeError(f"{engine.name}: more than {MAX_CHANCE_STEPS} chance steps in one action")
-
-    @staticmethod
-    def _ai_to_act(engine: GameEngine, state, seat_kinds: list[str], ai_tokens: dict[str, str]):
-        """(seat, token) when an AI seat is to act in `state`, else None."""
-        who = engine.actor(state)
-        return (who, ai_tokens[str(who)]) if who >= 0 and seat_kinds[who] == "ai" else None
-
-    async def _queue_ai_turn(self, engine, match_id, state, version, seat_kinds, ai_tokens) -> None:
-        """Queue the AI seat's turn if one is due. The action that made it due is committed
-        already: if queueing fails, the match is noted and resume_stalled_ai queues it later."""
-        due = self._ai_to_act(engine, state, seat_kinds, ai_tokens)
-        if due is None:
-            return
-        try:
-            await self.notifier.ai_turn(match_id, due[0], version, due[1])
-        except Exception:
-            log.exception("could not queue the AI turn of %s v%s; it will be retried", match_id, version)
-            METRICS.ai_queue_failures.inc()
-            try:
-                await self.store.redis.zadd(STALLED_AI, {match_id: time.time()})
-            except Exception:
-                log.exception("could not note the stalled AI turn of %s", match_id)
-
-    async def resume_stalled_ai(self, older_than_s: float = 1.0) -> int:
-        """Queue again the AI turns that could not be queued when they fell due. Returns how many."""
-        due = await self.store.redis.zrangebyscore(STALLED_AI, "-inf", time.time() - older_than_s)
-        resumed = 0
-        for raw_id in due:
-            match_id = raw_id.decode()
-            try:
-                rec = await self.load(match_id)
-            except NotFound:
-                await self.store.redis.zrem(STALLED_AI, match_id)
-                continue
-            turn = None if rec.finished else self._ai_to_act(engine_for(rec.game), rec.state, rec.seat_kinds,
-                                                                rec.ai_tokens)
-            if turn is not None:
-                await self.notifier.ai_turn(match_id, turn[0], rec.version, turn[1])  # raises: stays noted
-                resumed += 1
-            await self.store.redis.zrem(STALLED_AI, match_id)
-        return resumed
 
     # --- reads --------------------------------------------------------------------------
     async def load(self, match_id: str) -> MatchRecord:

@@ -59,6 +59,8 @@ class _Metrics:
                                          ["game"], buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
         self.ai_queue_failures = Counter(
             "archmage_ai_queue_failures_total", "AI turns that could not be queued when due (retried later)")
+        self.ai_turns_requeued = Counter(
+            "archmage_ai_turns_requeued_total", "AI turns queued again by the sweep: due a while and no move since")
         self.ai_turns_queued = Counter("archmage_ai_turns_queued_total", "AI turns queued for workers", ["game"])
 
     def prime(self, games) -> None:

@@ -15,10 +15,14 @@ The store knows nothing of games or gRPC: it moves bytes and raises domain error
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import AsyncIterator, Iterable, Mapping
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import NoScriptError
 
 from services.core.errors import Conflict, NotFound
 from shared.eventlog import LoggedEvent
@@ -63,6 +67,9 @@ return {'ok', ''}
 """
 
 
+DUE_KEY = "ai:due"  # match id -> when its AI turn fell due (services/core/ai_turns.py)
+
+
 def match_key(match_id: str) -> str:
     return "{m:%s}" % match_id
 
@@ -93,7 +100,12 @@ class MatchStore:
 
     @classmethod
     def from_url(cls, url: str) -> "MatchStore":
-        return cls(aioredis.from_url(url, decode_responses=False))
+        # Fail fast when Redis is down (the caller answers UNAVAILABLE and clients retry):
+        # a short connect timeout and two quick retries, not redis-py's default back-off of
+        # up to 14 s, which would turn every outage into DEADLINE_EXCEEDED.
+        retry = Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=2)
+        return cls(aioredis.from_url(url, decode_responses=False, retry=retry, socket_connect_timeout=2.0,
+                                     socket_timeout=15.0))
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -118,8 +130,13 @@ class MatchStore:
         action_id: str = "",
         answer: str = "",
         action_ttl_s: int = 86400,
+        ai_due: bool = False,
     ) -> Committed:
-        """Atomically check (version, seq, action id), write fields and append events."""
+        """Atomically check (version, seq, action id), write fields and append events.
+
+        With `ai_due`, the match is also marked in the set of due AI turns (DUE_KEY) in the
+        same round trip, ahead of the commit: a committed AI turn is never unmarked, and a
+        mark whose commit failed is a false alarm the sweep drops."""
         events = list(events)
         args: list = ["new" if new else "update", "" if expected_version is None else str(expected_version),
                       str(expected_seq), ttl_s, action_ttl_s, answer if action_id else "", len(fields)]
@@ -129,7 +146,10 @@ class MatchStore:
         for e in events:
             args += [e.seq, e.type, e.body_json, e.prev_hash, e.hash]
         keys = [match_key(match_id), log_key(match_id), action_key(match_id, action_id or "-")]
-        status, detail = await self._commit(keys=keys, args=args)
+        if ai_due:
+            status, detail = await self._marked_commit(match_id, keys, args)
+        else:
+            status, detail = await self._commit(keys=keys, args=args)
         status = status.decode()
         if status == "ok":
             return Committed(False, answer)
@@ -140,6 +160,21 @@ class MatchStore:
         if status == "exists":
             raise Conflict(f"match {match_id!r} already exists")
         raise Conflict(f"match {match_id!r} changed meanwhile (now at version {detail.decode() or '?'})")
+
+    async def _marked_commit(self, match_id: str, keys: list, args: list):
+        """The due-AI mark, then the commit script, in one round trip (a plain pipeline: the
+        two keys may live in different Cluster slots)."""
+        for attempt in (1, 2):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zadd(DUE_KEY, {match_id: time.time()})
+                pipe.evalsha(self._commit.sha, len(keys), *keys, *args)
+                try:
+                    _, reply = await pipe.execute()
+                    return reply
+                except NoScriptError:  # a Redis that restarted (or a new one) forgot the script
+                    if attempt == 2:
+                        raise
+                    await self.redis.script_load(_COMMIT)
 
     async def load_for_action(self, match_id: str, action_id: str) -> tuple[dict[str, bytes], str | None]:
         """The match record and the answer stored under `action_id`, if any, in one round trip."""

@@ -4,7 +4,9 @@ Each cycle, for each queue it can lock for a moment: return stale claims to the
 queue, expire old tickets, propose groups (matching.py), and for each proposal
 claim its tickets atomically, create the match, and assign the seats. Locks only
 spread the work; correctness comes from the claim (see tickets.py), so a replica
-that stalls past its lock or dies mid-cycle costs time, never a ticket.
+that stalls past its lock or dies mid-cycle costs time, never a ticket. The match
+of a claim that expired before its seats were handed out (its id is the proposal's)
+is cancelled, by the replica that returns the tickets or by its own late replica.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from services.core.errors import unavailable_from
 from services.core.matches import Matches
 from services.matchmaking import metrics as m
 from services.matchmaking.matching import Window, propose
@@ -61,8 +64,12 @@ class Matchmaker:
                 await self.cycle()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a bad cycle must not stop matchmaking; the next one retries
-                log.exception("matchmaking cycle failed")
+            except Exception as exc:  # a bad cycle must not stop matchmaking; the next one retries
+                down = unavailable_from(exc)
+                if down is not None:  # one line per cycle, not a traceback, while Redis is down
+                    log.warning("matchmaking cycle failed: %s", down)
+                else:
+                    log.exception("matchmaking cycle failed")
             await asyncio.sleep(self.settings.interval_s)
 
     async def cycle(self) -> int:
@@ -85,7 +92,10 @@ class Matchmaker:
     async def _match_queue(self, queue: str) -> int:
         game, variant = queue.split(":", 1)
         now = now_ms()
-        await self.tickets.release_stale(queue, now)
+        for orphan in await self.tickets.release_stale(queue, now):
+            # its replica died (or stalled) between claiming and seating: nobody will play it
+            if await self.matches.cancel(orphan, "its players' claim expired before they were seated"):
+                log.warning("cancelled orphan match %s of queue %s", orphan, queue)
         waiting = await self.tickets.waiting(queue)
         live = []
         for t in waiting:
@@ -106,19 +116,22 @@ class Matchmaker:
 
     async def _form(self, queue: str, game: str, variant: str, proposal) -> bool:
         ids = [t.ticket_id for t in proposal.tickets]
-        proposal_id = secrets.token_hex(8)
+        proposal_id = secrets.token_hex(8)  # and the match's id: whoever releases the claim can cancel it
         if not await self.tickets.claim(queue, ids, proposal_id, now_ms() + self.settings.claim_ms):
             return False  # another replica or a cancel got there first
         players = [(t.ticket_id, p) for t in proposal.tickets for p in t.party]
         seats = [("human", p) for _, p in players] + [("ai", f"AI {i + 1}") for i in range(proposal.ai_seats)]
-        created = await self.matches.create(game, variant, seats, {})
+        created = await self.matches.create(game, variant, seats, {}, match_id=proposal_id)
         assignments: dict[str, dict] = {}
         for seat, (ticket_id, player) in enumerate(players):
             a = assignments.setdefault(ticket_id, {"match_id": created.match_id, "seats": [],
                                                    "board_addr": self.board_addr, "combat_addr": self.combat_addr,
                                                    "ai_seats": proposal.ai_seats})
             a["seats"].append({"player": player, "seat": seat, "seat_token": created.tokens[seat]})
-        await self.tickets.assign(queue, proposal_id, assignments, [p for _, p in players])
+        seated = await self.tickets.assign(queue, proposal_id, assignments, [p for _, p in players])
+        if seated < len(assignments):  # we stalled past the claim: the tickets went back to the queue
+            await self.matches.cancel(created.match_id, "its players' claim expired before they were seated")
+            return False
         done = now_ms()
         for t in proposal.tickets:
             m.TIME_TO_MATCH.labels(game).observe((done - t.created_ms) / 1000)

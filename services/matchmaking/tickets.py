@@ -11,7 +11,8 @@ A ticket moves queued -> matching -> assigned, or queued -> cancelled / expired.
 Only a script moves it, checking the state it expects, so no ticket is in two
 matches, a cancel either wins (queued) or loses to the match (matching, assigned),
 and a replica that dies after claiming leaves tickets that go back to the queue
-when the claim's deadline passes.
+when the claim's deadline passes; the match it may have made for them (its id is the
+claim's proposal id) is then cancelled by the replica that returns them.
 """
 from __future__ import annotations
 
@@ -64,18 +65,22 @@ return {'ok'}
 """
 
 _RELEASE = """
--- claims past their deadline go back to the queue.  KEYS: waiting, pending, ticket prefix   ARGV: now_ms
+-- claims past their deadline go back to the queue; returns the proposals they belonged to
+-- KEYS: waiting, pending, ticket prefix   ARGV: now_ms
 local stale = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+local proposals = {}
 for _, id in ipairs(stale) do
   local key = KEYS[3] .. id
   if redis.call('HGET', key, 'state') == 'matching' then
+    local proposal = redis.call('HGET', key, 'proposal')
+    if proposal then proposals[#proposals + 1] = proposal end
     redis.call('HSET', key, 'state', 'queued')
     redis.call('HDEL', key, 'proposal')
     redis.call('ZADD', KEYS[1], redis.call('HGET', key, 'created'), id)
   end
   redis.call('ZREM', KEYS[2], id)
 end
-return #stale
+return proposals
 """
 
 _UNLOCK = """
@@ -218,9 +223,12 @@ class TicketStore:
             await self._free_players(list((await self.get(ticket_id)).queued.party))
         return result
 
-    async def release_stale(self, queue: str, now_ms: int) -> int:
+    async def release_stale(self, queue: str, now_ms: int) -> list[str]:
+        """Return tickets whose claim passed its deadline to the queue. The proposals they were
+        claimed for (each the id of the match its replica may have created) are returned."""
         t = tag(queue)
-        return await self._release(keys=[f"{t}:waiting", f"{t}:pending", f"{t}:t:"], args=[now_ms])
+        released = await self._release(keys=[f"{t}:waiting", f"{t}:pending", f"{t}:t:"], args=[now_ms])
+        return sorted({p.decode() for p in released})
 
     async def lock(self, queue: str, owner: str, ttl_ms: int) -> bool:
         return bool(await self.redis.set(f"{tag(queue)}:lock", owner, nx=True, px=ttl_ms))

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 
-import grpc
 from prometheus_client import start_http_server
 
+from services.client.channels import aio_channel
 from services.core.config import Settings
 from services.core.dicesource import InProcessDice, RemoteDice
 from services.core.matches import Matches
@@ -33,7 +32,7 @@ class Platform:
         self.sessions = DiceSessions(self.store, settings.match_ttl_s, settings.cas_retries)
         self._dice_channel = None
         if settings.dice_mode == "service":
-            self._dice_channel = grpc.aio.insecure_channel(settings.dice_addr)
+            self._dice_channel = aio_channel(settings.dice_addr)  # Draw is retried on UNAVAILABLE
             dice = RemoteDice(self._dice_channel)
         else:
             dice = InProcessDice(self.sessions)
@@ -78,14 +77,15 @@ class Platform:
             self._resumer = asyncio.create_task(self._resume_stalled_ai(), name="resume-stalled-ai")
         return mounted
 
-    async def _resume_stalled_ai(self, every_s: float = 2.0) -> None:
-        """Queue again, every few seconds, AI turns that could not be queued when due."""
+    async def _resume_stalled_ai(self) -> None:
+        """Every AI_SWEEP_S, queue again the AI turns due for AI_STALL_S with no move. Every
+        board replica sweeps; a claim on each mark keeps one re-queue per stall."""
         while True:
-            await asyncio.sleep(every_s)
+            await asyncio.sleep(self.settings.ai_sweep_s)
             try:
-                await self.matches.resume_stalled_ai()
-            except Exception:
-                log.exception("resuming stalled AI turns failed; trying again shortly")
+                await self.matches.sweep_stalled_ai(self.settings.ai_stall_s)
+            except Exception as exc:
+                log.warning("sweeping stalled AI turns failed (%s); trying again shortly", exc)
 
     async def close(self) -> None:
         if self._resumer is not None:
@@ -111,6 +111,7 @@ def celery_notifier(settings: Settings):
     return CeleryTurns(app, settings.ai_queue)
 
 
-def start_metrics(port: int) -> None:
+def start_metrics(port: int, host: str = "127.0.0.1") -> None:
+    """Serve /metrics on host:port (port 0: no endpoint). A port in use stops start-up."""
     if port:
-        start_http_server(port, addr=os.environ.get("METRICS_HOST", "127.0.0.1"))
+        start_http_server(port, addr=host)

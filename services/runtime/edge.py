@@ -2,8 +2,9 @@
 
 * SeatInterceptor reads the "x-seat-token" metadata into a context variable, so
   handlers know which seat claims to call (the match driver proves the claim);
-* ErrorInterceptor translates domain and engine errors to status codes, once, and
-  turns anything unexpected into INTERNAL with the cause logged, never UNKNOWN;
+* ErrorInterceptor translates domain and engine errors to status codes, once: a
+  dependency that is down (Redis, a peer service) is UNAVAILABLE naming it, and anything
+  unexpected is INTERNAL with the cause logged, never UNKNOWN;
 * MetricsInterceptor times every call and counts its status code.
 Requests are decoded by `safe_deserializer`: bytes that are not the expected message
 become a Malformed marker that the error interceptor answers with INVALID_ARGUMENT.
@@ -57,6 +58,7 @@ _CODES: list[tuple[type, grpc.StatusCode]] = [
     (perr.Precondition, grpc.StatusCode.FAILED_PRECONDITION),
     (perr.LimitExceeded, grpc.StatusCode.RESOURCE_EXHAUSTED),
     (perr.AlreadyExists, grpc.StatusCode.ALREADY_EXISTS),
+    (perr.Unavailable, grpc.StatusCode.UNAVAILABLE),
     (eerr.MalformedAction, grpc.StatusCode.INVALID_ARGUMENT),
     (eerr.InvalidConfig, grpc.StatusCode.INVALID_ARGUMENT),
     (eerr.NotYourTurn, grpc.StatusCode.FAILED_PRECONDITION),
@@ -128,6 +130,7 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
         method = details.method
 
         async def fail(context, exc: BaseException):
+            exc = perr.unavailable_from(exc) or exc  # a dependency down: UNAVAILABLE, never INTERNAL
             code = status_for(exc)
             if code is None:
                 log.exception("unexpected error in %s", method, exc_info=exc)

@@ -2,35 +2,67 @@
 
 * Redis: the one at REDIS_URL (default 127.0.0.1:6379) if it answers; otherwise a
   real redis-server started here (the system's, or the one the `redis-server`
-  package ships), on 6379 or a free port, with its files in .run/.
+  package ships), on 6379 or a free port, with an append-only file in .run/redis-data
+  that survives restarts (fsync as REDIS_FSYNC says: everysec by default).
 * The services: all four in one process (--mode embedded, the default) or one
   process each (--mode split), from the same code.
 * One Celery worker for the AI seats.
 Every child runs in its own process group and is stopped with it; nothing stays behind.
+A child that dies is restarted with back-off (see Supervisor); every endpoint is printed.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import redis
 
+from services.core.config import ConfigError, Settings
+
 SERVICES = ("dice", "board", "combat", "matchmaking")
+WORKER_METRICS_OFFSET = 9  # the AI worker serves /metrics on METRICS_PORT + 9
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
+def ephemeral_range() -> tuple[int, int]:
+    """The ports the kernel hands to outgoing connections and to port-0 binds."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+
+
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(count: int = 1, low: int = 20000) -> int:
+    """A port (the first of `count` in a row) free now and outside the kernel's ephemeral
+    range, for a server another process will bind later: a port the kernel may hand out
+    meanwhile (to any outgoing connection) would be taken by the time it is bound."""
+    start, end = ephemeral_range()
+    low, high = (low, start - count) if start > low + count else (end + 1, 65536 - count)
+    rng = random.Random()
+    for _ in range(500):
+        first = rng.randrange(low, high)
+        if all(port_free(p) for p in range(first, first + count)):
+            return first
+    raise RuntimeError(f"no {count} free port(s) in a row between {low} and {high}")
 
 
 def port_open(host: str, port: int) -> bool:
@@ -59,36 +91,113 @@ def redis_server_binary() -> str:
     return redis_server.REDIS_SERVER_PATH
 
 
-class Children:
-    """The processes this launcher started, stopped together."""
+def last_lines(path: Path, count: int = 15) -> str:
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    return "\n".join("    " + line for line in lines[-count:])
 
-    def __init__(self) -> None:
-        self.procs: list[tuple[str, subprocess.Popen]] = []
 
-    def start(self, name: str, cmd: list[str], env: dict, log_dir: Path) -> subprocess.Popen:
-        log = open(log_dir / f"{name}.log", "ab")
-        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                                start_new_session=True)
-        self.procs.append((name, proc))
-        return proc
+@dataclass
+class Child:
+    """One supervised process: how to start it, and its deaths so far."""
 
-    def dead(self) -> list[str]:
-        return [name for name, p in self.procs if p.poll() is not None]
+    name: str
+    cmd: list[str]
+    env: dict
+    proc: subprocess.Popen | None = None
+    started: float = 0.0
+    deaths: list[float] = field(default_factory=list)
+    restart_at: float | None = None
 
-    def stop(self, timeout: float = 10) -> None:
-        for _, p in reversed(self.procs):
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
+
+class Supervisor:
+    """The processes this launcher started. A child that dies is restarted with back-off
+    (1 s, 2 s, 4 s ... 30 s; back to 1 s after a minute up), with a line on the terminal
+    saying what died, its exit status and the last lines of its log; a child that dies
+    MAX_DEATHS times within DEATH_WINDOW_S stops everything. All stop together."""
+
+    MAX_DEATHS = 5
+    DEATH_WINDOW_S = 120.0
+    STEADY_S = 60.0
+
+    def __init__(self, log_dir: Path, out=sys.stderr) -> None:
+        self.log_dir = log_dir
+        self.children: list[Child] = []
+        self.out = out
+
+    def log_path(self, name: str) -> Path:
+        return self.log_dir / f"{name}.log"
+
+    def start(self, name: str, cmd: list[str], env: dict) -> Child:
+        child = Child(name, cmd, env)
+        self.children.append(child)
+        self._spawn(child)
+        return child
+
+    def _spawn(self, child: Child) -> None:
+        # a fresh log for each launch of the platform; a restart appends to it
+        with open(self.log_path(child.name), "ab" if child.started else "wb") as log:
+            child.proc = subprocess.Popen(child.cmd, env=child.env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+                                          stdin=subprocess.DEVNULL, start_new_session=True)
+        child.started = time.monotonic()
+
+    def died(self, child: Child) -> str:
+        """What to tell a person about a child that exited: what, its status, its last log lines."""
+        path = self.log_path(child.name)
+        return (f"{child.name} (pid {child.proc.pid}) exited with status {child.proc.returncode}; "
+                f"the last lines of {path}:\n{last_lines(path)}")
+
+    def check(self) -> str | None:
+        """Restart what died (when its back-off is over). Returns why to stop everything, or None."""
+        now = time.monotonic()
+        for child in self.children:
+            if child.restart_at is not None:
+                if now >= child.restart_at:
+                    child.restart_at = None
+                    self._spawn(child)
+                    print(f"restarted {child.name} (pid {child.proc.pid})", file=self.out, flush=True)
+                continue
+            if child.proc.poll() is None:
+                continue
+            _kill_group(child.proc.pid)  # what it leaves behind (a Celery worker's pool processes)
+            up = now - child.started
+            child.deaths = [t for t in child.deaths if now - t < self.DEATH_WINDOW_S] + [now]
+            print(self.died(child), file=self.out, flush=True)
+            if len(child.deaths) >= self.MAX_DEATHS:
+                return (f"{child.name} died {len(child.deaths)} times within {self.DEATH_WINDOW_S:.0f}s; "
+                        "stopping everything")
+            recent = [t for t in child.deaths if now - t < self.STEADY_S + up]
+            delay = 1.0 if up >= self.STEADY_S else min(30.0, 2.0 ** (len(recent) - 1))
+            child.restart_at = now + delay
+            print(f"restarting {child.name} in {delay:.0f}s", file=self.out, flush=True)
+        return None
+
+    def stop(self, timeout: float = 15) -> None:
+        running = [c for c in self.children if c.proc is not None and c.proc.poll() is None]
+        for child in reversed(running):
+            os.killpg(child.proc.pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
-        for _, p in self.procs:
+        for child in running:
             try:
-                p.wait(max(0.1, deadline - time.monotonic()))
+                child.proc.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
-                p.wait()
+                pass
+            _kill_group(child.proc.pid)
+            child.proc.wait()
 
 
-def wait_healthy(addr: str, timeout: float = 30) -> None:
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def wait_healthy(addr: str, timeout: float = 30, child=None) -> None:
+    """Until the server at addr says SERVING; `child` (supervisor, child) fails the wait at once,
+    with the child's last log lines, when it exits first (a port taken, say)."""
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -101,7 +210,10 @@ def wait_healthy(addr: str, timeout: float = 30) -> None:
                 if reply.status == health_pb2.HealthCheckResponse.SERVING:
                     return
             except grpc.RpcError:
-                time.sleep(0.2)
+                pass
+            if child is not None and child[1].proc.poll() is not None:
+                raise RuntimeError(child[0].died(child[1]))
+            time.sleep(0.1)
     raise RuntimeError(f"{addr} did not become healthy within {timeout:.0f}s")
 
 
@@ -113,17 +225,19 @@ def main(argv: list[str] | None = None) -> int:
 
     run_dir = ROOT / ".run"
     run_dir.mkdir(exist_ok=True)
-    host = os.environ.get("ARCHMAGE_HOST", "127.0.0.1")
-    base_port = int(os.environ.get("ARCHMAGE_PORT", "50051"))
-    metrics_base = int(os.environ.get("METRICS_PORT", "9100"))
     env = dict(os.environ)
-    children = Children()
-    redis_dir = None
-    stopping = False
+    env.setdefault("DRAIN_S", "0")  # nothing balances these local servers: stop at once on Ctrl-C
+    try:
+        settings = Settings.from_env(env)
+    except ConfigError as exc:
+        print(f"configuration error: {exc}", file=sys.stderr)
+        return 2
+    host, base_port, metrics_base = settings.grpc_host, settings.grpc_port, settings.metrics_port
+    children = Supervisor(run_dir)
+    stopping: list[int] = []
 
     def on_signal(signum, frame):
-        nonlocal stopping
-        stopping = True
+        stopping.append(signum)
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
@@ -134,23 +248,28 @@ def main(argv: list[str] | None = None) -> int:
         else:
             wanted = redis.connection.parse_url(url).get("port", 6379)
             port = wanted if not port_open("127.0.0.1", wanted) else free_port()
-            redis_dir = tempfile.mkdtemp(prefix="redis-", dir=run_dir)
-            children.start("redis", [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1",
-                                     "--dir", redis_dir, "--save", "", "--appendonly", "no"], env, run_dir)
+            data = run_dir / "redis-data"  # kept across runs: the matches survive a restart
+            data.mkdir(exist_ok=True)
+            redis_child = children.start("redis", [
+                redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
+                "--appendonly", "yes", "--appendfsync", settings.redis_fsync, "--save", "3600 1 300 100"], env)
             url = f"redis://127.0.0.1:{port}/0"
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + 20
             while not redis_answers(url):
+                if redis_child.proc.poll() is not None:
+                    raise RuntimeError(children.died(redis_child))
                 if time.monotonic() > deadline:
                     raise RuntimeError("the redis-server started here does not answer; see .run/redis.log")
                 time.sleep(0.1)
-            print(f"redis        {url} (started here)")
+            print(f"redis        {url} (started here; append-only file in {data}, "
+                  f"appendfsync {settings.redis_fsync})")
         env["REDIS_URL"] = url
 
         if args.mode == "embedded":
             addr = f"{host}:{base_port}"
             env.update(ARCHMAGE_PORT=str(base_port), METRICS_PORT=str(metrics_base))
-            children.start("platform", [sys.executable, "-m", "services.runtime.main", "all"], env, run_dir)
-            wait_healthy(addr)
+            child = children.start("platform", [sys.executable, "-m", "services.runtime.main", "all"], env)
+            wait_healthy(addr, child=(children, child))
             for name in SERVICES:
                 print(f"{name:<12} {addr}")
             print(f"metrics      http://127.0.0.1:{metrics_base}/metrics")
@@ -159,24 +278,27 @@ def main(argv: list[str] | None = None) -> int:
             addrs = {n: f"{host}:{base_port + i}" for i, n in enumerate(SERVICES)}
             env.update({f"{n.upper()}_ADDR": a for n, a in addrs.items()})
             env["DICE_MODE"] = env.get("DICE_MODE", "service")
+            started = {}
             for i, name in enumerate(SERVICES):
                 child_env = dict(env, ARCHMAGE_PORT=str(base_port + i), METRICS_PORT=str(metrics_base + 1 + i))
-                children.start(name, [sys.executable, "-m", "services.runtime.main", name], child_env, run_dir)
+                started[name] = children.start(name, [sys.executable, "-m", "services.runtime.main", name], child_env)
             for i, name in enumerate(SERVICES):
-                wait_healthy(addrs[name])
+                wait_healthy(addrs[name], child=(children, started[name]))
                 print(f"{name:<12} {addrs[name]}   metrics http://127.0.0.1:{metrics_base + 1 + i}/metrics")
-        worker_env = dict(env, METRICS_PORT=str(metrics_base + 9))
-        children.start("ai-worker", [sys.executable, "-m", "celery", "-A", "services.ai.celery_app", "worker",
-                                     "-Q", env.get("AI_QUEUE", "ai"), "-c", str(args.workers), "--loglevel", "INFO",
-                                     "--without-gossip", "--without-mingle"], worker_env, run_dir)
-        print(f"ai-worker    {args.workers} Celery process(es) on queue {env.get('AI_QUEUE', 'ai')!r}")
-        print(f"logs in {run_dir}/; Ctrl-C stops everything", flush=True)
+        worker_metrics = metrics_base + WORKER_METRICS_OFFSET
+        worker = children.start("ai-worker", [
+            sys.executable, "-m", "celery", "-A", "services.ai.celery_app", "worker", "-Q", settings.ai_queue,
+            "-c", str(args.workers), "--loglevel", "INFO", "--without-gossip", "--without-mingle"],
+            dict(env, METRICS_PORT=str(worker_metrics)))
+        print(f"ai-worker    {args.workers} Celery process(es) on queue {settings.ai_queue!r} (pid {worker.proc.pid})"
+              f"   metrics http://127.0.0.1:{worker_metrics}/metrics")
+        print(f"logs in {run_dir}/; a child that dies is restarted; Ctrl-C stops everything", flush=True)
         while not stopping:
-            dead = children.dead()
-            if dead:
-                print(f"{', '.join(dead)} stopped unexpectedly; see {run_dir}/{dead[0]}.log", file=sys.stderr)
+            why = children.check()
+            if why:
+                print(why, file=sys.stderr, flush=True)
                 return 1
-            time.sleep(0.3)
+            time.sleep(0.2)
         print("stopping...", flush=True)
         return 0
     except Exception as exc:
@@ -184,8 +306,6 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     finally:
         children.stop()
-        if redis_dir:
-            shutil.rmtree(redis_dir, ignore_errors=True)
         print("stopped", flush=True)
 
 

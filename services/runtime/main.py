@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 
 from services.core.config import ConfigError, Settings
 from services.core.metrics import watch_platform
@@ -16,11 +15,14 @@ from services.runtime.server import run_until_signalled
 async def _main(names: list[str], settings: Settings) -> None:
     platform = Platform(settings, celery_notifier(settings))
     mounted = await platform.start(names)
-    start_metrics(settings.metrics_port)
+    try:
+        start_metrics(settings.metrics_port, settings.metrics_host)
+    except OSError as exc:
+        raise OSError(f"cannot serve /metrics on {settings.metrics_host}:{settings.metrics_port}: {exc}") from exc
     watch_platform(settings)  # Redis health, the AI queue and active matches, read at scrape time
     print(f"archmage {'+'.join(names)} listening on {settings.grpc_host}:{mounted.port}"
           f"{f', metrics on :{settings.metrics_port}/metrics' if settings.metrics_port else ''}", flush=True)
-    await run_until_signalled([mounted], platform.close)
+    await run_until_signalled([mounted], platform.close, settings.drain_s, settings.stop_grace_s)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -32,13 +34,15 @@ def main(argv: list[str] | None = None) -> None:
     unknown = [n for n in names if n not in SERVICE_NAMES]
     if unknown:
         parser.error(f"unknown service {unknown[0]!r}; choose from {', '.join(SERVICE_NAMES)}")
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"),
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         settings = Settings.from_env()
     except ConfigError as exc:
         raise SystemExit(f"configuration error: {exc}") from None
-    asyncio.run(_main(names, settings))
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        asyncio.run(_main(names, settings))
+    except OSError as exc:  # a port taken: say so in one line, where the launcher shows it
+        raise SystemExit(f"archmage {'+'.join(names)}: {exc}") from None
 
 
 if __name__ == "__main__":

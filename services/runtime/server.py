@@ -22,6 +22,10 @@ from services.runtime.edge import ErrorInterceptor, MetricsInterceptor, SeatInte
 log = logging.getLogger("archmage.server")
 
 
+class BindError(OSError):
+    """The server's address cannot be bound."""
+
+
 def generic_handler(service_descriptor, servicer) -> grpc.GenericRpcHandler:
     """Handlers for every method of `service_descriptor`, implemented by `servicer`."""
     handlers = {}
@@ -44,10 +48,19 @@ class Mounted:
     health: HealthServicer
     names: list[str] = field(default_factory=list)
 
-    async def stop(self, grace: float = 5.0) -> None:
-        """Graceful stop: health says NOT_SERVING first, in-flight calls get `grace` seconds."""
+    async def drain(self) -> None:
+        """Health says NOT_SERVING for every service; calls are still answered."""
         for name in self.names + [""]:
             await self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+
+    async def stop(self, grace: float = 5.0, drain_s: float = 0.0) -> None:
+        """Graceful stop: NOT_SERVING first and still answering for `drain_s` seconds (load
+        balancers and clients move away meanwhile), then no new calls and in-flight calls
+        get `grace` seconds."""
+        await self.drain()
+        if drain_s > 0:
+            log.info("draining for %.1fs: NOT_SERVING, still answering", drain_s)
+            await asyncio.sleep(drain_s)
         await self.server.stop(grace)
 
 
@@ -66,23 +79,35 @@ async def serve(bindings: list[tuple], host: str, port: int, max_message_bytes: 
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable_server_reflection(names + [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
                                                  reflection.SERVICE_NAME], server)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    try:
+        bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError:
+        bound = 0
     if bound == 0:
-        raise RuntimeError(f"cannot listen on {host}:{port}")
+        raise BindError(f"cannot listen on {host}:{port}: address already in use (or not this machine's)")
     await server.start()
     for name in names + [""]:
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     return Mounted(server, bound, health, names)
 
 
-async def run_until_signalled(mounted: list[Mounted], on_stop=None) -> None:
-    """Serve until SIGTERM or SIGINT, then stop gracefully."""
+async def run_until_signalled(mounted: list[Mounted], on_stop=None, drain_s: float = 0.0,
+                              grace_s: float = 5.0) -> None:
+    """Serve until SIGTERM or SIGINT, then drain for `drain_s` and stop gracefully. A second
+    signal during the drain cuts it short."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+    stop.clear()
     log.info("stopping")
-    await asyncio.gather(*(m.stop() for m in mounted))
+    await asyncio.gather(*(m.drain() for m in mounted))
+    if drain_s > 0:
+        try:
+            await asyncio.wait_for(stop.wait(), drain_s)
+        except asyncio.TimeoutError:
+            pass
+    await asyncio.gather(*(m.stop(grace_s) for m in mounted))
     if on_stop:
         await on_stop()

@@ -1,11 +1,15 @@
-"""An AI turn that cannot be queued (broker down) loses nothing: the action still
-succeeds for its player, and the turn is queued again later."""
+"""Nothing waits on a single delivery: an AI turn that could not be queued (broker down),
+or whose task was lost, is queued again once it has been due a while with no move; with
+many sweepers at once, one re-queues it."""
 from __future__ import annotations
+
+import asyncio
+import time
 
 import grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
-from services.core.matches import STALLED_AI
+from services.core.store import DUE_KEY
 from tests.platform.test_match_driver import Client
 from tests.support.server import ServerThread
 
@@ -23,9 +27,9 @@ class FlakyTurns:
         self.queued.append((match_id, seat, version))
 
 
-def test_a_turn_that_could_not_be_queued_is_queued_again(redis_url):
+def test_a_turn_that_could_not_be_queued_is_queued_again_once(redis_url):
     turns = FlakyTurns()
-    server = ServerThread(redis_url, notifier=turns)
+    server = ServerThread(redis_url, notifier=turns, ai_sweep_s=3600)  # the test sweeps by hand
     server.start()
     try:
         channel = grpc.insecure_channel(server.address)
@@ -34,11 +38,36 @@ def test_a_turn_that_could_not_be_queued_is_queued_again(redis_url):
         human = Client(channel, m.match_id, m.seat_tokens[0].token)
         reply = human.act({"kind": "hide", "number": 1})  # now the AI seat is due, and queueing fails
         assert reply.version == 2
-        redis = server.platform.store.redis
-        assert server.run(redis.zscore(STALLED_AI, m.match_id)) is not None
+        redis, matches = server.platform.store.redis, server.platform.matches
+        due_since = server.run(redis.zscore(DUE_KEY, m.match_id))
+        assert due_since is not None
+        assert server.run(matches.sweep_stalled_ai(stall_s=60)) == 0  # not due long enough yet
         turns.up = True
-        server.run(server.platform.matches.resume_stalled_ai(older_than_s=0))  # (or the background sweep did)
-        assert (m.match_id, 1, 2) in turns.queued
-        assert server.run(redis.zscore(STALLED_AI, m.match_id)) is None
+
+        async def many_sweepers():  # replicas sweeping at the same moment
+            return await asyncio.gather(*(matches.ai.sweep(matches.load, 0, now=time.time() + 1) for _ in range(5)))
+
+        assert sum(server.run(many_sweepers())) >= 1
+        assert turns.queued.count((m.match_id, 1, 2)) == 1
+        assert server.run(redis.zscore(DUE_KEY, m.match_id)) > due_since  # the next stall counts from now
+    finally:
+        server.stop()
+
+
+def test_a_mark_left_by_a_human_turn_or_an_ended_match_is_dropped(redis_url):
+    turns = FlakyTurns()
+    turns.up = True
+    server = ServerThread(redis_url, notifier=turns, ai_sweep_s=3600)
+    server.start()
+    try:
+        channel = grpc.insecure_channel(server.address)
+        m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
+            game="race", seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
+        redis, matches = server.platform.store.redis, server.platform.matches
+        server.run(redis.zadd(DUE_KEY, {m.match_id: 1.0, "no-such-match": 1.0}))  # a human is to act
+        assert server.run(matches.sweep_stalled_ai(stall_s=0)) == 0
+        assert server.run(redis.zscore(DUE_KEY, m.match_id)) is None
+        assert server.run(redis.zscore(DUE_KEY, "no-such-match")) is None
+        assert not [q for q in turns.queued if q[0] == m.match_id]
     finally:
         server.stop()

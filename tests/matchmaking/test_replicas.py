@@ -4,12 +4,9 @@ yields the assignment, never both."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import secrets
 import signal
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -18,29 +15,25 @@ import redis
 from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
-from services.runtime.launcher import free_port, wait_healthy
-from tests.support.processes import stop
+from tests.support.processes import service_process
 
 TICKETS = 2000
 REPLICAS = 3
 
 
-def start_replica(redis_url: str, port: int, ai_queue: str) -> subprocess.Popen:
+def start_replica(redis_url: str, ai_queue: str, n: int):
     # AI turns go to a queue nobody serves: this test looks at tickets, not at play
-    env = dict(os.environ, REDIS_URL=redis_url, ARCHMAGE_PORT=str(port), METRICS_PORT="0", AI_QUEUE=ai_queue,
-               MM_INTERVAL_S="0.02", MM_LOCK_MS="1000", MM_CLAIM_MS="1500", LOG_LEVEL="WARNING")
-    return subprocess.Popen([sys.executable, "-m", "tests.support.replica", "matchmaking"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    env = dict(REDIS_URL=redis_url, AI_QUEUE=ai_queue, MM_INTERVAL_S="0.02", MM_LOCK_MS="1000", MM_CLAIM_MS="1500",
+               LOG_LEVEL="WARNING")
+    return service_process(f"replica-{n}", "matchmaking", env, module="tests.support.replica")
 
 
 def test_replicas_never_double_assign_or_lose_tickets(redis_url):
-    ports = [free_port() for _ in range(REPLICAS)]
     ai_queue = "ai-unplayed-" + secrets.token_hex(4)
-    procs = [start_replica(redis_url, p, ai_queue) for p in ports]
+    procs = []
     try:
-        for p in ports:
-            wait_healthy(f"127.0.0.1:{p}")
-        stubs = [matchmaking_pb2_grpc.MatchmakingStub(grpc.insecure_channel(f"127.0.0.1:{p}")) for p in ports]
+        procs = [start_replica(redis_url, ai_queue, n) for n in range(REPLICAS)]
+        stubs = [matchmaking_pb2_grpc.MatchmakingStub(grpc.insecure_channel(addr)) for _, addr in procs]
         rng = random.Random(7)
         invite = "replicas-" + secrets.token_hex(4)
         requests = []
@@ -68,7 +61,7 @@ def test_replicas_never_double_assign_or_lose_tickets(redis_url):
 
         with ThreadPoolExecutor(16) as pool:
             ids = list(pool.map(create, range(TICKETS // 2)))
-            os.killpg(procs[0].pid, signal.SIGKILL)  # mid-run, probably mid-cycle
+            procs[0][0].send(signal.SIGKILL)  # mid-run, probably mid-cycle
             ids += list(pool.map(create, range(TICKETS // 2, TICKETS)))
             list(pool.map(cancel, rng.sample(ids, TICKETS // 10)))
 
@@ -108,6 +101,6 @@ def test_replicas_never_double_assign_or_lose_tickets(redis_url):
               f"{sum(v == 'cancelled' for v in cancels.values())} cancelled, "
               f"{sum(v == 'refused' for v in cancels.values())} cancels lost to a match")
     finally:
-        for p in procs:
-            stop(p)
+        for child, _ in procs:
+            child.close()
         redis.Redis.from_url(redis_url).delete(ai_queue)

@@ -4,10 +4,6 @@ evaluating the committed rules every second."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -16,6 +12,7 @@ import yaml
 
 from services.runtime.launcher import free_port
 from tests.ops.promql import ROOT
+from tests.support.processes import Child
 
 SPLIT_CONFIG = ROOT / "deploy" / "prometheus" / "prometheus-split.yml"
 
@@ -36,18 +33,15 @@ class Prometheus:
         self.port = free_port()
         config = workdir / "prometheus.yml"
         config.write_text(yaml.safe_dump(config_for(ports)))
-        self.log = workdir / "prometheus.log"
-        self.proc = subprocess.Popen(
-            [binary, f"--config.file={config}", f"--storage.tsdb.path={workdir / 'data'}",
-             f"--web.listen-address=127.0.0.1:{self.port}", "--log.level=warn"],
-            stdout=open(self.log, "wb"), stderr=subprocess.STDOUT, start_new_session=True)
+        self.child = Child("prometheus", [binary, f"--config.file={config}",
+                                          f"--storage.tsdb.path={workdir / 'data'}",
+                                          f"--web.listen-address=127.0.0.1:{self.port}", "--log.level=warn"])
         self.url = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + 30
-        while not self._ready():
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"Prometheus did not start:\n{self.log.read_text()[-3000:]}")
-            time.sleep(0.1)
+        try:
+            self.child.wait_until(self._ready, 30, what="Prometheus to be ready")
+        except BaseException:
+            self.stop()
+            raise
 
     def _ready(self) -> bool:
         try:
@@ -67,10 +61,5 @@ class Prometheus:
         return self.api("query", query=expr)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+        self.child.stop(20)
+        self.child.log_path.unlink(missing_ok=True)

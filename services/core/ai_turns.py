@@ -1,0 +1,116 @@
+"""AI turns: when one is due, queue it; when one was due a while and nothing moved, queue it again.
+
+Nothing waits on a single delivery. Every commit whose next actor is an AI seat marks the
+match in one sorted set (`ai:due`, match id -> when the turn fell due) in the same round
+trip as the commit, ahead of it, so no committed AI turn goes unmarked (a mark whose commit
+failed is a false alarm the sweep discards). Then the turn is queued on the notifier.
+Queueing may fail (the broker is down), the task may fail for good or be lost with its
+worker: `sweep` finds marks older than the stall time, claims each with one atomic script
+on the mark's score (so of many replicas sweeping at once, one re-queues a given stall),
+loads the match and queues the turn again if an AI seat is still to act at that version.
+The action id derived from (match, version) makes a re-queued turn a replay, never a
+second action.
+
+Worst case to recover after the cause is gone: the stall time + one sweep interval +
+one task round trip; a broker that stays down delays it by one stall time per sweep
+that fails.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from typing import Protocol
+
+from services.core.errors import NotFound
+from services.core.metrics import METRICS
+from services.core.store import DUE_KEY
+from shared.engine import GameEngine
+
+log = logging.getLogger("archmage.ai_turns")
+
+# the mark still has the score the sweeper saw: move it to ARGV[3] (or drop it when '')
+_CLAIM = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
+
+
+class TurnNotifier(Protocol):
+    """Told after every commit whose next actor is an AI seat."""
+
+    async def ai_turn(self, match_id: str, seat: int, version: int, token: str) -> None: ...
+
+
+class NoAI:
+    async def ai_turn(self, match_id, seat, version, token) -> None:
+        return None
+
+
+def ai_to_act(engine: GameEngine, state, seat_kinds: list[str], ai_tokens: dict[str, str]):
+    """(seat, token) when an AI seat is to act in `state`, else None."""
+    who = engine.actor(state)
+    return (who, ai_tokens[str(who)]) if who >= 0 and seat_kinds[who] == "ai" else None
+
+
+class AiTurns:
+    def __init__(self, redis, notifier: TurnNotifier | None = None):
+        self.redis = redis
+        self.notifier = notifier or NoAI()
+        self._claim = redis.register_script(_CLAIM)
+
+    @property
+    def plays_ai(self) -> bool:
+        return not isinstance(self.notifier, NoAI)
+
+    async def queue(self, match_id: str, due, version: int) -> None:
+        """Queue the due turn `due` ((seat, token) or None) of a committed version. A failure is
+        logged and counted, never raised: the action is committed, and the sweep queues it later."""
+        if due is None:
+            return
+        try:
+            await self.notifier.ai_turn(match_id, due[0], version, due[1])
+        except Exception:
+            log.warning("could not queue the AI turn of %s v%s; the sweep queues it again", match_id, version,
+                        exc_info=True)
+            METRICS.ai_queue_failures.inc()
+
+    async def finished(self, match_id: str) -> None:
+        try:
+            await self.redis.zrem(DUE_KEY, match_id)
+        except Exception:  # a mark left behind is dropped by the sweep
+            log.warning("could not clear the AI mark of finished match %s", match_id, exc_info=True)
+
+    async def sweep(self, load, stall_s: float, batch: int = 200, now: float | None = None) -> int:
+        """Queue again every AI turn due for more than `stall_s` seconds with no move since.
+        `load(match_id)` gives the match record. Returns how many turns were queued again."""
+        from shared.engine.registry import engine_for
+
+        now = time.time() if now is None else now
+        stale = await self.redis.zrangebyscore(DUE_KEY, "-inf", now - stall_s, start=0, num=batch, withscores=True)
+        requeued = 0
+        for raw_id, score in stale:
+            match_id = raw_id.decode() if isinstance(raw_id, bytes) else raw_id
+            if not await self._claim(keys=[DUE_KEY], args=[match_id, repr(score), repr(now)]):
+                continue  # it moved meanwhile, or another replica took this one
+            try:
+                rec = await load(match_id)
+            except NotFound:
+                await self._claim(keys=[DUE_KEY], args=[match_id, repr(now), ""])
+                continue
+            due = None if rec.finished else ai_to_act(engine_for(rec.game), rec.state, rec.seat_kinds, rec.ai_tokens)
+            if due is None:  # a human's turn, or over: nothing to wait for
+                await self._claim(keys=[DUE_KEY], args=[match_id, repr(now), ""])
+                continue
+            try:
+                await self.notifier.ai_turn(match_id, due[0], rec.version, due[1])
+            except Exception:  # the mark has moved on: tried again one stall time from now
+                log.warning("could not queue again the AI turn of %s v%s", match_id, rec.version, exc_info=True)
+                METRICS.ai_queue_failures.inc()
+                continue
+            METRICS.ai_turns_requeued.inc()
+            log.info("queued again the AI turn of %s v%s (seat %s), due since %.1fs", match_id, rec.version, due[0],
+                     now - score)
+            requeued += 1
+        return requeued

@@ -1,0 +1,66 @@
+"""A matchmaking replica killed between creating a match and seating its players leaves that
+match behind; once the claim's deadline passes, another replica returns the tickets to the
+queue (they are matched again) and cancels the orphan: dice revealed, out of the census."""
+from __future__ import annotations
+
+import secrets
+import time
+
+import grpc
+from archmage.board.v1 import board_pb2, board_pb2_grpc
+from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
+from archmage.matchmaking.v1 import matchmaking_pb2 as mm
+from archmage.matchmaking.v1 import matchmaking_pb2_grpc
+
+from services.core.metrics import active_key
+from tests.support.processes import wait_for
+from tests.support.server import ServerThread
+
+CLAIM_MS = 500
+
+
+def test_an_orphan_match_is_cancelled_and_its_players_seated_again(redis_url):
+    server = ServerThread(redis_url, mm_interval_s=0.05, mm_claim_ms=CLAIM_MS)
+    server.start()
+    try:
+        platform = server.platform
+        queue, invite = "race:standard", "orphan-" + secrets.token_hex(4)
+        players = [f"{invite}-{i}" for i in range(2)]
+
+        async def replica_that_dies_after_creating():
+            """What a replica does up to its death: lock the queue, claim two tickets, create their match."""
+            owner = "doomed-" + secrets.token_hex(4)
+            while not await platform.tickets.lock(queue, owner, 5_000):
+                pass  # the live replica holds it for one cycle
+            now = int(time.time() * 1000)
+            ids = [(await platform.tickets.create("race", "standard", [p], 2, 1000, False, 600, invite, now)).ticket_id
+                   for p in players]
+            proposal = secrets.token_hex(8)
+            assert await platform.tickets.claim(queue, ids, proposal, now + CLAIM_MS)
+            await platform.matches.create("race", "standard", [("human", p) for p in players], {}, match_id=proposal)
+            # (killed here: never assigns, never unlocks; its lock expires)
+            await platform.tickets.unlock(queue, owner)
+            return ids, proposal
+
+        ids, orphan = server.run(replica_that_dies_after_creating())
+        redis = platform.store.redis
+        assert server.run(redis.zscore(active_key("race"), orphan)) is not None
+        channel = grpc.insecure_channel(server.address)
+        stub = matchmaking_pb2_grpc.MatchmakingStub(channel)
+        board = board_pb2_grpc.BoardStub(channel)
+
+        def assigned():
+            tickets = [stub.GetTicket(mm.TicketRef(ticket_id=t), timeout=10) for t in ids]
+            return all(t.state == "assigned" for t in tickets) and tickets
+
+        tickets = wait_for(assigned, 30, 0.05, "the tickets to be matched again")
+        again = {t.assignment.match_id for t in tickets}
+        assert len(again) == 1 and orphan not in again
+        view = wait_for(lambda: (v := board.GetMatch(board_pb2.GetMatchRequest(match_id=orphan), timeout=10))
+                        .status == "cancelled" and v, 10, 0.05, "the orphan to be cancelled")
+        assert view.status == "cancelled"
+        assert server.run(redis.zscore(active_key("race"), orphan)) is None
+        verdict = dice_pb2_grpc.DiceStub(channel).Verify(dice_pb2.VerifyRequest(session_id=orphan), timeout=10)
+        assert verdict.ok, list(verdict.problems)
+    finally:
+        server.stop()

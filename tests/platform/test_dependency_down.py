@@ -1,0 +1,70 @@
+"""A dependency that is down is UNAVAILABLE naming it, never INTERNAL; the platform's own
+clients retry idempotent calls on UNAVAILABLE (gRPC service config), and only those."""
+from __future__ import annotations
+
+import grpc
+import pytest
+from archmage.board.v1 import board_pb2, board_pb2_grpc
+from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
+
+from services.client.channels import RETRY_POLICY, channel
+from services.core.metrics import METRICS
+from tests.support.processes import wait_for
+from tests.support.redis_db import RedisServer
+from tests.support.server import ServerThread
+
+
+def _served(name: str, method: str, code: str) -> float:
+    return METRICS.rpc_total.labels(name, method, code)._value.get()
+
+
+@pytest.fixture
+def redis_then_down():
+    with RedisServer(durable=False) as redis_server:
+        server = ServerThread(redis_server.url)
+        server.start()
+        try:
+            mm = matchmaking_pb2_grpc.MatchmakingStub(grpc.insecure_channel(server.address))
+            m = mm.CreateMatch(matchmaking_pb2.CreateMatchRequest(
+                game="race", seats=[matchmaking_pb2.SeatSpec(kind="human")]), timeout=10)
+            redis_server.kill()
+            yield server, m.match_id
+        finally:
+            server.stop()
+
+
+def test_every_call_is_unavailable_naming_redis_while_it_is_down(redis_then_down):
+    server, match_id = redis_then_down
+    ch = grpc.insecure_channel(server.address)
+    board = board_pb2_grpc.BoardStub(ch)
+    calls = {
+        "GetMatch": lambda: board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), timeout=10),
+        "WatchMatch": lambda: list(board.WatchMatch(board_pb2.WatchMatchRequest(match_id=match_id), timeout=10)),
+        "CreateMatch": lambda: matchmaking_pb2_grpc.MatchmakingStub(ch).CreateMatch(
+            matchmaking_pb2.CreateMatchRequest(game="race", seats=[matchmaking_pb2.SeatSpec(kind="human")]),
+            timeout=10),
+    }
+    for name, call in calls.items():
+        with pytest.raises(grpc.RpcError) as err:
+            call()
+        assert err.value.code() == grpc.StatusCode.UNAVAILABLE, (name, err.value.code(), err.value.details())
+        assert "Redis is unavailable" in err.value.details(), name
+
+
+def test_platform_clients_retry_idempotent_calls_only(redis_then_down):
+    server, match_id = redis_then_down
+    ch = channel(server.address)
+    reads, creates = _served("Board", "GetMatch", "UNAVAILABLE"), _served("Matchmaking", "CreateMatch", "UNAVAILABLE")
+    with pytest.raises(grpc.RpcError) as err:
+        board_pb2_grpc.BoardStub(ch).GetMatch(board_pb2.GetMatchRequest(match_id=match_id), timeout=20)
+    assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+    with pytest.raises(grpc.RpcError) as err:
+        matchmaking_pb2_grpc.MatchmakingStub(ch).CreateMatch(matchmaking_pb2.CreateMatchRequest(
+            game="race", seats=[matchmaking_pb2.SeatSpec(kind="human")]), timeout=20)
+    assert err.value.code() == grpc.StatusCode.UNAVAILABLE, err.value.details()
+    # every attempt reached the server before the client had its answer; the count may lag a moment
+    attempts = RETRY_POLICY["maxAttempts"]
+    wait_for(lambda: _served("Board", "GetMatch", "UNAVAILABLE") - reads >= attempts, 5, 0.01, "GetMatch counted")
+    wait_for(lambda: _served("Matchmaking", "CreateMatch", "UNAVAILABLE") - creates >= 1, 5, 0.01, "counted")
+    assert _served("Board", "GetMatch", "UNAVAILABLE") - reads == attempts
+    assert _served("Matchmaking", "CreateMatch", "UNAVAILABLE") - creates == 1
