@@ -7,6 +7,10 @@ Record Sheets are public, 14.3; face-down tiles are not), with the rules of move
     {"kind": "path", "to": space}              the cheapest way there, hex by hex, and its cost
     {"kind": "space", "territory": t, "white": d, "red": d}
                                                 4.2: the exact space a white and a red die pick
+    {"kind": "record_sheet"}                   the seat's own Record Sheet (14.2): Order, Rank and
+                                                title, points and what the next Rank needs, Tasks
+                                                held with their markers, Gems, Secret Wizards, the
+                                                False Wizard, spells he may cast now, Animal, Events
 
 `n` is the whole turn's Movement Points, as after the Movement Roll (5.1): the white die with the
 Movement Event Cards' changes and an Animal's added points (8.45, 8.46). Once the seat's own
@@ -34,7 +38,7 @@ from shared.wizards.state import afflicted, position
 from shared.wizards.world import World, world_for
 
 FIELDS = {"destinations": ({"points"}, {"white"}), "path": ({"to"}, {"points", "white"}),
-          "space": ({"territory", "white", "red"}, set())}
+          "space": ({"territory", "white", "red"}, set()), "record_sheet": (set(), set())}
 MAX_POINTS = 99
 UNLIMITED = 10_000  # "path" without points: walking and sailing with no limit
 WHOLE_TURN = ("swim", "stone", "circle", "fly", "ride")
@@ -46,6 +50,8 @@ def answer(view: dict, seat: int | None, query) -> dict:
         return space(view, query["territory"], _die(query, "white"), _die(query, "red"))
     if seat is None:
         raise MalformedAction(f"{kind} asks about the asking seat's player: send a seat token")
+    if kind == "record_sheet":
+        return record_sheet(view, seat)
     white = _die(query, "white") if "white" in query else None
     if kind == "destinations":
         return destinations(view, seat, _points(query["points"]), white)
@@ -226,3 +232,34 @@ def space(view: dict, territory, white: int, red: int) -> dict:
     return {"territory": tid, "name": tile["name"], "type": tile["type"], "white": white, "red": red,
             "space": label, "kind": s["kind"], "space_name": f"{tile['name']} {label}",
             "at": list(h) if h is not None else None, "lost_to_evil": tid in view["taken"]}
+
+
+# --- the Record Sheet (14.2) ------------------------------------------------------------------
+def record_sheet(view: dict, seat: int) -> dict:
+    """What the seat's Record Sheet holds, from its own view: the Gem Record and the Secret
+    Wizard Record are his (14.3), so they are shown to him and to nobody else."""
+    from shared.wizards import spells
+
+    me = view["players"][seat]
+    order = me["order"]
+    ranks = pack().orders[order]["ranks"] if order else []
+    nxt = ranks[me["rank"]] if order and me["rank"] < len(ranks) else None
+    return {
+        "order": order,
+        "rank": me["rank"],
+        "title": ranks[me["rank"] - 1]["title"] if order else None,
+        "points": dict(me["points"]),
+        "next_rank": None if nxt is None else {t: nxt[t] for t in ("knowledge", "perception", "power")},
+        "rank_day": me["rank_day"],
+        "tasks": me["tasks"],
+        "markers": [m for m in view["task_markers"] if m["seat"] == seat],
+        "completed": me.get("task_history", []),
+        "gems": me["gems"],
+        "secret_record": me["secret_record"],
+        "false_wizard": me["false_wizard"],
+        "spells": [s for s in spells.known(me) if spells.may_cast(me, s["spell"])],
+        "afflictions": me["afflictions"],
+        "animal": me["animal"],
+        "events": me["events"],
+        "lair_time": me["lair_time"],
+    }

@@ -61,3 +61,25 @@ def test_celery_workers_play_an_all_ai_match_to_the_end(ai_platform):
     assert json.loads(view.outcome_json)["winners"]
     verdict = dice_pb2_grpc.DiceStub(channel).Verify(dice_pb2.VerifyRequest(session_id=m.match_id))
     assert verdict.ok, list(verdict.problems)
+
+
+def test_celery_workers_play_wizards_seats_through_encounters_and_orders(ai_platform):
+    """Wizards sections 7-10 served: three AI seats, played by Celery workers through the public API,
+    meet encounters, join an Order at a Mentor (10) and receive his Task (9.41), answering the
+    encounters' choices on the combat path; the dice verify roll by roll at the end."""
+    channel = grpc.insecure_channel(ai_platform.address)
+    m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
+        game="wizards", seats=[matchmaking_pb2.SeatSpec(kind="ai") for _ in range(3)],
+        options_json=json.dumps({"days": 21})))
+    board = board_pb2_grpc.BoardStub(channel)
+    wait_for(lambda: board.GetMatch(board_pb2.GetMatchRequest(match_id=m.match_id)).status == "finished",
+             timeout=600, interval=0.5, what="the all-AI Wizards match to finish")
+    events = [(e.type, json.loads(e.body_json))
+              for e in board.WatchMatch(board_pb2.WatchMatchRequest(match_id=m.match_id), timeout=60)]
+    kinds = {t for t, _ in events}
+    assert {"encounter_due", "joined_order", "task_drawn"} <= kinds, sorted(kinds)
+    joined = [b["seat"] for t, b in events if t == "joined_order"]
+    mandatory = [b for t, b in events if t == "task_drawn" and b["seat"] in joined and b["mandatory"]]
+    assert mandatory, "a Mentor gives his new Apprentice a Mandatory Task (9.41)"
+    verdict = dice_pb2_grpc.DiceStub(channel).Verify(dice_pb2.VerifyRequest(session_id=m.match_id))
+    assert verdict.ok, list(verdict.problems)

@@ -224,3 +224,25 @@ def test_a_spectator_may_look_up_a_space_but_has_no_player_to_move():
     with pytest.raises(MalformedAction):
         ENGINE.query(st, None, {"kind": "destinations", "points": 3})
     assert ENGINE.query(st, None, {"kind": "space", "territory": "C5", "white": 6, "red": 6})["space"] == "C6"
+
+
+def test_record_sheet_shows_the_seat_its_own_sheet_only():
+    """14.2 / 14.3: the record sheet query gives the asking seat its Order, Rank, points and what the
+    next Rank needs (10.12), its Tasks and markers, its spells now (10.12 Augur: Boat Summoning,
+    Swiftness, Escaping) and its own Gem Record; another seat's secrets never reach it."""
+    from tests.wizards.scenario import hold_task, member
+
+    def prep(s):
+        member(order="sorcerers", rank=2, knowledge=12, perception=7, power=20)(s)
+        hold_task(s, 0, 69, at={0: ("E1", "C2")})
+        s.players[0]["gems"] = {"Ishkatar": "Ruby"}
+        s.players[1]["gems"] = {"Terek": "Onyx"}
+    st = build(seats=2, prepare=prep)
+    sheet = ENGINE.query(st, 0, {"kind": "record_sheet"})
+    assert (sheet["order"], sheet["rank"], sheet["title"]) == ("sorcerers", 2, "Augur")
+    assert sheet["next_rank"] == {"knowledge": 30, "perception": 20, "power": 40}
+    assert [t["card"] for t in sheet["tasks"]] == [69] and len(sheet["markers"]) == 1
+    assert {s["spell"] for s in sheet["spells"]} == {"boat_summoning", "swiftness", "escaping"}
+    assert sheet["gems"] == {"Ishkatar": "Ruby"}
+    other = ENGINE.query(st, 1, {"kind": "record_sheet"})
+    assert other["order"] is None and "Ruby" not in str(other) and other["gems"] == {"Terek": "Onyx"}
