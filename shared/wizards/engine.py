@@ -44,7 +44,7 @@ LEGAL = {**setup.LEGAL, **turns.LEGAL, "place_tile": legal_placements}
 # What a seat may do while the state awaits it for each purpose, and the rule that says so.
 ALLOWED = {
     "set_aside_tower": ({"set_aside_tower"}, "Appendix A 1"),
-    "place_tile": ({"place_tile"}, "3.21"),
+    "place_tile": ({"place_tile", "choose_tile", "choose_spot"}, "3.21"),
     "choose_colour": ({"choose_colour"}, "3.7"),
     "pre_roll": ({"roll", "cast"}, "5.1"),
     "move": ({"move", "cast", "end_move"}, "6"),
@@ -188,6 +188,11 @@ def describe(action: dict) -> str:
     kind = action.get("kind")
     if kind in resolution.LABELS:
         return resolution.LABELS[kind](action)
+    if kind == "choose_tile":
+        tile = action.get("tile")
+        return f"lay {pack().tiles[tile]['name'] if isinstance(tile, str) and tile in pack().tiles else tile} next"
+    if kind == "choose_spot":
+        return f"centre the tile on {action.get('at')}"
     if kind == "place_tile":
         tile = action.get("tile")
         name = (pack().tiles[tile]["name"] if isinstance(tile, str) and tile in pack().tiles

@@ -10,10 +10,16 @@ Rules enforced:
   place, so the set-up can always be finished (see board.json "reserve").
 In the solitaire game the tiles are face down (Appendix A 5): the player places
 the next tile of the face-down stack without knowing which it is.
+
+The choice is listed in three short steps rather than as one list of every placement
+(some 25,000 with a hand of nine tiles): `choose_tile` (a tile of his hand; skipped
+face down), `choose_spot` (where its Center goes: legality depends on the spot alone)
+and `place_tile` (the turn, 0-5, which places it). The selection so far is public,
+`tiles["selected"] = {"tile", "at"}`, and goes when the tile is placed; choosing another
+tile starts again. A `place_tile` naming tile, spot and turn at once is the same placement and is
+taken at any of the three steps, checked by the same rules.
 """
 from __future__ import annotations
-
-import gc
 
 from shared.engine import MalformedAction, RuleViolation
 from shared.hexgrid import Hex, distance
@@ -39,25 +45,47 @@ def allowed_centers(state: WizardsState) -> list[Hex]:
     return [c for c in open_centers(placed) if len(free - hit[c]) >= need_after]
 
 
+def selection(state: WizardsState) -> tuple[str | None, Hex | None]:
+    """The tile and the spot chosen so far for the placement awaited."""
+    chosen = state.tiles.get("selected") or {}
+    at = chosen.get("at")
+    return chosen.get("tile"), None if at is None else (at[0], at[1])
+
+
 def legal_placements(state: WizardsState, seat: int) -> list[dict]:
-    """Every placement, by tile (hand order), centre (board order) and rotation. With a hand of
-    nine tiles this is some 25,000 actions; each has its own 'at' list, so a caller that changes
-    one action changes no other."""
-    centers = allowed_centers(state)
-    rotations = (0, 1, 2, 3, 4, 5)
+    """The next step of a placement: which tile, then where, then which turn (module docstring)."""
     face_down, hand = state.tiles["face_down"], state.tiles["hands"][seat]
-    # Some 50,000 small acyclic containers: pausing the cyclic collector keeps it from sweeping
-    # the whole heap several times over in the middle of the listing (3x faster, and steady).
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        if face_down:
-            return [{"kind": "place_tile", "at": [q, r], "rotation": k} for (q, r) in centers for k in rotations]
-        return [{"kind": "place_tile", "tile": t, "at": [q, r], "rotation": k}
-                for t in hand for (q, r) in centers for k in rotations]
-    finally:
-        if paused:
-            gc.enable()
+    tile, at = selection(state)
+    restart = [] if face_down else [{"kind": "choose_tile", "tile": t} for t in hand if t != tile or at is not None]
+    if not face_down and tile is None:
+        return restart
+    if at is None:
+        return [{"kind": "choose_spot", "at": [q, r]} for (q, r) in allowed_centers(state)] + restart
+    named = {} if face_down else {"tile": tile}
+    return [{"kind": "place_tile", **named, "at": [at[0], at[1]], "rotation": k} for k in range(6)] + restart
+
+
+def act_choose_tile(state: WizardsState, seat: int, action: dict) -> None:
+    tile = action.get("tile")
+    if set(action) != {"kind", "tile"} or not isinstance(tile, str):
+        raise MalformedAction("choose_tile takes 'tile': a tile id such as 'C1'")
+    if state.tiles["face_down"]:
+        raise RuleViolation("Appendix A 5", "the tiles are placed face down: there is no tile to choose")
+    if tile not in state.tiles["hands"][seat]:
+        raise RuleViolation("3.21", f"you do not hold tile {tile}; you place only the tiles dealt to you")
+    state.edit("tiles")["selected"] = {"tile": tile, "at": None}
+
+
+def act_choose_spot(state: WizardsState, seat: int, action: dict) -> None:
+    tile, _ = selection(state)
+    at = action.get("at")
+    if set(action) != {"kind", "at"} or not (isinstance(at, list) and len(at) == 2
+                                             and all(type(v) is int for v in at)):
+        raise MalformedAction("choose_spot takes 'at': [q, r] with integer q and r, where the tile's Center goes")
+    if tile is None and not state.tiles["face_down"]:
+        raise RuleViolation("3.21", "choose the tile to place first")
+    check_spot(state, (at[0], at[1]))
+    state.edit("tiles")["selected"] = {"tile": tile, "at": [at[0], at[1]]}
 
 
 def read_placement(action: dict, face_down: bool) -> tuple[str | None, Hex, int]:
@@ -83,6 +111,11 @@ def check_placement(state: WizardsState, seat: int, tile: str | None, at: Hex, r
     """Raise RuleViolation naming the rule a placement breaks."""
     if not state.tiles["face_down"] and tile not in state.tiles["hands"][seat]:
         raise RuleViolation("3.21", f"you do not hold tile {tile}; you place only the tiles dealt to you")
+    check_spot(state, at)
+
+
+def check_spot(state: WizardsState, at: Hex) -> None:
+    """3.21-3.22: whether a tile's Center may go on `at` (the turn never matters)."""
     b = board()
     if at not in b.cells_hit:
         raise RuleViolation("3.22", "each hexagon on the tile must FULLY COVER one Game Board Water hexagon: "

@@ -28,8 +28,10 @@ def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict
     if not legal:
         raise ValueError("no legal action to choose from")
     kinds = {a["kind"] for a in legal}
-    if "place_tile" in kinds:
-        return _place(view, legal, rng)
+    if kinds & {"place_tile", "choose_spot"}:  # where (then which turn) for the tile chosen
+        return _place(view, [a for a in legal if a["kind"] != "choose_tile"], rng)
+    if "choose_tile" in kinds:
+        return rng.choice(legal)
     if "move" in kinds or "end_move" in kinds:
         return _move(view, seat, legal, rng)
     if "roll" in kinds:

@@ -21,7 +21,13 @@ from shared.wizards import boats, randomspace
 from shared.wizards.arrival import arrive
 from shared.wizards.dice import ask, split
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
-from shared.wizards.placement import check_placement, read_placement, tiles_to_place
+from shared.wizards.placement import (
+    act_choose_spot,
+    act_choose_tile,
+    check_placement,
+    read_placement,
+    tiles_to_place,
+)
 from shared.wizards.state import WizardsState, hx, ls, next_seat
 from shared.wizards.world import world_for
 
@@ -178,6 +184,7 @@ def act_place_tile(state: WizardsState, seat: int, action: dict, events: list) -
     tile, at, rotation = read_placement(action, state.tiles["face_down"])
     check_placement(state, seat, tile, at, rotation)
     t = state.edit("tiles")
+    t.pop("selected", None)  # the choice made step by step, if it was (placement.py)
     if t["face_down"]:
         tile = t["stack"].pop(0)
     else:
@@ -316,5 +323,7 @@ CHANCE = {
     "removal_rolled": on_removal_rolled, "solitaire_shuffled": on_solitaire_shuffled, "dragon_placed": on_dragon_placed,
     "start_space": on_start_space,
 }
-ACTIONS = {"set_aside_tower": act_set_aside_tower, "place_tile": act_place_tile, "choose_colour": act_choose_colour}
+ACTIONS = {"set_aside_tower": act_set_aside_tower, "place_tile": act_place_tile, "choose_colour": act_choose_colour,
+           "choose_tile": lambda state, seat, action, events: act_choose_tile(state, seat, action),
+           "choose_spot": lambda state, seat, action, events: act_choose_spot(state, seat, action)}
 LEGAL = {"set_aside_tower": legal_towers, "choose_colour": legal_colours}

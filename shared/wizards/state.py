@@ -118,6 +118,7 @@ class Tiles(TypedDict):
     stack: list[str]  # solitaire: the face-down stack (Appendix A 4)
     removed: list[str]  # solitaire: removed unseen (Appendix A 3)
     aside: list[str]  # solitaire: set aside (Appendix A 1)
+    selected: NotRequired[dict[str, Any]]  # the placement being chosen step by step: {"tile", "at"}
     face_down: bool
     placer: int | None  # the seat to place next
     remove_count: NotRequired[int]  # solitaire: how many tiles are removed (Appendix A 3)

@@ -55,6 +55,7 @@ def view(state: WizardsState, seat: int | None) -> dict:
             "removed": len(t["removed"]),
             "aside": t["aside"],
             "placer": t["placer"],
+            "selected": t.get("selected"),
         },
         "boats": s["boats"],
         "dragon": s["dragon"],

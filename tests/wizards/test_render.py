@@ -109,8 +109,9 @@ def test_face_down_tiles_show_no_terrain_and_the_whole_board_shows_while_placing
     st, _ = ENGINE.apply_chance(st, [[1]] * len(st.chance["request"]["pools"]))
     st, _ = ENGINE.apply(st, 0, {"kind": "set_aside_tower", "tile": "M2"})
     st, _ = ENGINE.apply_chance(st, [[1]] * len(st.chance["request"]["pools"]))
-    first = ENGINE.legal_actions(st, 0)[0]
+    first = ENGINE.legal_actions(st, 0)[0]  # face down: the spot, then the turn
     st, _ = ENGINE.apply(st, 0, first)
+    st, _ = ENGINE.apply(st, 0, ENGINE.legal_actions(st, 0)[0])
     view = ENGINE.view(st, 0)
     frame = frame_for(view)
     assert (frame.row1 - frame.row0 + 1, frame.col1 - frame.col0 + 1) == (board().rows, board().columns)

@@ -188,7 +188,8 @@ def test_solitaire_tile_set_up():
     text = str(v)
     for t in removed + [t for t in s.tiles["stack"] if t not in s.tiles["aside"]]:
         assert repr(t) not in text
-    s, ev = ENGINE.apply(s, 0, legal[0])
+    s, _ = ENGINE.apply(s, 0, legal[0])  # face down there is no tile to choose: the spot, then the turn
+    s, ev = ENGINE.apply(s, 0, ENGINE.legal_actions(s, 0)[0])
     assert ENGINE.view(s, 0)["tiles"]["placed"][0]["tile"] is None
     assert [e for e in ev if e["type"] == "tile_placed"][0]["tile"] is None
     s = place_all(s, rng)
