@@ -23,7 +23,7 @@ def checked(state):
     if who >= 0:
         v = E.view(state, who)
         v.pop("viewer")
-        assert v == state  # nothing to hide, nothing invented
+        assert v == state.to_json()  # nothing to hide, nothing invented
         assert E.legal_actions(state, who), "a seat to act always has something to do"
     elif who == CHANCE:
         assert E.chance_request(state) is not None
