@@ -124,7 +124,7 @@ class BlazeBite:
         if target["side"] != e["side"]:  # an engine-played caster burns foes only
             self._burn(state, task, ev)
 
-    def _burn(self, state, task, ev):
+    def _burn(self, state: IncantrisState, task: Task, ev: list) -> None:
         from shared.incantris import dice
 
         e = state.effects[task["effect"]]
