@@ -20,6 +20,7 @@ from services.core import seats as seat_tokens
 from services.core.ai_turns import AiTurns, TurnNotifier, ai_to_act
 from services.core.dicesource import DiceSource
 from services.core.errors import BadRequest, Conflict, NotFound, Precondition
+from services.core.jsontext import json_object
 from services.core.metrics import METRICS, match_ended, match_started
 from services.core.store import MatchStore
 from services.core.tokens import hash_token
@@ -90,19 +91,6 @@ class Created:
     commitment: str
     tokens: dict[int, str]
     version: int
-
-
-def json_object(text: str, name: str, max_bytes: int) -> dict:
-    """A request field that holds a JSON object, checked: BadRequest names the field."""
-    if len(text) > max_bytes:
-        raise BadRequest(f"{name} is at most {max_bytes} bytes")
-    try:
-        value = json.loads(text)
-    except ValueError:
-        raise BadRequest(f"{name} is not JSON") from None
-    if not isinstance(value, dict):
-        raise BadRequest(f"{name} must be a JSON object")
-    return value
 
 
 def parse_action(action_json: str, name: str = "action_json") -> dict:
@@ -369,6 +357,7 @@ class Matches:
         """Events after from_seq as the caller may see them, live until the match ends."""
         rec = await self.load(match_id)
         seat = self.seat_of(rec, claim)
+        from_seq = min(from_seq, rec.seq)  # nothing lies past the newest event; a larger offset waits there
         if rec.finished:
             for event in await self.store.read_log(match_id, from_seq):
                 yield redact(event, seat, True)

@@ -6,7 +6,8 @@ import asyncio
 from archmage.matchmaking.v1 import matchmaking_pb2
 
 from services.core.errors import Precondition
-from services.core.matches import Matches, json_object
+from services.core.jsontext import json_object
+from services.core.matches import Matches
 from services.matchmaking import metrics as mm_metrics
 from services.matchmaking.matchmaker import now_ms
 from services.matchmaking.tickets import TicketStore

@@ -143,9 +143,8 @@ class TicketStore:
             if not await self.redis.set(f"mm:player:{player}", ticket_id, nx=True, ex=self.ticket_ttl_s):
                 for p in claimed:
                     await self.redis.delete(f"mm:player:{p}")
-                other = await self.redis.get(f"mm:player:{player}")
-                raise AlreadyExists(f"player {player!r} already has an active ticket"
-                                    f"{' (' + other.decode() + ')' if other else ''}; cancel it first")
+                # never the other ticket's id: whoever holds it can watch that ticket's assignment
+                raise AlreadyExists(f"player {player!r} already has an active ticket; cancel it first")
             claimed.append(player)
         key = f"{tag(queue)}:t:{ticket_id}"
         fields = {"game": game, "variant": variant, "party": json.dumps(party), "seats": seats, "rating": rating,

@@ -134,7 +134,7 @@ def test_list_queues_shows_depth_and_oldest_wait(stub):
     ({"rating": -5}, "rating"),
     ({"rating": 10**6}, "rating"),
     ({"max_wait_s": 10**6}, "max_wait_s"),
-    ({"invite_code": "x" * 100}, "invite code"),
+    ({"invite_code": "x" * 100}, "invite_code is at most 64"),
 ])
 def test_bad_tickets_are_invalid_argument_and_nothing_is_queued(stub, kw, fragment):
     kw.setdefault("party", players(1))
