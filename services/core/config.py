@@ -76,6 +76,8 @@ class Settings:
     mm_window_per_s: float = 25.0  # and how much wider it grows per second waited
     mm_lock_ms: int = 5_000  # a replica holds a queue this long at most per cycle
     mm_claim_ms: int = 30_000  # tickets claimed by a replica that died go back after this
+    player_key_file: str = ""  # PEM Ed25519 key that signs session credentials; empty = one kept in Redis
+    session_ttl_s: int = 3600  # how long a session credential lasts
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -114,4 +116,6 @@ class Settings:
             mm_window_per_s=_float(env, "MM_WINDOW_PER_S", 25.0),
             mm_lock_ms=_int(env, "MM_LOCK_MS", 5_000),
             mm_claim_ms=_int(env, "MM_CLAIM_MS", 30_000),
+            player_key_file=_get(env, "PLAYER_KEY_FILE", ""),
+            session_ttl_s=_int(env, "SESSION_TTL_S", 3600),
         )

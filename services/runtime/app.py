@@ -16,11 +16,14 @@ from services.dice.sessions import DiceSessions
 from services.matchmaking.matching import Window
 from services.matchmaking.matchmaker import Matchmaker, MatchmakerSettings
 from services.matchmaking.tickets import TicketStore
+from services.players.accounts import Accounts
+from services.players.credentials import Credentials
+from services.players.ratings import Ratings
 from services.runtime.server import Mounted, serve
 
 log = logging.getLogger("archmage")
 
-SERVICE_NAMES = ("dice", "board", "combat", "matchmaking")
+SERVICE_NAMES = ("dice", "board", "combat", "matchmaking")  # "matchmaking" serves Players beside it
 
 
 class Platform:
@@ -37,11 +40,14 @@ class Platform:
         else:
             dice = InProcessDice(self.sessions)
         self.tickets = TicketStore(self.store.redis, settings.ticket_ttl_s)
+        self.accounts = Accounts(self.store.redis)
+        self.ratings = Ratings(self.store.redis)
+        self.credentials: Credentials | None = None  # loaded in start(): the key may live in Redis
         self.matchmaker: Matchmaker | None = None
         self._resumer: asyncio.Task | None = None
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
                                finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
-                               retries=settings.cas_retries)
+                               retries=settings.cas_retries, ratings=self.ratings)
 
     def bindings(self, names) -> list[tuple]:
         from services.board.handlers import SERVICE as BOARD
@@ -52,17 +58,26 @@ class Platform:
         from services.dice.handlers import DiceHandlers
         from services.matchmaking.handlers import SERVICE as MATCHMAKING
         from services.matchmaking.handlers import MatchmakingHandlers
+        from services.players.handlers import SERVICE as PLAYERS
+        from services.players.handlers import PlayersHandlers
 
         table = {
             "dice": (DICE, lambda: DiceHandlers(self.sessions)),
             "board": (BOARD, lambda: BoardHandlers(self.matches)),
             "combat": (COMBAT, lambda: CombatHandlers(self.matches)),
-            "matchmaking": (MATCHMAKING, lambda: MatchmakingHandlers(self.matches, self.tickets)),
+            "matchmaking": (MATCHMAKING, lambda: MatchmakingHandlers(self.matches, self.tickets, self.credentials,
+                                                                     self.ratings)),
         }
-        return [(table[n][0], table[n][1]()) for n in names]
+        bound = [(table[n][0], table[n][1]()) for n in names]
+        if "matchmaking" in names:
+            bound.append((PLAYERS, PlayersHandlers(self.accounts, self.credentials, self.ratings)))
+        return bound
 
     async def start(self, names, host: str | None = None, port: int | None = None) -> Mounted:
         await self.store.ping()
+        if self.credentials is None:
+            self.credentials = await Credentials.load(self.store.redis, self.settings.player_key_file,
+                                                      self.settings.session_ttl_s)
         host = host or self.settings.grpc_host
         mounted = await serve(self.bindings(names), host, self.settings.grpc_port if port is None else port,
                               self.settings.max_message_bytes)

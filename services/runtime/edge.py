@@ -1,7 +1,9 @@
 """The edge of every server: three interceptors and the request decoding they rely on.
 
 * SeatInterceptor reads the "x-seat-token" metadata into a context variable, so
-  handlers know which seat claims to call (the match driver proves the claim);
+  handlers know which seat claims to call (the match driver proves the claim), and the
+  "authorization" metadata (a player's session credential, checked by the handlers that
+  act for a player, services/players/credentials.py);
 * ErrorInterceptor translates domain and engine errors to status codes, once: a
   dependency that is down (Redis, a peer service) is UNAVAILABLE naming it, and anything
   unexpected is INTERNAL with the cause logged, never UNKNOWN;
@@ -34,6 +36,7 @@ UNARY_LIMIT_S = 30.0
 MAX_DETAILS = 500
 
 CLAIM: contextvars.ContextVar[seats.SeatClaim | None] = contextvars.ContextVar("seat_claim", default=None)
+BEARER: contextvars.ContextVar[str | None] = contextvars.ContextVar("bearer", default=None)
 
 
 class Malformed:
@@ -118,6 +121,9 @@ class SeatInterceptor(grpc.aio.ServerInterceptor):
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
         token = next((v for k, v in details.invocation_metadata or () if k == seats.METADATA_KEY), None)
+        bearer = next((v for k, v in details.invocation_metadata or () if k == "authorization"), None)
+        if isinstance(bearer, bytes):
+            bearer = bearer.decode("ascii", "replace")
 
         def around(behavior, streaming):
             def claim():
@@ -128,12 +134,14 @@ class SeatInterceptor(grpc.aio.ServerInterceptor):
             if streaming:
                 async def stream(request, context):
                     CLAIM.set(claim())
+                    BEARER.set(bearer)
                     async for item in _iterate(behavior, request, context):
                         yield item
                 return stream
 
             async def unary(request, context):
                 CLAIM.set(claim())
+                BEARER.set(bearer)
                 return await behavior(request, context)
             return unary
 
@@ -238,3 +246,8 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
 
 def current_claim() -> seats.SeatClaim | None:
     return CLAIM.get()
+
+
+def current_bearer() -> str | None:
+    """The caller's "authorization" metadata, unchecked (Credentials.require checks it)."""
+    return BEARER.get()

@@ -1,11 +1,11 @@
 """Players and matches for the trust tests, made through the public API."""
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 
 import grpc
 from archmage.matchmaking.v1 import matchmaking_pb2 as mm
+from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
 
 @dataclass(frozen=True)
@@ -14,9 +14,12 @@ class Identity:
     meta: tuple = ()
 
 
-def identity(queue, name: str) -> Identity:
-    """A player of its own for this test."""
-    return Identity(f"{name}-{secrets.token_hex(4)}")
+def identity(channel, name: str = "") -> Identity:
+    """A guest player of its own, signed in through the public API."""
+    from archmage.players.v1 import players_pb2, players_pb2_grpc
+
+    signed = players_pb2_grpc.PlayersStub(channel).SignInAsGuest(players_pb2.GuestRequest())
+    return Identity(signed.player_id, (("authorization", f"Bearer {signed.token}"),))
 
 
 class SeatMetas(list):
@@ -25,9 +28,10 @@ class SeatMetas(list):
     player: tuple = ()
 
 
-def human_match(queue, game: str, seats: int, variant: str = "") -> tuple[str, SeatMetas]:
-    """A match of `seats` human seats; the seat tokens' metadata by seat."""
-    me = identity(queue, "host")
+def human_match(channel, game: str, seats: int, variant: str = "") -> tuple[str, SeatMetas]:
+    """A match of `seats` human seats, all played by a new guest; the seat tokens' metadata by seat."""
+    me = identity(channel)
+    queue = matchmaking_pb2_grpc.MatchmakingStub(channel)
     created = queue.CreateMatch(mm.CreateMatchRequest(game=game, variant=variant, seats=[
         mm.SeatSpec(kind="human", name=f"seat {i}") for i in range(seats)]), metadata=me.meta)
     metas = SeatMetas((("x-seat-token", t.token),) for t in sorted(created.seat_tokens, key=lambda t: t.seat))

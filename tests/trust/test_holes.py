@@ -19,9 +19,10 @@ from tests.trust.support import code_of, human_match, identity
 
 
 @pytest.fixture
-def stubs(channel):
-    return (board_pb2_grpc.BoardStub(channel), combat_pb2_grpc.CombatStub(channel),
-            dice_pb2_grpc.DiceStub(channel), matchmaking_pb2_grpc.MatchmakingStub(channel))
+def stubs(raw_channel):
+    """Stubs on a channel with no credential: each call says who it is for, or nobody."""
+    return (board_pb2_grpc.BoardStub(raw_channel), combat_pb2_grpc.CombatStub(raw_channel),
+            dice_pb2_grpc.DiceStub(raw_channel), matchmaking_pb2_grpc.MatchmakingStub(raw_channel))
 
 
 def events_of(stream) -> list[tuple[int, str, str]]:
@@ -52,26 +53,95 @@ def roll_to_the_end(board, combat, match_id, metas) -> None:
 
 
 # --- hole 1: seat takeover through matchmaking ------------------------------------------------
-def test_hole1_a_refused_ticket_names_no_other_ticket_and_gives_no_seat(stubs, platform):
+def test_hole1_a_refused_ticket_names_no_other_ticket_and_gives_no_seat(stubs, raw_channel):
     """ALREADY_EXISTS used to quote bob's ticket id, and WatchTicket on it handed out bob's seat token."""
     *_, queue = stubs
-    bob = identity(queue, "bob")
+    bob = identity(raw_channel, "bob")
     ticket = queue.CreateTicket(mm.CreateTicketRequest(game="race", party=[bob.player], seats=2,
                                                        invite_code=uuid.uuid4().hex), metadata=bob.meta)
-    mallory = identity(queue, "mallory")
+    mallory = identity(raw_channel, "mallory")
     with pytest.raises(grpc.RpcError) as err:
         queue.CreateTicket(mm.CreateTicketRequest(game="race", party=[bob.player], seats=2), metadata=mallory.meta)
     assert err.value.code() in (grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.PERMISSION_DENIED)
     secret = ticket.ticket_id.rsplit(":", 1)[1]
     assert secret not in err.value.details() and ticket.ticket_id not in err.value.details()
+    # and a ticket id learnt some other way shows its seat to nobody outside its party
+    for call in (lambda: list(queue.WatchTicket(mm.TicketRef(ticket_id=ticket.ticket_id), timeout=5)),
+                 lambda: queue.GetTicket(mm.TicketRef(ticket_id=ticket.ticket_id))):
+        assert code_of(call) == grpc.StatusCode.UNAUTHENTICATED
+    for call in (lambda: list(queue.WatchTicket(mm.TicketRef(ticket_id=ticket.ticket_id), metadata=mallory.meta,
+                                                timeout=5)),
+                 lambda: queue.GetTicket(mm.TicketRef(ticket_id=ticket.ticket_id), metadata=mallory.meta)):
+        assert code_of(call) == grpc.StatusCode.NOT_FOUND
+    queue.CancelTicket(mm.TicketRef(ticket_id=ticket.ticket_id), metadata=bob.meta)
+
+
+def test_hole1_an_assignment_shows_each_player_only_their_own_seat_token(raw_channel):
+    queue = matchmaking_pb2_grpc.MatchmakingStub(raw_channel)
+    invite = uuid.uuid4().hex
+    alice, bob = identity(raw_channel), identity(raw_channel)
+    tickets = [queue.CreateTicket(mm.CreateTicketRequest(game="race", seats=2, invite_code=invite), metadata=p.meta)
+               for p in (alice, bob)]
+    for me, t in zip((alice, bob), tickets):
+        final = list(queue.WatchTicket(mm.TicketRef(ticket_id=t.ticket_id), metadata=me.meta, timeout=20))[-1]
+        assert final.state == "assigned"
+        seats = {s.player: s for s in final.assignment.seats}
+        assert list(seats) == [me.player] and seats[me.player].seat_token
+
+
+# --- hole 4: tickets without credential, squatting, client-stated ratings ---------------------------
+def test_hole4_cancel_needs_the_ticket_s_own_player(stubs, raw_channel):
+    *_, queue = stubs
+    owner, other = identity(raw_channel), identity(raw_channel)
+    t = queue.CreateTicket(mm.CreateTicketRequest(game="race", seats=2, invite_code=uuid.uuid4().hex),
+                           metadata=owner.meta)
+    assert code_of(lambda: queue.CancelTicket(mm.TicketRef(ticket_id=t.ticket_id))) == grpc.StatusCode.UNAUTHENTICATED
+    assert code_of(lambda: queue.CancelTicket(mm.TicketRef(ticket_id=t.ticket_id), metadata=other.meta)) \
+        == grpc.StatusCode.NOT_FOUND
+    assert queue.GetTicket(mm.TicketRef(ticket_id=t.ticket_id), metadata=owner.meta).state == "queued"
+    assert queue.CancelTicket(mm.TicketRef(ticket_id=t.ticket_id), metadata=owner.meta).state == "cancelled"
+
+
+def test_hole4_nobody_can_queue_as_someone_else_or_block_them(stubs, raw_channel):
+    *_, queue = stubs
+    victim, squatter = identity(raw_channel), identity(raw_channel)
+    invite = uuid.uuid4().hex
+    assert code_of(lambda: queue.CreateTicket(mm.CreateTicketRequest(game="race", party=[victim.player]),
+                                              metadata=squatter.meta)) == grpc.StatusCode.PERMISSION_DENIED
+    assert code_of(lambda: queue.CreateTicket(mm.CreateTicketRequest(game="race", party=[victim.player]))) \
+        == grpc.StatusCode.UNAUTHENTICATED
+    # a party naming the victim waits for the victim to accept, and does not block them meanwhile
+    party = queue.CreateTicket(mm.CreateTicketRequest(game="race", seats=2, invite_code=invite,
+                                                      party=[squatter.player, victim.player]), metadata=squatter.meta)
+    assert party.state == "forming" and list(party.accepted) == [squatter.player]
+    own = queue.CreateTicket(mm.CreateTicketRequest(game="race", seats=2, invite_code=uuid.uuid4().hex),
+                             metadata=victim.meta)
+    assert own.state == "queued"
+    assert code_of(lambda: queue.AcceptTicket(mm.TicketRef(ticket_id=party.ticket_id), metadata=victim.meta)) \
+        == grpc.StatusCode.ALREADY_EXISTS  # one active ticket per player still holds
+    queue.CancelTicket(mm.TicketRef(ticket_id=own.ticket_id), metadata=victim.meta)
+    accepted = queue.AcceptTicket(mm.TicketRef(ticket_id=party.ticket_id), metadata=victim.meta)
+    assert accepted.state == "queued" and sorted(accepted.accepted) == sorted([squatter.player, victim.player])
+    queue.CancelTicket(mm.TicketRef(ticket_id=party.ticket_id), metadata=victim.meta)
+
+
+def test_hole4_the_rating_is_the_platform_s_not_the_client_s(stubs, raw_channel, platform):
+    *_, queue = stubs
+    assert "rating" not in mm.CreateTicketRequest.DESCRIPTOR.fields_by_name
+    me = identity(raw_channel)
+    t = queue.CreateTicket(mm.CreateTicketRequest(game="race", seats=2, invite_code=uuid.uuid4().hex),
+                           metadata=me.meta)
+    stored = platform.run(platform.platform.tickets.get(t.ticket_id))
+    assert stored.queued.rating == 1000  # a new player's rating, whatever the client would have said
+    queue.CancelTicket(mm.TicketRef(ticket_id=t.ticket_id), metadata=me.meta)
 
 
 # --- hole 2: a running match's secret rolls through the Dice service -------------------------
-def test_hole2_dice_log_and_session_of_a_running_match_are_redacted_as_watch_match(stubs):
+def test_hole2_dice_log_and_session_of_a_running_match_are_redacted_as_watch_match(stubs, raw_channel):
     """ExportLog returned the raw log of a running match; now each reader gets what WatchMatch
     gives them (secret rolls as '?', other seats' private events hidden), in full after the end."""
     board, combat, dice, queue = stubs
-    match_id, metas = human_match(queue, "race", 2, variant="secret-start")
+    match_id, metas = human_match(raw_channel, "race", 2, variant="secret-start")
     board.Move(common_pb2.ActRequest(match_id=match_id, action_id=str(uuid.uuid4()),
                                      action_json=json.dumps({"kind": "hide", "number": 2})), metadata=metas[0])
     for meta in ((), metas[0], metas[1]):
@@ -91,9 +161,9 @@ def test_hole2_dice_log_and_session_of_a_running_match_are_redacted_as_watch_mat
 
 
 # --- hole 3: anyone could write into any match's dice --------------------------------------------
-def test_hole3_client_seeds_of_a_match_need_a_seat_token_once_per_seat(stubs):
+def test_hole3_client_seeds_of_a_match_need_a_seat_token_once_per_seat(stubs, raw_channel):
     board, _, dice, queue = stubs
-    match_id, metas = human_match(queue, "race", 2)
+    match_id, metas = human_match(raw_channel, "race", 2)
     before = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id)).last_seq
     for meta in ((), (("x-seat-token", "0123456789abcdef.0.forged"),)):
         with pytest.raises(grpc.RpcError) as err:
@@ -114,9 +184,9 @@ def deep(levels: int) -> str:
     return '{"kind": "move", "to": ' + "[" * levels + "]" * levels + "}"
 
 
-def test_hole5_deep_json_is_invalid_argument_on_every_json_field(stubs):
+def test_hole5_deep_json_is_invalid_argument_on_every_json_field(stubs, raw_channel):
     board, combat, _, queue = stubs
-    match_id, metas = human_match(queue, "race", 1)
+    match_id, metas = human_match(raw_channel, "race", 1)
     calls = [
         lambda: board.Move(common_pb2.ActRequest(match_id=match_id, action_id="a1", action_json=deep(990)),
                            metadata=metas[0]),
@@ -136,9 +206,9 @@ def test_hole5_huge_sides_are_refused_before_any_face_is_built(stubs):
     for sides in (4294967295, 2_000_000):
         started = time.perf_counter()
         pool = dice_pb2.Pool(purpose="x", count=1, sides=sides)
-        assert code_of(lambda: dice.Roll(dice_pb2.RollRequest(session_id=s.session_id, token=s.token,
+        assert code_of(lambda pool=pool: dice.Roll(dice_pb2.RollRequest(session_id=s.session_id, token=s.token,
                                                               pools=[pool]))) == grpc.StatusCode.INVALID_ARGUMENT
-        assert code_of(lambda: dice.Draw(dice_pb2.DrawRequest(session_id=s.session_id, token=s.token,
+        assert code_of(lambda pool=pool: dice.Draw(dice_pb2.DrawRequest(session_id=s.session_id, token=s.token,
                                                               pools=[pool]))) == grpc.StatusCode.INVALID_ARGUMENT
         assert time.perf_counter() - started < 0.2
     many = [dice_pb2.Pool(purpose="x", count=1, sides=1000)] * 2000
@@ -146,9 +216,9 @@ def test_hole5_huge_sides_are_refused_before_any_face_is_built(stubs):
         == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
-def test_hole5_a_stream_offset_past_the_end_is_clamped(stubs):
+def test_hole5_a_stream_offset_past_the_end_is_clamped(stubs, raw_channel):
     board, combat, _, queue = stubs
-    match_id, metas = human_match(queue, "race", 1)
+    match_id, metas = human_match(raw_channel, "race", 1)
     roll_to_the_end(board, combat, match_id, metas)
     stream = board.WatchMatch(board_pb2.WatchMatchRequest(match_id=match_id, from_seq=2**64 - 1), timeout=10)
     assert list(stream) == []
