@@ -8,6 +8,7 @@ from services.core.dicesource import pools_from_proto
 from services.core.errors import BadRequest
 from services.dice.sessions import DiceSessions, SessionInfo
 from services.runtime.edge import current_claim
+from services.runtime.quotas import peer_of
 
 SERVICE = dice_pb2.DESCRIPTOR.services_by_name["Dice"]
 
@@ -35,10 +36,13 @@ def _need(session_id: str) -> str:
 
 
 class DiceHandlers:
-    def __init__(self, sessions: DiceSessions):
+    def __init__(self, sessions: DiceSessions, quotas=None):
         self.sessions = sessions
+        self.quotas = quotas
 
     async def CreateSession(self, request, context):
+        if self.quotas is not None:
+            await self.quotas.hit("dice_sessions_per_peer", peer_of(context))
         return _session(await self.sessions.create(request.session_id, request.owned_by_match))
 
     async def GetSession(self, request, context):

@@ -19,6 +19,7 @@ from services.matchmaking.tickets_api import checked_ticket_request, ticket_pb
 from services.players.credentials import Credentials
 from services.players.ratings import Ratings
 from services.runtime.edge import current_bearer
+from services.runtime.quotas import peer_of
 from shared.engine.registry import engine_for, game_names
 
 SERVICE = matchmaking_pb2.DESCRIPTOR.services_by_name["Matchmaking"]
@@ -36,11 +37,20 @@ MAX_MY_MATCHES = 200
 
 
 class MatchmakingHandlers:
-    def __init__(self, matches: Matches, tickets: TicketStore, credentials: Credentials, ratings: Ratings):
+    def __init__(self, matches: Matches, tickets: TicketStore, credentials: Credentials, ratings: Ratings,
+                 quotas=None):
         self.matches = matches
         self.tickets = tickets
         self.credentials = credentials
         self.ratings = ratings
+        self.quotas = quotas
+
+    async def _count(self, what: str, player: str, context) -> None:
+        """One more of `what` (matches, tickets) for this player and this peer."""
+        if self.quotas is not None:
+            if player:
+                await self.quotas.hit(f"{what}_per_player", player)
+            await self.quotas.hit(f"{what}_per_peer", peer_of(context))
 
     def _player(self) -> str:
         return self.credentials.require(current_bearer()).player_id
@@ -55,6 +65,7 @@ class MatchmakingHandlers:
     async def CreateTicket(self, request, context):
         player = self._player()
         fields = checked_ticket_request(request, player)
+        await self._count("tickets", player, context)
         ratings = [(await self.ratings.get(fields["game"], p)).rating for p in fields["party"]]
         ticket = await self.tickets.create(now_ms=now_ms(), rating=round(sum(ratings) / len(ratings)), **fields)
         mm_metrics.TICKETS.labels(ticket.game, "created").inc()
@@ -118,6 +129,7 @@ class MatchmakingHandlers:
         """The caller plays every human seat (a match with human seats needs a credential)."""
         seats = [(s.kind, s.name) for s in request.seats]
         player = self._player() if any(kind == "human" for kind, _ in seats) else ""
+        await self._count("matches", player, context)
         created = await self.matches.create(request.game, request.variant, seats,
                                             parse_options(request.options_json),
                                             players=[player if kind == "human" else "" for kind, _ in seats])

@@ -14,6 +14,7 @@ from services.players.accounts import Accounts
 from services.players.credentials import Credentials, Player
 from services.players.ratings import Rating, Ratings
 from services.runtime.edge import current_bearer
+from services.runtime.quotas import peer_of
 from shared.engine.registry import game_names
 
 SERVICE = players_pb2.DESCRIPTOR.services_by_name["Players"]
@@ -32,8 +33,12 @@ def need_game(game: str) -> str:
 
 
 class PlayersHandlers:
-    def __init__(self, accounts: Accounts, credentials: Credentials, ratings: Ratings):
-        self.accounts, self.credentials, self.ratings = accounts, credentials, ratings
+    def __init__(self, accounts: Accounts, credentials: Credentials, ratings: Ratings, quotas=None):
+        self.accounts, self.credentials, self.ratings, self.quotas = accounts, credentials, ratings, quotas
+
+    async def _count(self, name: str, key: str) -> None:
+        if self.quotas is not None:
+            await self.quotas.hit(name, key)
 
     def _signed_in(self, player: Player) -> players_pb2.SignedIn:
         issued = self.credentials.issue(player)
@@ -41,12 +46,16 @@ class PlayersHandlers:
                                     guest=player.guest)
 
     async def SignUp(self, request, context):
+        await self._count("guests_per_peer", peer_of(context))  # a new player, like a guest
         return self._signed_in(await self.accounts.sign_up(request.name, request.password))
 
     async def SignIn(self, request, context):
+        await self._count("signins_per_peer", peer_of(context))
+        await self._count("signins_per_name", request.name)
         return self._signed_in(await self.accounts.sign_in(request.name, request.password))
 
     async def SignInAsGuest(self, request, context):
+        await self._count("guests_per_peer", peer_of(context))
         return self._signed_in(await self.accounts.guest())
 
     async def Refresh(self, request, context):

@@ -7,7 +7,6 @@ import logging
 
 from prometheus_client import start_http_server
 
-from services.client.channels import aio_channel
 from services.core.config import Settings
 from services.core.dicesource import InProcessDice, RemoteDice
 from services.core.matches import Matches
@@ -19,6 +18,8 @@ from services.matchmaking.tickets import TicketStore
 from services.players.accounts import Accounts
 from services.players.credentials import Credentials
 from services.players.ratings import Ratings
+from services.runtime import tls
+from services.runtime.quotas import Quotas
 from services.runtime.server import Mounted, serve
 
 log = logging.getLogger("archmage")
@@ -35,7 +36,7 @@ class Platform:
         self.sessions = DiceSessions(self.store, settings.match_ttl_s, settings.cas_retries)
         self._dice_channel = None
         if settings.dice_mode == "service":
-            self._dice_channel = aio_channel(settings.dice_addr)  # Draw is retried on UNAVAILABLE
+            self._dice_channel = tls.channel(settings.dice_addr, settings, aio=True)  # Draw is retried on UNAVAILABLE
             dice = RemoteDice(self._dice_channel)
         else:
             dice = InProcessDice(self.sessions)
@@ -43,6 +44,7 @@ class Platform:
         self.accounts = Accounts(self.store.redis)
         self.ratings = Ratings(self.store.redis)
         self.credentials: Credentials | None = None  # loaded in start(): the key may live in Redis
+        self.quotas = Quotas(settings.redis_url, settings.limits)
         self.matchmaker: Matchmaker | None = None
         self._resumer: asyncio.Task | None = None
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
@@ -62,15 +64,15 @@ class Platform:
         from services.players.handlers import PlayersHandlers
 
         table = {
-            "dice": (DICE, lambda: DiceHandlers(self.sessions)),
+            "dice": (DICE, lambda: DiceHandlers(self.sessions, self.quotas)),
             "board": (BOARD, lambda: BoardHandlers(self.matches)),
             "combat": (COMBAT, lambda: CombatHandlers(self.matches)),
             "matchmaking": (MATCHMAKING, lambda: MatchmakingHandlers(self.matches, self.tickets, self.credentials,
-                                                                     self.ratings)),
+                                                                     self.ratings, self.quotas)),
         }
         bound = [(table[n][0], table[n][1]()) for n in names]
         if "matchmaking" in names:
-            bound.append((PLAYERS, PlayersHandlers(self.accounts, self.credentials, self.ratings)))
+            bound.append((PLAYERS, PlayersHandlers(self.accounts, self.credentials, self.ratings, self.quotas)))
         return bound
 
     async def start(self, names, host: str | None = None, port: int | None = None) -> Mounted:
@@ -80,7 +82,7 @@ class Platform:
                                                       self.settings.session_ttl_s)
         host = host or self.settings.grpc_host
         mounted = await serve(self.bindings(names), host, self.settings.grpc_port if port is None else port,
-                              self.settings.max_message_bytes)
+                              self.settings.max_message_bytes, self.quotas, tls.server_credentials(self.settings))
         if "matchmaking" in names:
             s, own = self.settings, f"{host}:{mounted.port}"
             self.matchmaker = Matchmaker(

@@ -161,6 +161,9 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
                 await context.abort(grpc.StatusCode.INTERNAL, f"internal error in {method}; it has been logged")
             if isinstance(exc, eerr.RuleViolation):
                 context.set_trailing_metadata((("x-rule", exc.rule.encode("ascii", "replace").decode()),))
+            retry_s = getattr(exc, "retry_s", None)
+            if retry_s is not None:
+                context.set_trailing_metadata((("retry-after", str(retry_s)),))
             await context.abort(code, cut(exc))
 
         def around(behavior, streaming):
@@ -191,6 +194,33 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
                     raise
                 except Exception as exc:
                     await fail(context, exc)
+            return unary
+
+        return _wrap(handler, around)
+
+
+class QuotaInterceptor(grpc.aio.ServerInterceptor):
+    """Counts every call against its peer's calls_per_peer limit (services/runtime/quotas.py)."""
+
+    def __init__(self, quotas):
+        self.quotas = quotas
+
+    async def intercept_service(self, continuation, details):
+        from services.runtime.quotas import peer_of
+
+        handler = await continuation(details)
+
+        def around(behavior, streaming):
+            if streaming:
+                async def stream(request, context):
+                    await self.quotas.hit("calls_per_peer", peer_of(context))
+                    async for item in _iterate(behavior, request, context):
+                        yield item
+                return stream
+
+            async def unary(request, context):
+                await self.quotas.hit("calls_per_peer", peer_of(context))
+                return await behavior(request, context)
             return unary
 
         return _wrap(handler, around)

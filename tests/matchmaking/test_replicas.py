@@ -15,6 +15,7 @@ import redis
 from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
+from services.runtime.quotas import DEFAULTS
 from tests.support.processes import service_process
 from tests.trust.support import identity
 
@@ -25,7 +26,9 @@ REPLICAS = 3
 def start_replica(redis_url: str, ai_queue: str, n: int):
     # AI turns go to a queue nobody serves: this test looks at tickets, not at play
     env = dict(REDIS_URL=redis_url, AI_QUEUE=ai_queue, MM_INTERVAL_S="0.02", MM_LOCK_MS="1000", MM_CLAIM_MS="1500",
-               LOG_LEVEL="WARNING")
+               LOG_LEVEL="WARNING",
+               # thousands of players from one peer in seconds: far over the per-peer limits, on purpose
+               **{f"LIMIT_{name.upper()}": "1000000/minute" for name in DEFAULTS})
     return service_process(f"replica-{n}", "matchmaking", env, module="tests.support.replica")
 
 
