@@ -55,8 +55,9 @@ class Quotas:
         unknown = sorted(set(overrides or {}) - set(DEFAULTS))
         if unknown:
             raise ValueError(f"no limit named {unknown[0]!r}; the limits are {', '.join(DEFAULTS)}")
+        # fail fast like the match store: a Redis that is down is UNAVAILABLE, not a hang
         self.storage = RedisStorage(redis_url.replace("redis://", "async+redis://", 1), implementation="redispy",
-                                    key_prefix="limits")
+                                    key_prefix="limits", socket_connect_timeout=2.0, socket_timeout=5.0)
         self.limiter = FixedWindowRateLimiter(self.storage)
         self.items = {name: parse(rate) for name, rate in dict(DEFAULTS, **(overrides or {})).items()}
 

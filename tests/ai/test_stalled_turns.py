@@ -61,7 +61,7 @@ def test_a_mark_left_by_a_human_turn_or_an_ended_match_is_dropped(redis_url):
     server = ServerThread(redis_url, notifier=turns, ai_sweep_s=3600)
     server.start()
     try:
-        channel = grpc.insecure_channel(server.address)
+        channel = signed_in(grpc.insecure_channel(server.address))
         m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
             game="race", seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
         redis, matches = server.platform.store.redis, server.platform.matches
