@@ -30,7 +30,11 @@ async def create_matches(mm_addr: str, count: int, seat: int) -> list[tuple[str,
         stub = matchmaking_pb2_grpc.MatchmakingStub(channel)
         request = matchmaking_pb2.CreateMatchRequest(
             game=GAME, seats=[matchmaking_pb2.SeatSpec(kind="human", name=f"bench {i}") for i in range(2)])
-        made = await asyncio.gather(*(stub.CreateMatch(request) for _ in range(count)))
+        from archmage.players.v1 import players_pb2, players_pb2_grpc
+
+        guest = await players_pb2_grpc.PlayersStub(channel).SignInAsGuest(players_pb2.GuestRequest())
+        auth = (("authorization", f"Bearer {guest.token}"),)
+        made = await asyncio.gather(*(stub.CreateMatch(request, metadata=auth) for _ in range(count)))
     return [(m.match_id, (("x-seat-token", {t.seat: t.token for t in m.seat_tokens}[seat]),)) for m in made]
 
 

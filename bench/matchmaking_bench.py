@@ -90,10 +90,13 @@ def bench_sustained(seconds: float = 10.0, in_flight: int = 16) -> dict:
     from archmage.matchmaking.v1 import matchmaking_pb2 as mm
     from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
+    from services.client.session import bearer, sign_in_as_guest
+
     procs, addrs = start_replicas(2)
     invite = "bench-" + secrets.token_hex(4)
     r = redis.Redis.from_url(REDIS_URL)
-    stubs = [matchmaking_pb2_grpc.MatchmakingStub(grpc.insecure_channel(a)) for a in addrs]
+    channels = [grpc.insecure_channel(a) for a in addrs]
+    stubs = [matchmaking_pb2_grpc.MatchmakingStub(ch) for ch in channels]
     ids: list[str] = []
     try:
         start = time.perf_counter()
@@ -101,8 +104,9 @@ def bench_sustained(seconds: float = 10.0, in_flight: int = 16) -> dict:
         def producer(k):
             mine, i = [], 0
             while time.perf_counter() - start < seconds:
-                t = stubs[k % 2].CreateTicket(mm.CreateTicketRequest(
-                    game=GAME, seats=4, party=[f"{invite}-{k}-{i}"], rating=1000, invite_code=invite), timeout=30)
+                guest = sign_in_as_guest(channels[k % 2])  # each ticket a player of its own
+                t = stubs[k % 2].CreateTicket(mm.CreateTicketRequest(game=GAME, seats=4, invite_code=invite),
+                                              metadata=bearer(guest.token), timeout=30)
                 mine.append(t.ticket_id)
                 i += 1
             return mine

@@ -42,9 +42,18 @@ def platform(redis_url):
 
 
 @pytest.fixture
-def channel(platform):
+def raw_channel(platform):
+    """A channel with no credential: a stranger on the network."""
     import grpc
 
     ch = grpc.insecure_channel(platform.address)
     yield ch
     ch.close()
+
+
+@pytest.fixture
+def channel(raw_channel):
+    """A channel signed in as a guest of its own, as `archmage play` is."""
+    from services.client.session import signed_in
+
+    return signed_in(raw_channel)

@@ -17,6 +17,7 @@ from services.ai.notifier import TASK
 from services.client.channels import channel
 from services.client.reading import all_legal_actions
 from services.core.metrics import METRICS
+from services.runtime import tls
 from shared.engine.registry import policy_for
 
 # what a later attempt may get past: a service or Redis down or slow, a lost race, a limit
@@ -27,7 +28,7 @@ TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grp
 
 def _channels():
     if not hasattr(_channels, "cache"):
-        _channels.cache = {addr: channel(addr) for addr in {settings.board_addr, settings.combat_addr}}
+        _channels.cache = {addr: tls.channel(addr, settings) for addr in {settings.board_addr, settings.combat_addr}}
     return _channels.cache
 
 

@@ -8,7 +8,8 @@
     archmage play GAME [--ai N]             play a match in the terminal
     archmage watch MATCH_ID                 follow a match's events
 
-Addresses come from ARCHMAGE_ADDR (default 127.0.0.1:50051) or --addr.
+Addresses come from ARCHMAGE_ADDR (default 127.0.0.1:50051) or --addr; with TLS_CA_FILE set
+the CLI speaks TLS and trusts that CA; ARCHMAGE_TOKEN plays as your own player.
 """
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ import sys
 
 import grpc
 
-from services.client.channels import channel
 from shared import dicelog
 from shared.eventlog import LoggedEvent
 
@@ -30,7 +30,9 @@ DEFAULT_ADDR = os.environ.get("ARCHMAGE_ADDR", "127.0.0.1:50051")
 def _dice(addr: str):
     from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 
-    return dice_pb2, dice_pb2_grpc.DiceStub(channel(addr))
+    from services.cli.play import client_channel
+
+    return dice_pb2, dice_pb2_grpc.DiceStub(client_channel(addr))
 
 
 def parse_pool(text: str):

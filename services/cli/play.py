@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 import uuid
 
 import grpc
 
-from services.client.channels import channel
 from services.client.reading import all_legal_actions, events_between
 
 
@@ -17,8 +17,20 @@ def _stubs(addr: str):
     from archmage.combat.v1 import combat_pb2_grpc
     from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
-    ch = channel(addr)  # idempotent calls retried on UNAVAILABLE
+    from services.client.session import signed_in
+
+    # a player's own credential (from Players.SignIn) in ARCHMAGE_TOKEN, or a guest made on the spot;
+    # idempotent calls retried on UNAVAILABLE, TLS when TLS_CA_FILE is set
+    ch = signed_in(client_channel(addr), os.environ.get("ARCHMAGE_TOKEN", ""))
     return (board_pb2_grpc.BoardStub(ch), combat_pb2_grpc.CombatStub(ch), matchmaking_pb2_grpc.MatchmakingStub(ch))
+
+
+def client_channel(addr: str):
+    """A channel to the platform: TLS when TLS_CA_FILE names the CA to trust."""
+    from services.core.config import Settings
+    from services.runtime import tls
+
+    return tls.channel(addr, Settings.from_env())
 
 
 def _renderer(game: str):
@@ -181,9 +193,9 @@ def _wait_for_change(board, match_id, seen, meta) -> None:
 
 
 def cmd_watch(args) -> int:
-    from archmage.board.v1 import board_pb2
+    from archmage.board.v1 import board_pb2, board_pb2_grpc
 
-    board, _, _ = _stubs(args.addr)
+    board = board_pb2_grpc.BoardStub(client_channel(args.addr))  # watching needs no player
     meta = (("x-seat-token", args.token),) if args.token else ()
     view = board.GetMatch(board_pb2.GetMatchRequest(match_id=args.match_id), metadata=meta)
     render = _renderer(view.game)

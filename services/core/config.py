@@ -76,6 +76,13 @@ class Settings:
     mm_window_per_s: float = 25.0  # and how much wider it grows per second waited
     mm_lock_ms: int = 5_000  # a replica holds a queue this long at most per cycle
     mm_claim_ms: int = 30_000  # tickets claimed by a replica that died go back after this
+    player_key_file: str = ""  # PEM Ed25519 key that signs session credentials; empty = one kept in Redis
+    session_ttl_s: int = 3600  # how long a session credential lasts
+    tls_cert_file: str = ""  # the server's certificate (and a client's, for mutual TLS); services/runtime/tls.py
+    tls_key_file: str = ""
+    tls_ca_file: str = ""  # clients trust servers signed by this CA
+    tls_client_ca_file: str = ""  # servers require client certificates signed by this CA
+    limits: dict = field(default_factory=dict)  # LIMIT_<NAME>=rate overrides (services/runtime/quotas.py)
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -114,4 +121,11 @@ class Settings:
             mm_window_per_s=_float(env, "MM_WINDOW_PER_S", 25.0),
             mm_lock_ms=_int(env, "MM_LOCK_MS", 5_000),
             mm_claim_ms=_int(env, "MM_CLAIM_MS", 30_000),
+            player_key_file=_get(env, "PLAYER_KEY_FILE", ""),
+            session_ttl_s=_int(env, "SESSION_TTL_S", 3600),
+            tls_cert_file=_get(env, "TLS_CERT_FILE", ""),
+            tls_key_file=_get(env, "TLS_KEY_FILE", ""),
+            tls_ca_file=_get(env, "TLS_CA_FILE", ""),
+            tls_client_ca_file=_get(env, "TLS_CLIENT_CA_FILE", ""),
+            limits={k[len("LIMIT_"):].lower(): v for k, v in env.items() if k.startswith("LIMIT_") and v},
         )

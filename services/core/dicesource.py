@@ -9,7 +9,8 @@ from typing import Protocol, Sequence
 
 import grpc
 
-from services.dice.sessions import DiceSessions, PoolSpec, SessionInfo
+from services.core.errors import BadRequest, LimitExceeded
+from services.dice.sessions import MAX_DICE_PER_CALL, MAX_FACES, DiceSessions, PoolSpec, SessionInfo
 
 
 class DiceSource(Protocol):
@@ -60,9 +61,28 @@ def pool_to_proto(pb, p: PoolSpec):
     return pb.Pool(purpose=p.purpose, count=p.count, faces=[str(f) for f in p.faces])
 
 
+MAX_FACES_PER_CALL = 100_000
+
+
+def pools_from_proto(pools) -> list[PoolSpec]:
+    """The pools a request asks for, their sizes checked before any face list is built."""
+    dice = sum(p.count for p in pools)
+    if dice > MAX_DICE_PER_CALL:
+        raise LimitExceeded(f"at most {MAX_DICE_PER_CALL} dice per call, asked for {dice}")
+    faces = sum(len(p.faces) or min(p.sides, MAX_FACES + 1) for p in pools)
+    if faces > MAX_FACES_PER_CALL:
+        raise LimitExceeded(f"at most {MAX_FACES_PER_CALL} faces over all the pools of a call, asked for {faces}")
+    return [pool_from_proto(p) for p in pools]
+
+
 def pool_from_proto(p) -> PoolSpec:
+    """The pool a request asks for; `sides` and `count` are checked before any face is built."""
+    if p.count > MAX_DICE_PER_CALL:
+        raise LimitExceeded(f"at most {MAX_DICE_PER_CALL} dice per call, asked for {p.count}")
     if p.faces:
         return PoolSpec(p.purpose, p.count, tuple(p.faces))
+    if not 2 <= p.sides <= MAX_FACES:
+        raise BadRequest(f"pool {p.purpose!r}: a die needs 2 to {MAX_FACES} sides, not {p.sides}")
     return PoolSpec(p.purpose, p.count, tuple(range(1, p.sides + 1)))
 
 

@@ -20,6 +20,7 @@ from services.core import seats as seat_tokens
 from services.core.ai_turns import AiTurns, TurnNotifier, ai_to_act
 from services.core.dicesource import DiceSource
 from services.core.errors import BadRequest, Conflict, NotFound, Precondition
+from services.core.jsontext import json_object
 from services.core.metrics import METRICS, match_ended, match_started
 from services.core.store import MatchStore
 from services.core.tokens import hash_token
@@ -35,6 +36,7 @@ log = logging.getLogger("archmage.matches")
 MAX_CHANCE_STEPS = 10_000
 MAX_ACTION_BYTES = 16_384
 SEAT_KINDS = ("human", "ai")
+MAX_LISTED = 200  # a player's newest matches kept for ListMyMatches
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class SeatInfo:
     index: int
     kind: str
     name: str
+    player: str = ""  # the player seated here (a human seat); the seat token goes to them alone
 
 
 @dataclass
@@ -92,19 +95,6 @@ class Created:
     version: int
 
 
-def json_object(text: str, name: str, max_bytes: int) -> dict:
-    """A request field that holds a JSON object, checked: BadRequest names the field."""
-    if len(text) > max_bytes:
-        raise BadRequest(f"{name} is at most {max_bytes} bytes")
-    try:
-        value = json.loads(text)
-    except ValueError:
-        raise BadRequest(f"{name} is not JSON") from None
-    if not isinstance(value, dict):
-        raise BadRequest(f"{name} must be a JSON object")
-    return value
-
-
 def parse_action(action_json: str, name: str = "action_json") -> dict:
     action = json_object(action_json, name, MAX_ACTION_BYTES)
     if not isinstance(action.get("kind"), str):
@@ -120,8 +110,9 @@ def _known_kinds(engine: GameEngine, rec: "MatchRecord") -> set[str]:
 class Matches:
     def __init__(self, store: MatchStore, dice: DiceSource, notifier: TurnNotifier | None = None, *,
                  match_ttl_s: int = 7 * 24 * 3600, finished_ttl_s: int = 24 * 3600,
-                 action_ttl_s: int = 24 * 3600, retries: int = 8):
+                 action_ttl_s: int = 24 * 3600, retries: int = 8, ratings=None):
         self.store = store
+        self.ratings = ratings  # services.players.ratings.Ratings: rated matches change it when they end
         self.dice = dice
         self.ai = AiTurns(store.redis, notifier)
         self.match_ttl_s = match_ttl_s
@@ -140,7 +131,9 @@ class Matches:
 
     # --- creation ---------------------------------------------------------------------
     async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict,
-                     match_id: str | None = None) -> Created:
+                     match_id: str | None = None, *, players: Sequence[str] = (), rated: bool = False) -> Created:
+        """A new match. `players` names the player of each seat ("" for AI seats); a rated
+        match changes its players' ratings when it ends."""
         if game not in game_names():
             raise BadRequest(f"unknown game {game!r}; this platform hosts {', '.join(game_names())}")
         engine = engine_for(game)
@@ -159,7 +152,9 @@ class Matches:
         match_id = match_id or secrets.token_hex(8)
         session = await self.dice.create_session(match_id)
         tokens = {i: seat_tokens.issue(match_id, i) for i in range(len(seats))}
-        seat_list = [{"index": i, "kind": k, "name": n or f"{k} {i + 1}"} for i, (k, n) in enumerate(seats)]
+        players = list(players) or [""] * len(seats)
+        seat_list = [{"index": i, "kind": k, "name": n or f"{k} {i + 1}", "player": players[i] if k == "human" else ""}
+                     for i, (k, n) in enumerate(seats)]
         rec = await self.store.load(match_id)  # the dice session just made: seed, cursor, log head
         created = {"game": game, "config": config.to_dict(), "seats": seat_list}
         events: list[tuple[str, dict]] = [("match_created", created)]
@@ -173,7 +168,7 @@ class Matches:
             "tokens": json.dumps([hash_token(tokens[i]) for i in range(len(seats))]),
             "ai_tokens": json.dumps(ai_tokens),
             "dice_token": session.token, "status": "active", "v": 1, "s": engine.encode(state),
-            "cursor": cursor, "created": int(time.time()),
+            "cursor": cursor, "created": int(time.time()), "rated": int(rated),
         }
         linked = link(events, int(rec["seq"]), rec["head"].decode())
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
@@ -182,6 +177,7 @@ class Matches:
                                     events=linked, ttl_s=self.match_ttl_s, ai_due=due is not None)
         METRICS.matches_created.labels(game).inc()
         METRICS.events_published.labels(game).inc(len(linked))
+        await self._list_for_players(match_id, {p for p in players if p})
         if not finished:
             await match_started(self.store.redis, game, match_id)
             await self.ai.queue(match_id, due, 1)
@@ -308,9 +304,42 @@ class Matches:
             METRICS.matches_finished.labels(rec.game).inc()
             await match_ended(self.store.redis, rec.game, match_id)
             await self.ai.finished(match_id)
+            await self._rate(rec, outcome)
         else:
             await self.ai.queue(match_id, due, version)
         return ActResult(version, [redact(e, seat, finished) for e in linked], False)
+
+    async def _rate(self, rec: "MatchRecord", outcome) -> None:
+        """Change the ratings of a rated match's players. After the commit: a failure here is
+        logged and costs this match's rating change, never the match."""
+        if self.ratings is None or outcome is None or rec.raw.get("rated") != b"1":
+            return
+        from services.players.ratings import AI_PLAYER
+
+        try:
+            await self.ratings.record(rec.match_id, rec.game, [s.player or AI_PLAYER for s in rec.seats],
+                                      outcome.scores, outcome.winners)
+        except Exception:
+            log.exception("could not rate match %s", rec.match_id)
+
+    async def _list_for_players(self, match_id: str, players: set[str]) -> None:
+        now = time.time()
+        async with self.store.redis.pipeline(transaction=False) as pipe:
+            for p in players:
+                pipe.zadd(f"player:{p}:matches", {match_id: now})
+                pipe.zremrangebyrank(f"player:{p}:matches", 0, -(MAX_LISTED + 1))
+                pipe.expire(f"player:{p}:matches", self.match_ttl_s)
+            await pipe.execute()
+
+    async def matches_of(self, player: str, limit: int) -> list[MatchRecord]:
+        """The player's newest matches that still exist, newest first."""
+        out = []
+        for raw_id in await self.store.redis.zrevrange(f"player:{player}:matches", 0, limit - 1):
+            try:
+                out.append(await self.load(raw_id.decode()))
+            except NotFound:
+                await self.store.redis.zrem(f"player:{player}:matches", raw_id)
+        return out
 
     async def _replayed(self, rec: "MatchRecord", answer: str, claim) -> ActResult:
         a = json.loads(answer)
@@ -348,7 +377,7 @@ class Matches:
         return MatchRecord(
             match_id=match_id, game=raw["game"].decode(),
             config=MatchConfig.from_dict(json.loads(raw["config"])),
-            seats=[SeatInfo(s["index"], s["kind"], s["name"]) for s in json.loads(raw["seats"])],
+            seats=[SeatInfo(s["index"], s["kind"], s["name"], s.get("player", "")) for s in json.loads(raw["seats"])],
             token_hashes=json.loads(raw["tokens"]), status=raw["status"].decode(), version=int(raw["v"]),
             seq=int(raw["seq"]), head=raw["head"].decode(), cursor=int(raw["cursor"]),
             commitment=raw["commitment"].decode(), state=engine.decode(raw["s"]), raw=raw,
@@ -369,6 +398,7 @@ class Matches:
         """Events after from_seq as the caller may see them, live until the match ends."""
         rec = await self.load(match_id)
         seat = self.seat_of(rec, claim)
+        from_seq = min(from_seq, rec.seq)  # nothing lies past the newest event; a larger offset waits there
         if rec.finished:
             for event in await self.store.read_log(match_id, from_seq):
                 yield redact(event, seat, True)

@@ -4,9 +4,11 @@ from __future__ import annotations
 from archmage.common.v1 import common_pb2
 from archmage.dice.v1 import dice_pb2
 
-from services.core.dicesource import pool_from_proto
+from services.core.dicesource import pools_from_proto
 from services.core.errors import BadRequest
 from services.dice.sessions import DiceSessions, SessionInfo
+from services.runtime.edge import current_claim
+from services.runtime.quotas import peer_of
 
 SERVICE = dice_pb2.DESCRIPTOR.services_by_name["Dice"]
 
@@ -34,25 +36,29 @@ def _need(session_id: str) -> str:
 
 
 class DiceHandlers:
-    def __init__(self, sessions: DiceSessions):
+    def __init__(self, sessions: DiceSessions, quotas=None):
         self.sessions = sessions
+        self.quotas = quotas
 
     async def CreateSession(self, request, context):
+        if self.quotas is not None:
+            await self.quotas.hit("dice_sessions_per_peer", peer_of(context))
         return _session(await self.sessions.create(request.session_id, request.owned_by_match))
 
     async def GetSession(self, request, context):
         return _session(await self.sessions.get(_need(request.session_id)))
 
     async def AddClientSeed(self, request, context):
-        return _session(await self.sessions.add_client_seed(_need(request.session_id), request.client_seed))
+        return _session(await self.sessions.add_client_seed(_need(request.session_id), request.client_seed,
+                                                            current_claim()))
 
     async def Roll(self, request, context):
-        pools = [pool_from_proto(p) for p in request.pools]
+        pools = pools_from_proto(request.pools)
         faces, nonces = await self.sessions.roll(_need(request.session_id), request.token, pools)
         return _results(pools, faces, nonces)
 
     async def Draw(self, request, context):
-        pools = [pool_from_proto(p) for p in request.pools]
+        pools = pools_from_proto(request.pools)
         faces, nonces = await self.sessions.draw(_need(request.session_id), request.token, request.first_nonce, pools)
         return _results(pools, faces, nonces)
 
@@ -65,5 +71,5 @@ class DiceHandlers:
                                        problems=v.problems)
 
     async def ExportLog(self, request, context):
-        commitment, events = await self.sessions.export(_need(request.session_id))
+        commitment, events = await self.sessions.export(_need(request.session_id), current_claim())
         return dice_pb2.ExportLogResponse(commitment=commitment, events=[event_pb(e) for e in events])

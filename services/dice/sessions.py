@@ -3,23 +3,33 @@ also used in process by the match driver (DICE_MODE=inprocess): same code, same 
 
 A session's fields live in the match hash `{m:<id>}` (a match's dice session has
 the match's id), its events in the match's log.
+
+A match's session is read as the match allows: while it runs its log is redacted for
+the caller's seat exactly as WatchMatch redacts it (secret rolls as "?", private
+events as {"redacted": true}), in full once the match has ended and its seed is
+revealed. Client seeds for a match come only from its seated players, with their
+seat token, once per seat (see docs/security.md, "Client seeds").
 """
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Sequence, TypeVar
 
+from services.core import seats
 from services.core.errors import BadRequest, Conflict, LimitExceeded, NotFound, PermissionDenied, Precondition
 from services.core.store import MatchStore
 from services.core.tokens import hash_token, token_matches
+from services.core.visibility import redact
 from shared import dicelog, fairdice
 from shared.eventlog import GENESIS, LoggedEvent, link
 
 MAX_DICE_PER_CALL = 2000
 MAX_FACES = 1000
 MAX_DRAW_AHEAD = 100_000
+MAX_CLIENT_SEEDS = 16  # a free-standing session's log grows by at most this many client seeds
 T = TypeVar("T")
 
 
@@ -100,7 +110,10 @@ class DiceSessions:
     async def get(self, session_id: str) -> SessionInfo:
         return self._info(session_id, await self._load(session_id))
 
-    async def add_client_seed(self, session_id: str, client_seed: str) -> SessionInfo:
+    async def add_client_seed(self, session_id: str, client_seed: str, claim: seats.SeatClaim | None = None
+                              ) -> SessionInfo:
+        """Mix a client seed into every later roll. A match's session takes one seed from each
+        seated player, proved by the seat token; a free-standing one up to MAX_CLIENT_SEEDS."""
         if not 1 <= len(client_seed) <= 256:
             raise BadRequest("a client seed is 1 to 256 characters")
 
@@ -108,12 +121,23 @@ class DiceSessions:
             rec = await self._load(session_id)
             if rec["revealed"] == b"1":
                 raise Precondition("the session is revealed: no more client seeds")
+            body: dict = {"seed": client_seed}
+            fields: dict = {}
+            if rec["owned"] == b"1":
+                seat = seats.check(claim, session_id, json.loads(rec.get("tokens") or b"[]"))
+                seeded = json.loads(rec.get("cseats") or b"[]")
+                if seat in seeded:
+                    raise Precondition(f"seat {seat} has added its client seed to this match already")
+                body["seat"] = seat
+                fields["cseats"] = json.dumps(sorted(seeded + [seat]))
+            elif int(rec["nclient"]) >= MAX_CLIENT_SEEDS:
+                raise LimitExceeded(f"a dice session takes at most {MAX_CLIENT_SEEDS} client seeds")
             digest = fairdice.fold_client_seed(rec["cdigest"].decode(), client_seed)
             seq = int(rec["seq"])
-            events = link([("client_seed", {"seed": client_seed})], seq, rec["head"].decode())
+            events = link([("client_seed", body)], seq, rec["head"].decode())
+            fields.update(cdigest=digest, nclient=int(rec["nclient"]) + 1, seq=events[-1].seq, head=events[-1].hash)
             await self.store.commit(session_id, expected_version=None, expected_seq=seq, ttl_s=self.ttl_s,
-                                    events=events, fields={"cdigest": digest, "nclient": int(rec["nclient"]) + 1,
-                                                           "seq": events[-1].seq, "head": events[-1].hash})
+                                    events=events, fields=fields)
             return await self.get(session_id)
 
         return await with_retries(self.retries, step)
@@ -180,13 +204,21 @@ class DiceSessions:
 
         return await with_retries(self.retries, step)
 
-    async def export(self, session_id: str) -> tuple[str, list[LoggedEvent]]:
+    async def export(self, session_id: str, claim: seats.SeatClaim | None = None) -> tuple[str, list[LoggedEvent]]:
+        """The session's log as the caller may read it: a running match's log redacted for the
+        caller's seat (a spectator without a seat token), as WatchMatch shows it."""
         rec = await self._load(session_id)
-        return rec["commitment"].decode(), await self.store.read_log(session_id)
+        events = await self.store.read_log(session_id)
+        if rec["owned"] == b"1" and rec["revealed"] != b"1":
+            seat = None if claim is None else seats.check(claim, session_id, json.loads(rec.get("tokens") or b"[]"))
+            events = [redact(e, seat, False) for e in events]
+        return rec["commitment"].decode(), events
 
     async def verify(self, session_id: str) -> dicelog.Verdict:
-        commitment, events = await self.export(session_id)
-        return dicelog.verify(session_id, commitment, events)
+        """Check the whole log; until the seed is revealed only the chain and the commitment can be,
+        and the verdict names no roll."""
+        rec = await self._load(session_id)
+        return dicelog.verify(session_id, rec["commitment"].decode(), await self.store.read_log(session_id))
 
     async def _load(self, session_id: str) -> dict:
         rec = await self.store.load(session_id)

@@ -1,16 +1,25 @@
-"""The matchmaking service's gRPC handlers: direct match creation and the game list."""
+"""The matchmaking service's gRPC handlers: direct match creation, tickets, the game list.
+
+Every call made for a player proves that player with a session credential; a ticket
+is visible only to its party (anyone else gets the NOT_FOUND of a ticket that does
+not exist), and an assignment shows each player the seat token of their own seat."""
 from __future__ import annotations
 
 import asyncio
 
 from archmage.matchmaking.v1 import matchmaking_pb2
 
-from services.core.errors import Precondition
-from services.core.matches import Matches, json_object
+from services.core.errors import AlreadyExists, BadRequest, NotFound, Precondition
+from services.core.jsontext import json_object
+from services.core.matches import Matches
 from services.matchmaking import metrics as mm_metrics
 from services.matchmaking.matchmaker import now_ms
-from services.matchmaking.tickets import TicketStore
+from services.matchmaking.tickets import TicketRecord, TicketStore
 from services.matchmaking.tickets_api import checked_ticket_request, ticket_pb
+from services.players.credentials import Credentials
+from services.players.ratings import Ratings
+from services.runtime.edge import current_bearer
+from services.runtime.quotas import peer_of
 from shared.engine.registry import engine_for, game_names
 
 SERVICE = matchmaking_pb2.DESCRIPTOR.services_by_name["Matchmaking"]
@@ -24,40 +33,82 @@ def parse_options(options_json: str) -> dict:
 FINAL_STATES = ("assigned", "cancelled", "expired")
 
 
+MAX_MY_MATCHES = 200
+
+
 class MatchmakingHandlers:
-    def __init__(self, matches: Matches, tickets: TicketStore):
+    def __init__(self, matches: Matches, tickets: TicketStore, credentials: Credentials, ratings: Ratings,
+                 quotas=None):
         self.matches = matches
         self.tickets = tickets
+        self.credentials = credentials
+        self.ratings = ratings
+        self.quotas = quotas
+
+    async def _count(self, what: str, player: str, context) -> None:
+        """One more of `what` (matches, tickets) for this player and this peer."""
+        if self.quotas is not None:
+            if player:
+                await self.quotas.hit(f"{what}_per_player", player)
+            await self.quotas.hit(f"{what}_per_peer", peer_of(context))
+
+    def _player(self) -> str:
+        return self.credentials.require(current_bearer()).player_id
+
+    async def _ticket_of(self, ticket_id: str, player: str, accepted_only: bool = False) -> TicketRecord:
+        """The ticket if `player` is in its party; otherwise the NOT_FOUND of a missing ticket."""
+        ticket = await self.tickets.get(ticket_id)
+        if player not in (ticket.accepted if accepted_only else ticket.queued.party):
+            raise NotFound("no such ticket (it may have expired)")
+        return ticket
 
     async def CreateTicket(self, request, context):
-        fields = checked_ticket_request(request)
-        ticket = await self.tickets.create(now_ms=now_ms(), **fields)
+        player = self._player()
+        fields = checked_ticket_request(request, player)
+        await self._count("tickets", player, context)
+        ratings = [(await self.ratings.get(fields["game"], p)).rating for p in fields["party"]]
+        ticket = await self.tickets.create(now_ms=now_ms(), rating=round(sum(ratings) / len(ratings)), **fields)
         mm_metrics.TICKETS.labels(ticket.game, "created").inc()
-        return ticket_pb(ticket, now_ms())
+        return ticket_pb(ticket, now_ms(), player)
+
+    async def AcceptTicket(self, request, context):
+        player = self._player()
+        ticket = await self._ticket_of(request.ticket_id, player)
+        result = await self.tickets.accept(ticket.ticket_id, player)
+        if result == "busy":
+            raise AlreadyExists("you already have an active ticket; cancel it first")
+        if result != "ok":
+            raise Precondition(f"the ticket is {result}: it takes no more acceptances")
+        return ticket_pb(await self.tickets.get(ticket.ticket_id), now_ms(), player)
 
     async def GetTicket(self, request, context):
-        return ticket_pb(await self.tickets.get(request.ticket_id), now_ms())
+        player = self._player()
+        return ticket_pb(await self._ticket_of(request.ticket_id, player), now_ms(), player)
 
     async def CancelTicket(self, request, context):
+        player = self._player()
+        await self._ticket_of(request.ticket_id, player, accepted_only=True)
         result = await self.tickets.finish(request.ticket_id, "cancelled")
         if result == "cancelled":
-            return ticket_pb(await self.tickets.get(request.ticket_id), now_ms())
+            return ticket_pb(await self.tickets.get(request.ticket_id), now_ms(), player)
         if result != "ok":
             raise Precondition(f"the ticket is {result} and can no longer be cancelled"
                                + ("; its assignment follows" if result in ("matching", "assigned") else ""))
         ticket = await self.tickets.get(request.ticket_id)
         mm_metrics.TICKETS.labels(ticket.game, "cancelled").inc()
-        return ticket_pb(ticket, now_ms())
+        return ticket_pb(ticket, now_ms(), player)
 
     async def WatchTicket(self, request, context):
         """Polls the ticket (cheap: one HGETALL) and sends each change; ends on a final state."""
+        player = self._player()
+        await self._ticket_of(request.ticket_id, player)
         last = None
         delay = 0.05
         while True:
             ticket = await self.tickets.get(request.ticket_id)
-            if ticket.state != last:
-                yield ticket_pb(ticket, now_ms())
-                last = ticket.state
+            if (ticket.state, ticket.accepted) != last:
+                yield ticket_pb(ticket, now_ms(), player)
+                last = (ticket.state, ticket.accepted)
                 delay = 0.05
             if ticket.state in FINAL_STATES:
                 return
@@ -75,12 +126,27 @@ class MatchmakingHandlers:
         return matchmaking_pb2.Queues(queues=out)
 
     async def CreateMatch(self, request, context):
-        created = await self.matches.create(request.game, request.variant,
-                                            [(s.kind, s.name) for s in request.seats],
-                                            parse_options(request.options_json))
+        """The caller plays every human seat (a match with human seats needs a credential)."""
+        seats = [(s.kind, s.name) for s in request.seats]
+        player = self._player() if any(kind == "human" for kind, _ in seats) else ""
+        await self._count("matches", player, context)
+        created = await self.matches.create(request.game, request.variant, seats,
+                                            parse_options(request.options_json),
+                                            players=[player if kind == "human" else "" for kind, _ in seats])
         return matchmaking_pb2.CreatedMatch(
             match_id=created.match_id, dice_commitment=created.commitment, version=created.version,
             seat_tokens=[matchmaking_pb2.SeatToken(seat=i, token=t) for i, t in sorted(created.tokens.items())])
+
+    async def ListMyMatches(self, request, context):
+        if request.limit > MAX_MY_MATCHES:
+            raise BadRequest(f"limit is at most {MAX_MY_MATCHES}")
+        player = self._player()
+        out = []
+        for rec in await self.matches.matches_of(player, request.limit or 20):
+            out.append(matchmaking_pb2.MyMatch(match_id=rec.match_id, game=rec.game, variant=rec.config.variant,
+                                               status=rec.status, rated=rec.raw.get("rated") == b"1",
+                                               seats=[s.index for s in rec.seats if s.player == player]))
+        return matchmaking_pb2.MyMatches(matches=out)
 
     async def ListGames(self, request, context):
         games = []

@@ -121,7 +121,8 @@ class Matchmaker:
             return False  # another replica or a cancel got there first
         players = [(t.ticket_id, p) for t in proposal.tickets for p in t.party]
         seats = [("human", p) for _, p in players] + [("ai", f"AI {i + 1}") for i in range(proposal.ai_seats)]
-        created = await self.matches.create(game, variant, seats, {}, match_id=proposal_id)
+        created = await self.matches.create(game, variant, seats, {}, match_id=proposal_id, rated=True,
+                                            players=[p for _, p in players] + [""] * proposal.ai_seats)
         assignments: dict[str, dict] = {}
         for seat, (ticket_id, player) in enumerate(players):
             a = assignments.setdefault(ticket_id, {"match_id": created.match_id, "seats": [],

@@ -7,7 +7,10 @@ is one Lua script in one Cluster slot:
     {q:..}:lock     which replica is matching this queue now
 `mm:player:<id>` (one active ticket per player) and `mm:queues` live elsewhere.
 
-A ticket moves queued -> matching -> assigned, or queued -> cancelled / expired.
+A ticket moves (forming ->) queued -> matching -> assigned, or forming / queued ->
+cancelled / expired. A party ticket is forming until every member has accepted it;
+each member's `mm:player:<id>` is taken only when that member accepts, so nobody can
+be blocked from queueing by a party they never joined.
 Only a script moves it, checking the state it expects, so no ticket is in two
 matches, a cancel either wins (queued) or loses to the match (matching, assigned),
 and a replica that dies after claiming leaves tickets that go back to the queue
@@ -54,10 +57,10 @@ return n
 """
 
 _FINISH = """
--- queued -> cancelled or expired.  KEYS: waiting, ticket   ARGV: id, new state, keep_s
+-- forming or queued -> cancelled or expired.  KEYS: waiting, ticket   ARGV: id, new state, keep_s
 local state = redis.call('HGET', KEYS[2], 'state')
 if not state then return {'missing'} end
-if state ~= 'queued' then return {state} end
+if state ~= 'queued' and state ~= 'forming' then return {state} end
 redis.call('HSET', KEYS[2], 'state', ARGV[2])
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('EXPIRE', KEYS[2], tonumber(redis.call('HGET', KEYS[2], 'keep') or ARGV[3]))
@@ -81,6 +84,33 @@ for _, id in ipairs(stale) do
   redis.call('ZREM', KEYS[2], id)
 end
 return proposals
+"""
+
+_ACCEPT = """
+-- a party member accepts a forming ticket; the last one queues it.
+-- KEYS: waiting, ticket, the member's mm:player key   ARGV: id, member, ttl_s
+local state = redis.call('HGET', KEYS[2], 'state')
+if not state then return {'missing'} end
+if state ~= 'forming' then return {state} end
+local party = cjson.decode(redis.call('HGET', KEYS[2], 'party'))
+local accepted = cjson.decode(redis.call('HGET', KEYS[2], 'accepted'))
+for _, p in ipairs(accepted) do if p == ARGV[2] then return {'ok'} end end
+if redis.call('SET', KEYS[3], ARGV[1], 'NX', 'EX', tonumber(ARGV[3])) == false then return {'busy'} end
+table.insert(accepted, ARGV[2])
+redis.call('HSET', KEYS[2], 'accepted', cjson.encode(accepted))
+if #accepted == #party then
+  redis.call('HSET', KEYS[2], 'state', 'queued')
+  redis.call('ZADD', KEYS[1], redis.call('HGET', KEYS[2], 'created'), ARGV[1])
+end
+return {'ok'}
+"""
+
+_FREE = """
+-- drop players' active-ticket marks that still name this ticket.  KEYS: mm:player keys   ARGV: id
+for i = 1, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[1] then redis.call('DEL', KEYS[i]) end
+end
+return 0
 """
 
 _UNLOCK = """
@@ -108,6 +138,11 @@ class TicketRecord:
     expires_ms: int
     assignment: dict | None
     queued: QueuedTicket
+    accepted: tuple[str, ...] = ()
+
+    @property
+    def owner(self) -> str:
+        return self.queued.party[0]
 
 
 def ticket_id_for(queue: str) -> str:
@@ -118,7 +153,7 @@ def ticket_id_for(queue: str) -> str:
 def split_ticket_id(ticket_id: str) -> tuple[str, str]:
     parts = ticket_id.split(":")
     if len(parts) != 3 or not all(parts):
-        raise NotFound(f"no ticket {ticket_id!r}")
+        raise NotFound("no such ticket")
     return f"{parts[0]}:{parts[1]}", ticket_id
 
 
@@ -132,39 +167,51 @@ class TicketStore:
         self._finish = client.register_script(_FINISH)
         self._release = client.register_script(_RELEASE)
         self._unlock = client.register_script(_UNLOCK)
+        self._accept = client.register_script(_ACCEPT)
+        self._free = client.register_script(_FREE)
 
     # --- creation and reading -----------------------------------------------------------
     async def create(self, game: str, variant: str, party: list[str], seats: int, rating: int,
                      ai_welcome: bool, max_wait_s: int, invite: str, now_ms: int) -> TicketRecord:
         queue = queue_name(game, variant)
         ticket_id = ticket_id_for(queue)
-        claimed = []
-        for player in party:
-            if not await self.redis.set(f"mm:player:{player}", ticket_id, nx=True, ex=self.ticket_ttl_s):
-                for p in claimed:
-                    await self.redis.delete(f"mm:player:{p}")
-                other = await self.redis.get(f"mm:player:{player}")
-                raise AlreadyExists(f"player {player!r} already has an active ticket"
-                                    f"{' (' + other.decode() + ')' if other else ''}; cancel it first")
-            claimed.append(player)
+        # the owner alone is marked now; each other member when they accept (AcceptTicket)
+        if not await self.redis.set(f"mm:player:{party[0]}", ticket_id, nx=True, ex=self.ticket_ttl_s):
+            # never the other ticket's id: whoever holds it could watch that ticket's assignment
+            raise AlreadyExists("you already have an active ticket; cancel it first")
         key = f"{tag(queue)}:t:{ticket_id}"
+        forming = len(party) > 1
         fields = {"game": game, "variant": variant, "party": json.dumps(party), "seats": seats, "rating": rating,
-                  "ai": int(ai_welcome), "max_wait_ms": max_wait_s * 1000, "invite": invite, "state": "queued",
+                  "ai": int(ai_welcome), "max_wait_ms": max_wait_s * 1000, "invite": invite,
+                  "state": "forming" if forming else "queued", "accepted": json.dumps(party[:1]),
                   "created": now_ms, "expires": now_ms + self.ticket_ttl_s * 1000,
                   "keep": self.keep_s}  # how long a finished ticket stays readable, whoever finishes it
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, mapping=fields)
             pipe.expire(key, self.ticket_ttl_s + self.keep_s)
-            pipe.zadd(f"{tag(queue)}:waiting", {ticket_id: now_ms})
+            if not forming:
+                pipe.zadd(f"{tag(queue)}:waiting", {ticket_id: now_ms})
             pipe.sadd("mm:queues", queue)
             await pipe.execute()
         return await self.get(ticket_id)
+
+    async def accept(self, ticket_id: str, player: str) -> str:
+        """A party member joins a forming ticket: "ok", "busy" (they have another active
+        ticket) or the state that prevents it."""
+        queue, _ = split_ticket_id(ticket_id)
+        t = tag(queue)
+        reply = await self._accept(keys=[f"{t}:waiting", f"{t}:t:{ticket_id}", f"mm:player:{player}"],
+                                   args=[ticket_id, player, self.ticket_ttl_s])
+        result = reply[0].decode()
+        if result == "missing":
+            raise NotFound("no such ticket (it may have expired)")
+        return result
 
     async def get(self, ticket_id: str) -> TicketRecord:
         queue, _ = split_ticket_id(ticket_id)
         raw = await self.redis.hgetall(f"{tag(queue)}:t:{ticket_id}")
         if not raw:
-            raise NotFound(f"no ticket {ticket_id!r} (it may have expired)")
+            raise NotFound("no such ticket (it may have expired)")
         return _record(ticket_id, queue, raw)
 
     async def waiting(self, queue: str, limit: int = 50_000) -> list[TicketRecord]:
@@ -208,7 +255,7 @@ class TicketStore:
         for i in ids:
             args += [i, json.dumps(assignments[i])]
         n = await self._assign(keys=[f"{t}:pending"] + [f"{t}:t:{i}" for i in ids], args=args)
-        await self._free_players(players)
+        await self._free_players(players, ids)
         return n
 
     async def finish(self, ticket_id: str, state: str) -> str:
@@ -218,9 +265,9 @@ class TicketStore:
         reply = await self._finish(keys=[f"{t}:waiting", f"{t}:t:{ticket_id}"], args=[ticket_id, state, self.keep_s])
         result = reply[0].decode()
         if result == "missing":
-            raise NotFound(f"no ticket {ticket_id!r} (it may have expired)")
+            raise NotFound("no such ticket (it may have expired)")
         if result == "ok":
-            await self._free_players(list((await self.get(ticket_id)).queued.party))
+            await self._free_players(list((await self.get(ticket_id)).queued.party), [ticket_id])
         return result
 
     async def release_stale(self, queue: str, now_ms: int) -> list[str]:
@@ -236,18 +283,21 @@ class TicketStore:
     async def unlock(self, queue: str, owner: str) -> None:
         await self._unlock(keys=[f"{tag(queue)}:lock"], args=[owner])
 
-    async def _free_players(self, players: list[str]) -> None:
-        if players:
-            await self.redis.delete(*[f"mm:player:{p}" for p in players])
+    async def _free_players(self, players: list[str], ticket_ids: list[str]) -> None:
+        """Players may queue again: drop their marks that name one of these tickets (and no other)."""
+        for ticket_id in ticket_ids:
+            if players:
+                await self._free(keys=[f"mm:player:{p}" for p in players], args=[ticket_id])
 
 
 def _record(ticket_id: str, queue: str, raw: dict) -> TicketRecord:
     f = {k.decode(): v.decode() for k, v in raw.items()}
     party = tuple(json.loads(f["party"]))
     created = int(f["created"])
+    accepted = tuple(json.loads(f.get("accepted") or json.dumps(party)))
     return TicketRecord(
         ticket_id=ticket_id, queue=queue, game=f["game"], variant=f["variant"], state=f["state"],
         created_ms=created, expires_ms=int(f["expires"]),
         assignment=json.loads(f["assignment"]) if "assignment" in f else None,
         queued=QueuedTicket(ticket_id, party, int(f["seats"]), int(f["rating"]), f["ai"] == "1",
-                            int(f["max_wait_ms"]), f["invite"], created))
+                            int(f["max_wait_ms"]), f["invite"], created), accepted=accepted)

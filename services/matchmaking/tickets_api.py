@@ -5,7 +5,7 @@ import re
 
 from archmage.matchmaking.v1 import matchmaking_pb2
 
-from services.core.errors import BadRequest
+from services.core.errors import BadRequest, PermissionDenied
 from services.matchmaking.tickets import TicketRecord
 from shared.engine.registry import engine_for, game_names
 
@@ -14,8 +14,9 @@ MAX_WAIT_S = 3600
 PLAYER_ID = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
 
 
-def checked_ticket_request(req) -> dict:
-    """The request's fields, checked; BadRequest names the first thing wrong."""
+def checked_ticket_request(req, player: str) -> dict:
+    """The request's fields, checked, for the calling player; BadRequest names the first thing
+    wrong. The rating is not the client's to state: the handler adds the one the platform keeps."""
     if req.game not in game_names():
         raise BadRequest(f"unknown game {req.game!r}; this platform hosts {', '.join(game_names())}")
     engine = engine_for(req.game)
@@ -24,9 +25,9 @@ def checked_ticket_request(req) -> dict:
         raise BadRequest(f"{engine.title} has no variant {variant!r}; it has {', '.join(engine.variants)}")
     if req.seats and not engine.min_seats <= req.seats <= engine.max_seats:
         raise BadRequest(f"{engine.title} seats {engine.min_seats} to {engine.max_seats} players, not {req.seats}")
-    party = list(req.party)
-    if not party:
-        raise BadRequest("a ticket needs at least one player in party")
+    party = list(req.party) or [player]
+    if party[0] != player:
+        raise PermissionDenied("the first of a party is the player whose credential makes the ticket")
     bad = next((p for p in party if not PLAYER_ID.fullmatch(p)), None)
     if bad is not None:
         raise BadRequest(f"player id {bad[:80]!r} must be 1 to 64 letters, digits or _.@-")
@@ -35,23 +36,24 @@ def checked_ticket_request(req) -> dict:
     limit = req.seats or engine.max_seats
     if len(party) > limit:
         raise BadRequest(f"a party of {len(party)} does not fit a match of {limit} seats")
-    if not 0 <= req.rating <= MAX_RATING:
-        raise BadRequest(f"rating must be 0 to {MAX_RATING}, not {req.rating}")
     if req.max_wait_s > MAX_WAIT_S:
         raise BadRequest(f"max_wait_s must be at most {MAX_WAIT_S}, not {req.max_wait_s}")
     if len(req.invite_code) > 64:
         raise BadRequest("an invite code is at most 64 characters")
-    return {"game": req.game, "variant": variant, "party": party, "seats": req.seats, "rating": req.rating,
+    return {"game": req.game, "variant": variant, "party": party, "seats": req.seats,
             "ai_welcome": req.ai_welcome, "max_wait_s": req.max_wait_s, "invite": req.invite_code}
 
 
-def ticket_pb(t: TicketRecord, now_ms: int) -> matchmaking_pb2.Ticket:
+def ticket_pb(t: TicketRecord, now_ms: int, viewer: str) -> matchmaking_pb2.Ticket:
+    """The ticket as `viewer` (one of its party) sees it: seat tokens of their own seats only."""
     msg = matchmaking_pb2.Ticket(ticket_id=t.ticket_id, state=t.state, game=t.game, variant=t.variant,
-                                 party=list(t.queued.party), waited_ms=max(0, now_ms - t.created_ms))
+                                 party=list(t.queued.party), waited_ms=max(0, now_ms - t.created_ms),
+                                 accepted=list(t.accepted))
     if t.assignment:
         a = t.assignment
         msg.assignment.CopyFrom(matchmaking_pb2.Assignment(
             match_id=a["match_id"], board_addr=a["board_addr"], combat_addr=a["combat_addr"], ai_seats=a["ai_seats"],
-            seats=[matchmaking_pb2.AssignedSeat(player=s["player"], seat=s["seat"], seat_token=s["seat_token"])
+            seats=[matchmaking_pb2.AssignedSeat(player=s["player"], seat=s["seat"],
+                                                seat_token=s["seat_token"] if s["player"] == viewer else "")
                    for s in a["seats"]]))
     return msg

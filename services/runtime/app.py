@@ -7,7 +7,6 @@ import logging
 
 from prometheus_client import start_http_server
 
-from services.client.channels import aio_channel
 from services.core.config import Settings
 from services.core.dicesource import InProcessDice, RemoteDice
 from services.core.matches import Matches
@@ -16,11 +15,16 @@ from services.dice.sessions import DiceSessions
 from services.matchmaking.matching import Window
 from services.matchmaking.matchmaker import Matchmaker, MatchmakerSettings
 from services.matchmaking.tickets import TicketStore
+from services.players.accounts import Accounts
+from services.players.credentials import Credentials
+from services.players.ratings import Ratings
+from services.runtime import tls
+from services.runtime.quotas import Quotas
 from services.runtime.server import Mounted, serve
 
 log = logging.getLogger("archmage")
 
-SERVICE_NAMES = ("dice", "board", "combat", "matchmaking")
+SERVICE_NAMES = ("dice", "board", "combat", "matchmaking")  # "matchmaking" serves Players beside it
 
 
 class Platform:
@@ -32,16 +36,20 @@ class Platform:
         self.sessions = DiceSessions(self.store, settings.match_ttl_s, settings.cas_retries)
         self._dice_channel = None
         if settings.dice_mode == "service":
-            self._dice_channel = aio_channel(settings.dice_addr)  # Draw is retried on UNAVAILABLE
+            self._dice_channel = tls.channel(settings.dice_addr, settings, aio=True)  # Draw is retried on UNAVAILABLE
             dice = RemoteDice(self._dice_channel)
         else:
             dice = InProcessDice(self.sessions)
         self.tickets = TicketStore(self.store.redis, settings.ticket_ttl_s)
+        self.accounts = Accounts(self.store.redis)
+        self.ratings = Ratings(self.store.redis)
+        self.credentials: Credentials | None = None  # loaded in start(): the key may live in Redis
+        self.quotas = Quotas(settings.redis_url, settings.limits)
         self.matchmaker: Matchmaker | None = None
         self._resumer: asyncio.Task | None = None
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
                                finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
-                               retries=settings.cas_retries)
+                               retries=settings.cas_retries, ratings=self.ratings)
 
     def bindings(self, names) -> list[tuple]:
         from services.board.handlers import SERVICE as BOARD
@@ -52,20 +60,29 @@ class Platform:
         from services.dice.handlers import DiceHandlers
         from services.matchmaking.handlers import SERVICE as MATCHMAKING
         from services.matchmaking.handlers import MatchmakingHandlers
+        from services.players.handlers import SERVICE as PLAYERS
+        from services.players.handlers import PlayersHandlers
 
         table = {
-            "dice": (DICE, lambda: DiceHandlers(self.sessions)),
+            "dice": (DICE, lambda: DiceHandlers(self.sessions, self.quotas)),
             "board": (BOARD, lambda: BoardHandlers(self.matches)),
             "combat": (COMBAT, lambda: CombatHandlers(self.matches)),
-            "matchmaking": (MATCHMAKING, lambda: MatchmakingHandlers(self.matches, self.tickets)),
+            "matchmaking": (MATCHMAKING, lambda: MatchmakingHandlers(self.matches, self.tickets, self.credentials,
+                                                                     self.ratings, self.quotas)),
         }
-        return [(table[n][0], table[n][1]()) for n in names]
+        bound = [(table[n][0], table[n][1]()) for n in names]
+        if "matchmaking" in names:
+            bound.append((PLAYERS, PlayersHandlers(self.accounts, self.credentials, self.ratings, self.quotas)))
+        return bound
 
     async def start(self, names, host: str | None = None, port: int | None = None) -> Mounted:
         await self.store.ping()
+        if self.credentials is None:
+            self.credentials = await Credentials.load(self.store.redis, self.settings.player_key_file,
+                                                      self.settings.session_ttl_s)
         host = host or self.settings.grpc_host
         mounted = await serve(self.bindings(names), host, self.settings.grpc_port if port is None else port,
-                              self.settings.max_message_bytes)
+                              self.settings.max_message_bytes, self.quotas, tls.server_credentials(self.settings))
         if "matchmaking" in names:
             s, own = self.settings, f"{host}:{mounted.port}"
             self.matchmaker = Matchmaker(

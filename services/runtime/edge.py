@@ -1,13 +1,17 @@
 """The edge of every server: three interceptors and the request decoding they rely on.
 
 * SeatInterceptor reads the "x-seat-token" metadata into a context variable, so
-  handlers know which seat claims to call (the match driver proves the claim);
+  handlers know which seat claims to call (the match driver proves the claim), and the
+  "authorization" metadata (a player's session credential, checked by the handlers that
+  act for a player, services/players/credentials.py);
 * ErrorInterceptor translates domain and engine errors to status codes, once: a
   dependency that is down (Redis, a peer service) is UNAVAILABLE naming it, and anything
   unexpected is INTERNAL with the cause logged, never UNKNOWN;
 * MetricsInterceptor times every call and counts its status code.
-Requests are decoded by `safe_deserializer`: bytes that are not the expected message
-become a Malformed marker that the error interceptor answers with INVALID_ARGUMENT.
+Requests are decoded by `safe_deserializer`: bytes that are not the expected message,
+or a field over its size cap (services/runtime/caps.py), become a Malformed marker that
+the error interceptor answers with INVALID_ARGUMENT. Every error message is cut to
+MAX_DETAILS characters, so no refusal echoes an oversized value back.
 """
 from __future__ import annotations
 
@@ -22,31 +26,46 @@ import grpc
 from services.core import errors as perr
 from services.core import seats
 from services.core.metrics import METRICS
+from services.runtime import caps
 from shared.engine import errors as eerr
 
 log = logging.getLogger("archmage.edge")
 
 # no unary call may hold a server longer than this, whatever deadline the client set
 UNARY_LIMIT_S = 30.0
+MAX_DETAILS = 500
 
 CLAIM: contextvars.ContextVar[seats.SeatClaim | None] = contextvars.ContextVar("seat_claim", default=None)
+BEARER: contextvars.ContextVar[str | None] = contextvars.ContextVar("bearer", default=None)
 
 
 class Malformed:
-    """A request whose bytes did not parse as its message type."""
+    """A request whose bytes did not parse as its message type, or with a field over its cap."""
 
-    def __init__(self, type_name: str, reason: str):
-        self.type_name, self.reason = type_name, reason
+    def __init__(self, details: str):
+        self.details = details
 
 
 def safe_deserializer(message_class) -> Callable[[bytes], Any]:
+    type_name = message_class.DESCRIPTOR.full_name
+
     def decode(data: bytes):
         try:
-            return message_class.FromString(data)
+            message = message_class.FromString(data)
         except Exception as exc:  # any parse failure is the client's malformed input
-            return Malformed(message_class.DESCRIPTOR.full_name, str(exc) or type(exc).__name__)
+            return Malformed(f"the request is not a valid {type_name}: {str(exc) or type(exc).__name__}")
+        try:
+            caps.check(message)
+        except caps.FieldTooLarge as exc:
+            return Malformed(f"{type_name}: {exc}")
+        return message
 
     return decode
+
+
+def cut(exc: BaseException) -> str:
+    text = str(exc)
+    return text if len(text) <= MAX_DETAILS else text[:MAX_DETAILS - 3] + "..."
 
 
 _CODES: list[tuple[type, grpc.StatusCode]] = [
@@ -102,6 +121,9 @@ class SeatInterceptor(grpc.aio.ServerInterceptor):
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
         token = next((v for k, v in details.invocation_metadata or () if k == seats.METADATA_KEY), None)
+        bearer = next((v for k, v in details.invocation_metadata or () if k == "authorization"), None)
+        if isinstance(bearer, bytes):
+            bearer = bearer.decode("ascii", "replace")
 
         def around(behavior, streaming):
             def claim():
@@ -112,12 +134,14 @@ class SeatInterceptor(grpc.aio.ServerInterceptor):
             if streaming:
                 async def stream(request, context):
                     CLAIM.set(claim())
+                    BEARER.set(bearer)
                     async for item in _iterate(behavior, request, context):
                         yield item
                 return stream
 
             async def unary(request, context):
                 CLAIM.set(claim())
+                BEARER.set(bearer)
                 return await behavior(request, context)
             return unary
 
@@ -137,14 +161,16 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
                 await context.abort(grpc.StatusCode.INTERNAL, f"internal error in {method}; it has been logged")
             if isinstance(exc, eerr.RuleViolation):
                 context.set_trailing_metadata((("x-rule", exc.rule.encode("ascii", "replace").decode()),))
-            await context.abort(code, str(exc))
+            retry_s = getattr(exc, "retry_s", None)
+            if retry_s is not None:
+                context.set_trailing_metadata((("retry-after", str(retry_s)),))
+            await context.abort(code, cut(exc))
 
         def around(behavior, streaming):
             if streaming:
                 async def stream(request, context):
                     if isinstance(request, Malformed):
-                        await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                            f"the request is not a valid {request.type_name}: {request.reason}")
+                        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, request.details)
                     try:
                         async for item in _iterate(behavior, request, context):
                             yield item
@@ -156,8 +182,7 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
 
             async def unary(request, context):
                 if isinstance(request, Malformed):
-                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
-                                        f"the request is not a valid {request.type_name}: {request.reason}")
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, request.details)
                 remaining = context.time_remaining()
                 limit = UNARY_LIMIT_S if remaining is None else min(remaining, UNARY_LIMIT_S)
                 try:
@@ -169,6 +194,33 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
                     raise
                 except Exception as exc:
                     await fail(context, exc)
+            return unary
+
+        return _wrap(handler, around)
+
+
+class QuotaInterceptor(grpc.aio.ServerInterceptor):
+    """Counts every call against its peer's calls_per_peer limit (services/runtime/quotas.py)."""
+
+    def __init__(self, quotas):
+        self.quotas = quotas
+
+    async def intercept_service(self, continuation, details):
+        from services.runtime.quotas import peer_of
+
+        handler = await continuation(details)
+
+        def around(behavior, streaming):
+            if streaming:
+                async def stream(request, context):
+                    await self.quotas.hit("calls_per_peer", peer_of(context))
+                    async for item in _iterate(behavior, request, context):
+                        yield item
+                return stream
+
+            async def unary(request, context):
+                await self.quotas.hit("calls_per_peer", peer_of(context))
+                return await behavior(request, context)
             return unary
 
         return _wrap(handler, around)
@@ -224,3 +276,8 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
 
 def current_claim() -> seats.SeatClaim | None:
     return CLAIM.get()
+
+
+def current_bearer() -> str | None:
+    """The caller's "authorization" metadata, unchecked (Credentials.require checks it)."""
+    return BEARER.get()

@@ -17,7 +17,14 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from services.runtime.edge import ErrorInterceptor, MetricsInterceptor, SeatInterceptor, safe_deserializer
+from services.runtime.edge import (
+    ErrorInterceptor,
+    MetricsInterceptor,
+    QuotaInterceptor,
+    SeatInterceptor,
+    safe_deserializer,
+)
+from services.runtime.tls import warn_if_plaintext
 
 log = logging.getLogger("archmage.server")
 
@@ -64,13 +71,17 @@ class Mounted:
         await self.server.stop(grace)
 
 
-async def serve(bindings: list[tuple], host: str, port: int, max_message_bytes: int = 1 << 20) -> Mounted:
-    """Start a server for (service_descriptor, servicer) pairs on host:port (0 = any free port)."""
+async def serve(bindings: list[tuple], host: str, port: int, max_message_bytes: int = 1 << 20,
+                quotas=None, credentials: grpc.ServerCredentials | None = None) -> Mounted:
+    """Start a server for (service_descriptor, servicer) pairs on host:port (0 = any free port);
+    with `quotas`, every call counts against its peer's call rate."""
     options = [("grpc.max_receive_message_length", max_message_bytes),
                ("grpc.max_send_message_length", 8 * max_message_bytes),
                ("grpc.so_reuseport", 0)]
-    server = grpc.aio.server(interceptors=[MetricsInterceptor(), ErrorInterceptor(), SeatInterceptor()],
-                             options=options)
+    interceptors = [MetricsInterceptor(), ErrorInterceptor(), SeatInterceptor()]
+    if quotas is not None:
+        interceptors.append(QuotaInterceptor(quotas))
+    server = grpc.aio.server(interceptors=interceptors, options=options)
     names = []
     for descriptor, servicer in bindings:
         server.add_generic_rpc_handlers((generic_handler(descriptor, servicer),))
@@ -79,8 +90,12 @@ async def serve(bindings: list[tuple], host: str, port: int, max_message_bytes: 
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable_server_reflection(names + [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
                                                  reflection.SERVICE_NAME], server)
+    warn_if_plaintext(host, credentials is not None)
     try:
-        bound = server.add_insecure_port(f"{host}:{port}")
+        if credentials is None:
+            bound = server.add_insecure_port(f"{host}:{port}")
+        else:
+            bound = server.add_secure_port(f"{host}:{port}", credentials)
     except RuntimeError:
         bound = 0
     if bound == 0:

@@ -5,7 +5,8 @@ Modules, each with one job:
                 and by the loader: tiles laid once, obstacles on open ground, all spells held)
     arena       tiles laid on the hex grid: whole and partial hexes, terrain by the 50% rule
     sight       range and line of sight ("from any part of the caster's hex to the centre")
-    match       the state record and the questions every rule asks of it
+    state       the typed match state: its fields, what a step copies and what it shares
+    match       the questions every rule asks of the state
     movement    step costs, obstacles, team-mates, Bear Presence, Water Walk, forced moves
     walking     the active wizard's steps and what they set off (Retribution, Blaze)
     turns       rounds, turns, activations, skipped turns, split movement

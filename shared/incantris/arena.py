@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, Mapping, Sequence
 
 from shared import hexgrid
 from shared.hexgrid import DIRECTIONS, Hex, add, distance, rotate, sub
@@ -118,7 +119,7 @@ def _build(key: str) -> Arena:
     whole = frozenset(h for h, c in coverage.items() if c == 6)
     partial = frozenset(h for h, c in coverage.items() if c < 6)
     single = frozenset(h for h in whole if len(owners[h]) == 1)
-    outside: dict[Hex, list] = {}
+    outside: dict[Hex, tuple] = {}
     qmin, qmax, rmin, rmax = hexgrid.bounding(coverage)
     for q in range(qmin - 3, qmax + 4):
         for r in range(rmin - 3, rmax + 4):
@@ -132,7 +133,7 @@ def _build(key: str) -> Arena:
                  {h: tuple(v) for h, v in owners.items()}, terrain, whole, partial, single, outside, tuple(tile_hexes))
 
 
-def arena_of(tiles: list[dict]) -> Arena:
+def arena_of(tiles: Sequence[Mapping[str, Any]]) -> Arena:
     """The arena for a list of tile placements (cached: states share their arena)."""
     return _by_tuple(tuple((t["tile"], t["side"], t["centre"][0], t["centre"][1], t["rotation"]) for t in tiles))
 

@@ -13,45 +13,54 @@ from __future__ import annotations
 from shared.engine import ChanceRequest
 from shared.incantris import dice, flow, match
 from shared.incantris.flow import handles
+from shared.incantris.state import HexList, IncantrisState, Roll, Task
 
 
-def new(state: dict, spell: str, by: str | None, side: int, source: str, target: str, cast: dict,
-        ward: dict | None, **extra) -> dict:
-    """An attack task; `cast`/`ward` are {"dice": n, "plus": k} or {"fixed": n}; ward None for healing."""
+def new(state: IncantrisState, spell: str, by: str | None, side: int, source: str, target: str, cast: Roll,
+        ward: Roll | None, *, bonus: int | None = None, hit: list[str] | None = None,
+        target_hex: HexList | None = None) -> Task:
+    """An attack task; `cast`/`ward` are {"dice": n, "plus": k} or {"fixed": n}; ward None for healing.
+    A spell's Power Circle or Power Ring `bonus`, the wizards a Scorching Chain has `hit` and the
+    hex the target stood on (`target_hex`) travel with the task when given."""
     t = match.wizard(state, target)
-    tside = state["sides"][t["side"]]
+    tside = state.sides[t["side"]]
     stages = []
     if ward and ward.get("dice") and "amulet" in t["items"] and tside["seat"] is not None:
         stages.append("amulet")
     stages.append("roll")
     roller = match.wizard(state, by) if by else None
-    seated = state["sides"][side]["seat"] is not None
+    seated = state.sides[side]["seat"] is not None
     if cast.get("dice") and roller is not None and "crystal-coin" in roller["items"] and seated:
         stages.append("coin-cast")
     if ward and ward.get("dice") and "crystal-coin" in t["items"] and tside["seat"] is not None:
         stages.append("coin-ward")
     stages.append("resolve")
-    task = {"t": "attack", "spell": spell, "by": by, "side": side, "source": source, "target": target,
-            "cast": dict(cast), "ward": dict(ward) if ward else None, "stages": stages,
-            "rolls": {}, "second": {}}
-    task.update(extra)
+    task: Task = {"t": "attack", "spell": spell, "by": by, "side": side, "source": source, "target": target,
+                  "cast": cast.copy(), "ward": ward.copy() if ward else None, "stages": stages,
+                  "rolls": {}, "second": {}}
+    if bonus is not None:
+        task["bonus"] = bonus
+    if hit is not None:
+        task["hit"] = hit
+    if target_hex is not None:
+        task["target_hex"] = target_hex
     return task
 
 
-def _pools(task: dict, which: tuple[str, ...]):
+def _pools(task: Task, which: tuple[str, ...]):
     pools = []
     for part in which:
-        spec = task[part]
+        spec = task["cast"] if part == "cast" else task["ward"]
         if spec and spec.get("dice"):
             who = task["by"] or task["spell"] if part == "cast" else task["target"]
             pools.append((part, dice.pool(f"{part} {task['spell']} ({who})", spec["dice"])))
     return pools
 
 
-def _use_item(state: dict, wid: str, item: str, ev: list) -> None:
+def _use_item(state: IncantrisState, wid: str, item: str, ev: list) -> None:
     w = match.wizard(state, wid)
     w["items"].remove(item)
-    state.setdefault("used_items", []).append([wid, item])
+    state.edit("used_items").append([wid, item])
     match.event(ev, "item-used", wizard=wid, item=item)
 
 
@@ -63,13 +72,13 @@ class Attack:
         if not match.in_arena(target):
             return None  # the target is gone: the step is dropped when run
         if stage == "amulet":
-            return ("seat", state["sides"][target["side"]]["seat"])
+            return ("seat", state.sides[target["side"]]["seat"])
         if stage == "roll":
             return "chance" if _pools(task, ("cast", "ward")) else None
         if stage in ("coin-cast", "keep-cast"):
-            return ("seat", state["sides"][task["side"]]["seat"])
+            return ("seat", state.sides[task["side"]]["seat"])
         if stage in ("coin-ward", "keep-ward"):
-            return ("seat", state["sides"][target["side"]]["seat"])
+            return ("seat", state.sides[target["side"]]["seat"])
         if stage in ("reroll-cast", "reroll-ward"):
             return "chance"
         return None
@@ -141,7 +150,7 @@ class Attack:
         spells.resolve(state, task, wands, hits, ev)
 
 
-def _count(spec: dict, faces, counter) -> int:
+def _count(spec: Roll, faces, counter) -> int:
     if "fixed" in spec:
         return spec["fixed"]
     return counter(faces or []) + spec.get("plus", 0)

@@ -24,26 +24,33 @@ from shared.incantris.casting import bonus_at
 from shared.incantris.flow import handles
 from shared.incantris.movement import Ground
 from shared.incantris.pack import load
+from shared.incantris.state import Entry, IncantrisState, Plan, Wizard
 
 WARD_ORDER = {"1D": 0, "2D": 1, "2D+1": 2}
 
 
-def spells_of(w: dict) -> list[tuple[str, int]]:
+def spells_of(w: Wizard) -> list[tuple[str, int]]:
     return [(s, n) for s, n in load().attacking["spells"][w["type"]]]
 
 
-def foes(state: dict, w: dict) -> list[dict]:
+def foes(state: IncantrisState, w: Wizard) -> list[Wizard]:
     return [x for x in match.on_board(state) if match.opposed(state, x, w)]
 
 
-def position(state: dict, w: dict) -> Hex:
+def position(state: IncantrisState, w: Wizard) -> Hex:
     """Where the wizard stands, or the entry point it waits at."""
     if w["hex"] is not None:
         return as_hex(w["hex"])
-    return as_hex(state["entries"][w["entry"]]["at"])
+    return as_hex(entry(state, w)["at"])
 
 
-def priority(state: dict, w: dict) -> list[dict]:
+def entry(state: IncantrisState, w: Wizard) -> Entry:
+    """The entry point an attacking wizard waiting outside is posted at."""
+    assert w["entry"] is not None, f"{w['id']} is posted at no entry point"
+    return state.entries[w["entry"]]
+
+
+def priority(state: IncantrisState, w: Wizard) -> list[Wizard]:
     """The player's wizards in the order the attacking wizard tries them."""
     pool = foes(state, w)
     if not pool:
@@ -54,7 +61,7 @@ def priority(state: dict, w: dict) -> list[dict]:
     def tie(x):
         return (match.kind(x).power == power, WARD_ORDER[dice.ward_level(state, x, power)], x["id"])
 
-    order: list[dict] = []
+    order: list[Wizard] = []
     favoured = load().attacking["favoured"][w["type"]]
     order += sorted((x for x in pool if x["type"] in favoured), key=tie)
     least = min(x["life"] for x in pool)
@@ -70,7 +77,7 @@ def priority(state: dict, w: dict) -> list[dict]:
     return out
 
 
-def _castable(state: dict, w: dict, spell: str, at: Hex, target: dict, blocked: frozenset) -> bool:
+def _castable(state: IncantrisState, w: Wizard, spell: str, at: Hex, target: Wizard, blocked: frozenset) -> bool:
     reach = load().spells[spell].range
     h = as_hex(target["hex"])
     if distance(at, h) > reach:
@@ -82,14 +89,14 @@ def _castable(state: dict, w: dict, spell: str, at: Hex, target: dict, blocked: 
     return sight.can_see(match.arena(state), at, h, blocked)
 
 
-def plan(state: dict, w: dict, may_move: bool = True) -> dict:
+def plan(state: IncantrisState, w: Wizard, may_move: bool = True) -> Plan:
     """The attacking wizard's move and spell: {"path", "spell", "wands", "target"}."""
     g = Ground(state)
-    here = w["hex"] and as_hex(w["hex"])
+    here = match.hex_of(w)
     blocked = sight.blocking(state, w["side"], ignore=(here,) if here else ())
     mp = turns.budget(state) if may_move else 0
     if here is None:
-        entries = [as_hex(h) for h in state["entries"][w["entry"]]["hexes"]]
+        entries = [as_hex(h) for h in entry(state, w)["hexes"]]
         spots = g.reachable(w, None, mp, entries) if may_move else {}
     else:
         spots = g.reachable(w, here, mp) if may_move else {here: (0, [])}
@@ -111,7 +118,7 @@ def plan(state: dict, w: dict, may_move: bool = True) -> dict:
     return {"path": [list(h) for h in best[1][1]]}
 
 
-def storm_centre(state: dict, w: dict, target: dict) -> Hex:
+def storm_centre(state: IncantrisState, w: Wizard, target: Wizard) -> Hex:
     """Table 1: "always center Meteor Storm on the target unless he or she can affect more of
     the player's wizards by centering it in another hex"."""
     here = as_hex(w["hex"])
@@ -131,7 +138,7 @@ def storm_centre(state: dict, w: dict, target: dict) -> Hex:
     return best
 
 
-def cast(state: dict, w: dict, spell: str, wands: int, target: dict, ev: list) -> None:
+def cast(state: IncantrisState, w: Wizard, spell: str, wands: int, target: Wizard, ev: list) -> None:
     here = as_hex(w["hex"])
     bonus = bonus_at(state, here)
     power = match.kind(w).power
@@ -156,19 +163,19 @@ class AttackingTurn:
 
     def run(self, state, task, ev):
         w = match.wizard(state, task["wizard"])
-        if not w["alive"] or state["turn"] is None or state["turn"].get("wizard") != w["id"]:
+        if not w["alive"] or state.turn is None or state.turn.get("wizard") != w["id"]:
             flow.pop(state)
             return
         stage = task["stage"]
         if stage == "plan":
             if w["hex"] is None:
-                state["turn"]["start"] = None
+                state.turn["start"] = None
             task["plan"] = plan(state, w)
             task["stage"] = "move"
             return
         if stage == "move":
             path = task["plan"]["path"]
-            t = state["turn"]
+            t = state.turn
             if path and not t["halted"] and not t["ending"]:
                 to = as_hex(path.pop(0))
                 cost = self._cost(state, w, to)
@@ -187,8 +194,9 @@ class AttackingTurn:
             target = match.wizard(state, p["target"]) if p.get("target") else None
             here = as_hex(w["hex"])
             blocked = sight.blocking(state, w["side"], ignore=(here,))
-            still = target is not None and match.in_arena(target)
-            if not still or not _castable(state, w, p["spell"], here, target, blocked):
+            castable = (target is not None and match.in_arena(target)
+                        and _castable(state, w, p["spell"], here, target, blocked))
+            if not castable:
                 p = plan(state, w, may_move=False)
                 target = match.wizard(state, p["target"]) if p.get("target") else None
             if target is not None:
@@ -201,7 +209,7 @@ class AttackingTurn:
     def _cost(self, state, w, to: Hex) -> int | None:
         g = Ground(state)
         if w["hex"] is None:
-            entries = [as_hex(h) for h in state["entries"][w["entry"]]["hexes"]]
+            entries = [as_hex(h) for h in entry(state, w)["hexes"]]
             if to not in entries or g.terrain_cost(w, to) is None or g.blocked(w, to):
                 return None
             other = g.occupied.get(to)

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 from shared.incantris import match, scenarios, turns
 from shared.incantris.pack import load
+from shared.incantris.state import CampaignRecord, IncantrisState
 
 ITEMS = ("crystal-coin", "power-ring", "amulet", "red-potion", "winged-boots")
 
 
-def blank_record(seats: int) -> dict:
+def blank_record(seats: int) -> CampaignRecord:
     return {"game": 1, "vp": [0] * seats, "stars": [0] * seats, "items": {}}
 
 
-def scenario_of(record: dict) -> str:
+def scenario_of(record: CampaignRecord) -> str:
     return load().campaign["games"][record["game"] - 1]
 
 
@@ -29,9 +30,9 @@ def price(item: str) -> int:
 
 
 # --- the shop between games ----------------------------------------------------------------
-def shop_options(state: dict, side: int) -> list[dict]:
+def shop_options(state: IncantrisState, side: int) -> list[dict]:
     """"As soon as an item is purchased it must be assigned to a wizard." """
-    stars = state["sides"][side]["stars"]
+    stars = state.sides[side]["stars"]
     out = [{"kind": "ready"}]
     for item in ITEMS:
         if price(item) <= stars:
@@ -41,17 +42,17 @@ def shop_options(state: dict, side: int) -> list[dict]:
     return out
 
 
-def buy(state: dict, side: int, action: dict, ev: list) -> None:
-    state["sides"][side]["stars"] -= price(action["item"])
+def buy(state: IncantrisState, side: int, action: dict, ev: list) -> None:
+    state.edit("sides", side)["stars"] -= price(action["item"])
     match.wizard(state, action["wizard"])["items"].append(action["item"])
     match.event(ev, "item-bought", side=side, item=action["item"], wizard=action["wizard"])
 
 
 # --- items on a wizard's turn ----------------------------------------------------------------
-def item_options(state: dict) -> list[dict]:
-    t = state["turn"]
+def item_options(state: IncantrisState) -> list[dict]:
+    t = state.turn
     w = turns.active(state)
-    if w is None or t["ending"] or not match.in_arena(w):
+    if t is None or w is None or t["ending"] or not match.in_arena(w):
         return []
     out = []
     # Red Potion: "may choose to drink it instead of casting a spell ... may still move"
@@ -63,54 +64,56 @@ def item_options(state: dict) -> list[dict]:
     return out
 
 
-def potion(state: dict, ev: list) -> None:
+def potion(state: IncantrisState, ev: list) -> None:
     from shared.incantris import wounds
 
-    w = turns.active(state)
+    w = turns.acting(state)
     w["items"].remove("red-potion")
-    state.setdefault("used_items", []).append([w["id"], "red-potion"])
-    state["turn"]["cast"] = True  # in place of the turn's spell; movement is not split by it
+    state.edit("used_items").append([w["id"], "red-potion"])
+    turns.current(state)["cast"] = True  # in place of the turn's spell; movement is not split by it
     match.event(ev, "item-used", wizard=w["id"], item="red-potion")
     wounds.heal(state, w, 2, ev)
 
 
-def boots(state: dict, ev: list) -> None:
-    w = turns.active(state)
+def boots(state: IncantrisState, ev: list) -> None:
+    w = turns.acting(state)
+    t = turns.current(state)
     w["items"].remove("winged-boots")
-    state.setdefault("used_items", []).append([w["id"], "winged-boots"])
-    state["turn"]["boots"] = True
-    state["turn"]["mp"] += 1
+    state.edit("used_items").append([w["id"], "winged-boots"])
+    t["boots"] = True
+    t["mp"] += 1
     match.event(ev, "item-used", wizard=w["id"], item="winged-boots")
 
 
 # --- the end of a game -------------------------------------------------------------------------
-def awarded_vp(state: dict) -> list[int]:
-    n = len(state["sides"])
-    scenario = state["scenario"]
+def awarded_vp(state: IncantrisState) -> list[int]:
+    n = len(state.sides)
+    scenario = state.scenario
     c = load().campaign
     if scenario == "crystal-sap":
-        return [s["sapped"] for s in state["sides"]]  # "one victory point for each crystal sapped"
+        return [s["sapped"] for s in state.sides]  # "one victory point for each crystal sapped"
     if scenario == "capture-the-crystal":
-        won = set(state["result"]["winners"])
+        won = set(match.winners(state))
         return [c["capture_vp"][str(n)] if i in won else 0 for i in range(n)]
     table = c["place_vp"][str(n)]
     # "victory points by place"; sides sharing a place each get that place's points
     return [table[p - 1] for p in scenarios.places(state)]
 
 
-def updated_record(state: dict) -> dict:
-    record = state["campaign"]
-    n = len(state["sides"])
+def updated_record(state: IncantrisState) -> CampaignRecord:
+    record = state.campaign
+    assert record is not None, "not a campaign game"
+    n = len(state.sides)
     vp = awarded_vp(state)
     stars = []
-    for s in state["sides"]:
-        earned = s["kills"] + (s["sapped"] if state["scenario"] == "crystal-sap" else 0)
+    for s in state.sides:
+        earned = s["kills"] + (s["sapped"] if state.scenario == "crystal-sap" else 0)
         stars.append(s["stars"] + earned)
-    out = {
+    out: CampaignRecord = {
         "game": record["game"] + 1,
         "vp": [record["vp"][i] + vp[i] for i in range(n)],
         "stars": stars,
-        "items": {wid: list(w["items"]) for wid, w in sorted(state["wizards"].items()) if w["items"]},
+        "items": {wid: list(w["items"]) for wid, w in sorted(state.wizards.items()) if w["items"]},
         "awarded": vp,
     }
     if record["game"] >= 4:

@@ -12,23 +12,26 @@ centre of the target hex.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import attack, dice, effects, flow, match, sight, turns
 from shared.incantris.arena import OCEAN, as_hex
 from shared.incantris.pack import load
+from shared.incantris.state import IncantrisState, Wizard
 
 
-def origins(state: dict, w: dict) -> list[tuple[str | None, Hex]]:
+def origins(state: IncantrisState, w: Wizard) -> list[tuple[str | None, Hex]]:
     """Where the wizard may cast from: its hex, and its Spell Totem placed on an earlier turn
     ("On future turns the caster may cast spells ... from the totem's location")."""
     out: list[tuple[str | None, Hex]] = [(None, as_hex(w["hex"]))]
-    e = state["effects"].get(f"{w['id']}:spell-totem")
-    if e is not None and e["since"] < state["serial"]:
+    e = state.effects.get(f"{w['id']}:spell-totem")
+    if e is not None and e["since"] < state.serial:
         out.append(("totem", as_hex(e["hex"])))
     return out
 
 
-def bonus_at(state: dict, h: Hex) -> int:
+def bonus_at(state: IncantrisState, h: Hex) -> int:
     """Power Circle: "All spells cast within the Power Circle that require the roll of
     casting dice receive an additional +1"."""
     return 1 if match.in_power_circle(state, h) else 0
@@ -43,12 +46,12 @@ def _free_ground(a, occupied, h: Hex, ground_tokens: set, own_fog: set) -> bool:
     return h not in occupied
 
 
-def _ground_tokens(state: dict) -> set:
+def _ground_tokens(state: IncantrisState) -> set:
     return (match.obstacle_hexes(state) | match.crystal_hexes(state) | match.token_hexes(state)
             | set(match.fog_hexes(state)))
 
 
-def spell_targets(state: dict, w: dict, key: str, origin: Hex) -> list:
+def spell_targets(state: IncantrisState, w: Wizard, key: str, origin: Hex) -> list[Any]:
     """Every legal target of one spell cast from `origin` (JSON-ready)."""
     spell = load().spells[key]
     a = match.arena(state)
@@ -58,7 +61,7 @@ def spell_targets(state: dict, w: dict, key: str, origin: Hex) -> list:
         return distance(origin, h) <= spell.range and sees(origin, h)
 
     if spell.target == "wizard":
-        out = []
+        ids: list[str] = []
         start = turns.start_hex(state)
         for t in match.on_board(state):
             h = as_hex(t["hex"])
@@ -67,8 +70,8 @@ def spell_targets(state: dict, w: dict, key: str, origin: Hex) -> list:
             if key in ("bane", "entanglement") and match.has_effect_on(state, key, t["id"]):
                 continue  # "may only be affected by a single Bane/Entanglement spell at a time"
             if seen(h):
-                out.append(t["id"])
-        return out
+                ids.append(t["id"])
+        return ids
     near = [h for h in a.whole if distance(origin, h) <= spell.range]
     if spell.target == "area":
         return [list(h) for h in sorted(near) if seen(h)]
@@ -76,7 +79,7 @@ def spell_targets(state: dict, w: dict, key: str, origin: Hex) -> list:
     own_fog: set = set()
     if key == "fog-wall":  # recasting moves the wall, so its own hexes count as free
 
-        own = state["effects"].get(f"{w['id']}:fog-wall")
+        own = state.effects.get(f"{w['id']}:fog-wall")
         own_fog = {as_hex(h) for h in own["hexes"]} if own else set()
     occupied = match.occupied(state)
     free = sorted(h for h in near if _free_ground(a, occupied, h, tokens, own_fog) and seen(h))
@@ -92,30 +95,30 @@ def spell_targets(state: dict, w: dict, key: str, origin: Hex) -> list:
     return out
 
 
-def may_cast(state: dict) -> bool:
-    t = state["turn"]
+def may_cast(state: IncantrisState) -> bool:
+    t = state.turn
     w = turns.active(state)
-    if w is None or t["ending"] or t["cast"] or t["sapped"] or not match.in_arena(w):
+    if t is None or w is None or t["ending"] or t["cast"] or t["sapped"] or not match.in_arena(w):
         return False
     here = as_hex(w["hex"])
     # a wizard passing through a team-mate's hex or a fog wall has not ended its movement
     return match.arena(state).is_whole(here) and _movement_may_end(state, w, here)
 
 
-def _movement_may_end(state: dict, w: dict, here: Hex) -> bool:
+def _movement_may_end(state: IncantrisState, w: Wizard, here: Hex) -> bool:
     from shared.incantris.movement import Ground
 
     return Ground(state).may_stop(w, here)
 
 
-def cast_options(state: dict, only: str | None = None) -> list[dict]:
+def cast_options(state: IncantrisState, only: str | None = None) -> list[dict]:
     """Every legal cast of the active wizard (of spell `only`, when given)."""
     if not may_cast(state):
         return []
-    w = turns.active(state)
+    w = turns.acting(state)
     pack = load()
     ring = "power-ring" in w["items"]
-    out = []
+    out: list[dict] = []
     for key in match_spells(w):
         if only is not None and key != only:
             continue
@@ -132,13 +135,13 @@ def cast_options(state: dict, only: str | None = None) -> list[dict]:
     return out
 
 
-def match_spells(w: dict) -> tuple[str, ...]:
+def match_spells(w: Wizard) -> tuple[str, ...]:
     return load().wizards[w["id"]].spells
 
 
-def cast(state: dict, action: dict, ev: list) -> None:
+def cast(state: IncantrisState, action: dict, ev: list) -> None:
     """Apply a legal cast action of the active wizard."""
-    w = turns.active(state)
+    w = turns.acting(state)
     key = action["spell"]
     spell = load().spells[key]
     origin = dict((via, h) for via, h in origins(state, w))[action.get("from")]
@@ -146,7 +149,7 @@ def cast(state: dict, action: dict, ev: list) -> None:
     plus = bonus_at(state, origin)
     if action.get("ring"):
         w["items"].remove("power-ring")
-        state.setdefault("used_items", []).append([w["id"], "power-ring"])
+        state.edit("used_items").append([w["id"], "power-ring"])
         match.event(ev, "item-used", wizard=w["id"], item="power-ring")
         plus += 1  # Power Ring: "grants +1 to the roll"
     match.event(ev, "cast", wizard=w["id"], spell=key, target=action["target"], origin=list(origin))
@@ -180,17 +183,17 @@ def cast(state: dict, action: dict, ev: list) -> None:
 
 
 # --- the Guardian Hydra's Flame Darts --------------------------------------------------------
-def hydra_options(state: dict) -> list[dict]:
+def hydra_options(state: IncantrisState) -> list[dict]:
     """"On the caster's subsequent turns, the hydra casts Flame Darts with an elemental power
     source, but with 2D+1." Reading (authored): the caster chooses its target (or lets it
     rest) once on each of his or her turns, at any time of the turn; sight and range (8) are
     the hydra's own."""
-    t = state["turn"]
+    t = state.turn
     w = turns.active(state)
-    if w is None or t["ending"] or t["hydra"] or not match.in_arena(w):
+    if t is None or w is None or t["ending"] or t["hydra"] or not match.in_arena(w):
         return []
-    e = state["effects"].get(f"{w['id']}:guardian-hydra")
-    if e is None or e["since"] >= state["serial"]:
+    e = state.effects.get(f"{w['id']}:guardian-hydra")
+    if e is None or e["since"] >= state.serial:
         return []
     here = as_hex(e["hex"])
     a = match.arena(state)
@@ -204,10 +207,10 @@ def hydra_options(state: dict) -> list[dict]:
     return out
 
 
-def hydra(state: dict, action: dict, ev: list) -> None:
-    w = turns.active(state)
-    state["turn"]["hydra"] = True
-    e = state["effects"][f"{w['id']}:guardian-hydra"]
+def hydra(state: IncantrisState, action: dict, ev: list) -> None:
+    w = turns.acting(state)
+    turns.current(state)["hydra"] = True
+    e = state.effects[f"{w['id']}:guardian-hydra"]
     x = match.wizard(state, action["target"])
     match.event(ev, "hydra", wizard=w["id"], target=x["id"])
     plus = 1 + bonus_at(state, as_hex(e["hex"]))

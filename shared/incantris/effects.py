@@ -16,32 +16,33 @@ from shared.hexgrid import Hex, neighbours
 from shared.incantris import attack, flow, match
 from shared.incantris.arena import as_hex
 from shared.incantris.flow import handles
+from shared.incantris.state import Effect, IncantrisState, Placement, Roll, Task, Wizard
 
 
-def place(state: dict, caster: dict, spell: str, where: dict, ev: list, bonus: int = 0) -> dict:
+def place(state: IncantrisState, caster: Wizard, spell: str, where: Placement, ev: list, bonus: int = 0) -> Effect:
     key = f"{caster['id']}:{spell}"
-    moved = key in state["effects"]
-    e = {"id": key, "spell": spell, "caster": caster["id"], "side": caster["side"], "since": state["serial"]}
+    moved = key in state.effects
+    e: Effect = {"id": key, "spell": spell, "caster": caster["id"], "side": caster["side"], "since": state.serial}
     e.update(where)
     if bonus:
         e["bonus"] = bonus
-    state["effects"][key] = e
+    state.edit("effects")[key] = e
     match.event(ev, "effect-moved" if moved else "effect-placed", effect=key, **where)
     return e
 
 
-def remove(state: dict, key: str, reason: str, ev: list) -> None:
-    if key in state["effects"]:
-        del state["effects"][key]
+def remove(state: IncantrisState, key: str, reason: str, ev: list) -> None:
+    if key in state.effects:
+        del state.edit("effects")[key]
         match.event(ev, "effect-ended", effect=key, reason=reason)
 
 
-def cancel_options(state: dict, w: dict) -> list[dict]:
+def cancel_options(state: IncantrisState, w: Wizard) -> list[dict]:
     """A wizard may cancel one of his or her own persistent spells on his or her turn."""
     return [{"kind": "cancel", "effect": e["id"]} for e in match.effects(state) if e["caster"] == w["id"]]
 
 
-def cleanse_targets(state: dict, w: dict, here: Hex) -> list[str]:
+def cleanse_targets(state: IncantrisState, w: Wizard, here: Hex) -> list[str]:
     """Cleansing Fire: effects affecting the Sorcerer/Sorceress, in the hex he/she occupies
     (or the totem's, when used from it), in an adjacent hex, or on an adjacent wizard.
     FAQ 2: touching any part of a Blaze or Power Circle is enough to cancel all of it."""
@@ -56,19 +57,19 @@ def cleanse_targets(state: dict, w: dict, here: Hex) -> list[str]:
     return out
 
 
-def blaze_at(state: dict, h: Hex) -> list[dict]:
+def blaze_at(state: IncantrisState, h: Hex) -> list[Effect]:
     """Blazes covering h that may bite now: "on future turns" after the one it was cast."""
-    return [e for e in match.effects(state) if e["spell"] == "blaze" and e["since"] < state["serial"]
+    return [e for e in match.effects(state) if e["spell"] == "blaze" and e["since"] < state.serial
             and h in match.effect_hexes(e)]
 
 
-def _blaze_tasks(state: dict, w: dict, h: Hex) -> list[dict]:
+def _blaze_tasks(state: IncantrisState, w: Wizard, h: Hex) -> list[Task]:
     """FAQ 3: once per hex per turn; the caster may roll 1D+2 elemental against the wizard."""
-    t = state["turn"]
+    t = state.turn
     key = f"{w['id']}@{h[0]},{h[1]}"
     if t is None or key in t["burned"]:
         return []
-    tasks = []
+    tasks: list[Task] = []
     for e in blaze_at(state, h):
         caster = match.wizard(state, e["caster"])
         if not caster["alive"]:
@@ -79,12 +80,12 @@ def _blaze_tasks(state: dict, w: dict, h: Hex) -> list[dict]:
     return tasks
 
 
-def blaze_on_enter(state: dict, w: dict, h: Hex) -> list[dict]:
+def blaze_on_enter(state: IncantrisState, w: Wizard, h: Hex) -> list[Task]:
     """A wizard "enters a hex occupied by the blaze" (by moving, Primal Reach or Teleport, FAQ 7)."""
     return _blaze_tasks(state, w, h)
 
 
-def blaze_on_stay(state: dict, w: dict, ev: list) -> None:
+def blaze_on_stay(state: IncantrisState, w: Wizard, ev: list) -> None:
     """A wizard "ends his or her turn in a hex occupied by the blaze" (not if it was burned
     entering that hex this turn, FAQ 3)."""
     tasks = _blaze_tasks(state, w, as_hex(w["hex"]))
@@ -97,11 +98,11 @@ class BlazeBite:
     """The Blaze's caster decides whether to roll against the wizard (the rulebook: "may")."""
 
     def waits(self, state, task):
-        e = state["effects"].get(task["effect"])
+        e = state.effects.get(task["effect"])
         target = match.wizard(state, task["target"])
         if e is None or not match.in_arena(target):
             return None
-        seat = state["sides"][e["side"]]["seat"]
+        seat = state.sides[e["side"]]["seat"]
         return None if seat is None else ("seat", seat)
 
     def options(self, state, task):
@@ -116,20 +117,20 @@ class BlazeBite:
 
     def run(self, state, task, ev):
         flow.pop(state)
-        e = state["effects"].get(task["effect"])
+        e = state.effects.get(task["effect"])
         target = match.wizard(state, task["target"])
         if e is None or not match.in_arena(target):
             return
         if target["side"] != e["side"]:  # an engine-played caster burns foes only
             self._burn(state, task, ev)
 
-    def _burn(self, state, task, ev):
+    def _burn(self, state: IncantrisState, task: Task, ev: list) -> None:
         from shared.incantris import dice
 
-        e = state["effects"][task["effect"]]
+        e = state.effects[task["effect"]]
         target = match.wizard(state, task["target"])
         bonus = e.get("bonus", 0)  # FAQ 5: +1 only if cast from inside a Power Circle
         caster = match.wizard(state, e["caster"])
-        cast = {"dice": 1, "plus": 2 + bonus}  # Blaze: "roll 1D+2 with an elemental power source"
+        cast: Roll = {"dice": 1, "plus": 2 + bonus}  # Blaze: "roll 1D+2 with an elemental power source"
         flow.push_front(state, attack.new(state, "blaze", caster["id"], e["side"], "elemental", target["id"], cast,
                                           dice.ward_roll(state, target, "elemental")))

@@ -6,7 +6,7 @@ wizard boards are "public information"), so every seat's view is the whole state
 """
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from typing import Sequence
 
 from shared.engine import (
@@ -20,7 +20,7 @@ from shared.engine import (
     Outcome,
     RuleViolation,
 )
-from shared.engine.contract import canonical_json
+from shared.engine.state import tree_copy
 from shared.incantris import (  # noqa: F401
     attack,
     attackers,
@@ -41,6 +41,7 @@ from shared.incantris.arena import as_hex
 from shared.incantris.invariants import check
 from shared.incantris.movement import Ground
 from shared.incantris.pack import load
+from shared.incantris.state import CampaignRecord, IncantrisState
 
 BOARD = {"place", "post", "buy", "ready", "activate", "step", "exit", "pick-up", "end", "boots", "relocate",
          "relocate-stay"}
@@ -121,7 +122,7 @@ def _sorted(actions: list[dict]) -> list[dict]:
     return sorted(actions, key=lambda a: repr(sorted(a.items())))
 
 
-class IncantrisEngine(GameEngine[dict]):
+class IncantrisEngine(GameEngine[IncantrisState]):
     name = "incantris"
     title = "Incantris"
     min_seats = 1
@@ -129,14 +130,14 @@ class IncantrisEngine(GameEngine[dict]):
     variants = setup.VARIANTS
 
     # --- set-up and turn structure ---------------------------------------------------------
-    def setup(self, config: MatchConfig) -> dict:
+    def setup(self, config: MatchConfig) -> IncantrisState:
         state = setup.new_state(config)
         ev: list = []
         flow.settle(state, ev)
         return state
 
-    def actor(self, state: dict) -> int:
-        if state["phase"] == "over":
+    def actor(self, state: IncantrisState) -> int:
+        if state.phase == "over":
             return TERMINAL
         w = flow.waiting(state)
         if w is not None:
@@ -145,26 +146,31 @@ class IncantrisEngine(GameEngine[dict]):
                 return CHANCE
             if what is not None:
                 return what[1]
-        if state["phase"] in ("shop", "place", "post"):
-            return state["sides"][state["setup"]["side"]]["seat"]
-        t = state["turn"]
+        if state.phase in ("shop", "place", "post"):
+            return self._seat(state, setup.side_to_act(state))
+        t = state.turn
         if t is None:
             return TERMINAL
-        return state["sides"][t["side"]]["seat"]
+        return self._seat(state, t["side"])
 
-    def chance_request(self, state: dict) -> ChanceRequest | None:
+    def _seat(self, state: IncantrisState, side: int) -> int:
+        seat = state.sides[side]["seat"]
+        assert seat is not None, "the engine plays the attacking team: it never waits for it"
+        return seat
+
+    def chance_request(self, state: IncantrisState) -> ChanceRequest | None:
         w = flow.waiting(state)
-        if w is None or w[2] != "chance" or state["phase"] == "over":
+        if w is None or w[2] != "chance" or state.phase == "over":
             return None
         handler, task, _ = w
         return handler.chance(state, task)
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+    def legal_actions(self, state: IncantrisState, seat: int) -> list[dict]:
         if self.actor(state) != seat or seat < 0:
             return []
         return _sorted(self._options(state, None))
 
-    def _options(self, state: dict, kind: str | None, spell: str | None = None) -> list[dict]:
+    def _options(self, state: IncantrisState, kind: str | None, spell: str | None = None) -> list[dict]:
         """The legal actions of the acting seat (only those of `kind`, when given)."""
         def want(*kinds):
             return kind is None or kind in kinds
@@ -173,21 +179,21 @@ class IncantrisEngine(GameEngine[dict]):
         if w is not None and w[2] is not None:
             handler, task, _ = w
             return handler.options(state, task)
-        phase = state["phase"]
+        phase = state.phase
         if phase == "shop":
-            return campaign.shop_options(state, state["setup"]["side"])
+            return campaign.shop_options(state, setup.side_to_act(state))
         if phase == "place":
-            return setup.place_options(state, state["setup"]["side"])
+            return setup.place_options(state, setup.side_to_act(state))
         if phase == "post":
             return setup.post_options(state)
-        t = state["turn"]
+        t = state.turn
         if t is None:
             return []
         if t["wizard"] is None:
             return [{"kind": "activate", "wizard": wid} for wid in turns.waiting_wizards(state, t["side"])]
         if t["ending"]:
             return []
-        wiz = turns.active(state)
+        wiz = turns.acting(state)
         out: list[dict] = []
         if want("step", "exit"):
             out += walking.step_options(state)
@@ -212,9 +218,9 @@ class IncantrisEngine(GameEngine[dict]):
         out.append({"kind": "end"})
         return [a for a in out if kind is None or a["kind"] == kind]
 
-    def _cleanse_options(self, state: dict) -> list[dict]:
+    def _cleanse_options(self, state: IncantrisState) -> list[dict]:
         wiz = turns.active(state)
-        if match.ability(wiz) != "cleansing-fire" or not casting.may_cast(state):
+        if wiz is None or match.ability(wiz) != "cleansing-fire" or not casting.may_cast(state):
             return []
         out = []
         for via, h in casting.origins(state, wiz):
@@ -225,7 +231,7 @@ class IncantrisEngine(GameEngine[dict]):
                 out.append(a)
         return out
 
-    def apply(self, state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
+    def apply(self, state: IncantrisState, seat: int, action: dict) -> tuple[IncantrisState, list[dict]]:
         action = _well_formed(action)
         who = self.actor(state)
         if who == TERMINAL:
@@ -236,15 +242,15 @@ class IncantrisEngine(GameEngine[dict]):
         narrow = kind if kind not in ("reach-stop", "chain-stop", "relocate-stay") else None
         if action not in self._options(state, narrow, action.get("spell") if kind == "cast" else None):
             raise RuleViolation(RULE_OF[kind], self._why(state, action))
-        s = match.copy(state)
+        s = state.successor()
         ev: list = []
         self._dispatch(s, action, ev)
         flow.settle(s, ev)
         return s, ev
 
-    def _why(self, state: dict, action: dict) -> str:
+    def _why(self, state: IncantrisState, action: dict) -> str:
         kind = action["kind"]
-        t = state["turn"]
+        t = state.turn
         if kind == "cast":
             wiz = turns.active(state)
             if wiz is not None and action["spell"] not in casting.match_spells(wiz):
@@ -257,23 +263,23 @@ class IncantrisEngine(GameEngine[dict]):
                     "movement points or split movement)")
         return f"{kind} is not allowed now"
 
-    def _dispatch(self, s: dict, action: dict, ev: list) -> None:
+    def _dispatch(self, s: IncantrisState, action: dict, ev: list) -> None:
         kind = action["kind"]
         w = flow.waiting(s)
         if w is not None and w[2] is not None:
             handler, task, _ = w
             handler.choose(s, task, action, ev)
             return
-        phase = s["phase"]
+        phase = s.phase
         if phase == "shop":
-            side = s["setup"]["side"]
+            side = setup.side_to_act(s)
             if kind == "buy":
                 campaign.buy(s, side, action, ev)
             else:
                 setup.shop_done(s, side, ev)
             return
         if phase == "place":
-            setup.place(s, s["setup"]["side"], action, ev)
+            setup.place(s, setup.side_to_act(s), action, ev)
             return
         if phase == "post":
             setup.post(s, action, ev)
@@ -281,7 +287,7 @@ class IncantrisEngine(GameEngine[dict]):
         if kind == "activate":
             turns.activate(s, action["wizard"], ev)
             return
-        wiz = turns.active(s)
+        wiz = turns.acting(s)
         if kind == "step":
             walking.step(s, wiz, as_hex(action["to"]), walking.step_cost(s, wiz, as_hex(action["to"])), ev)
         elif kind == "exit":
@@ -295,7 +301,7 @@ class IncantrisEngine(GameEngine[dict]):
             match.event(ev, "cleansing-fire", wizard=wiz["id"], effect=action["effect"])
             effects.remove(s, action["effect"], "Cleansing Fire", ev)
         elif kind == "cancel":
-            s["turn"]["cancelled"] = True
+            turns.current(s)["cancelled"] = True
             effects.remove(s, action["effect"], "cancelled by its caster", ev)
         elif kind == "sap":
             scenarios.sap(s, action, ev)
@@ -308,9 +314,9 @@ class IncantrisEngine(GameEngine[dict]):
         elif kind == "end":
             turns.end_turn(s, ev)
 
-    def apply_chance(self, state: dict, outcome: Sequence[Sequence]) -> tuple[dict, list[dict]]:
+    def apply_chance(self, state: IncantrisState, outcome: Sequence[Sequence]) -> tuple[IncantrisState, list[dict]]:
         faces = self.checked_outcome(state, outcome)
-        s = match.copy(state)
+        s = state.successor()
         ev: list = []
         handler, task, _ = flow.waiting(s)
         handler.roll(s, task, faces, ev)
@@ -318,37 +324,37 @@ class IncantrisEngine(GameEngine[dict]):
         return s, ev
 
     # --- reading -------------------------------------------------------------------------------
-    def view(self, state: dict, seat: int | None) -> dict:
-        v = match.copy(state)
+    def view(self, state: IncantrisState, seat: int | None) -> dict:
+        v = tree_copy(state.to_json())
         v["viewer"] = seat
         return v
 
-    def query(self, state: dict, seat: int | None, query: dict) -> dict:
+    def query(self, state: IncantrisState, seat: int | None, query: dict) -> dict:
         # answered from the seat's view: an answer can use only what that seat may see
         return queries.answer(self.view(state, seat), seat, query)
 
-    def outcome(self, state: dict) -> Outcome | None:
-        if state["phase"] != "over":
+    def outcome(self, state: IncantrisState) -> Outcome | None:
+        if state.phase != "over":
             return None
-        n = state["seats"]
-        winners = state["result"]["winners"]
-        seats = [state["sides"][i]["seat"] for i in winners]
+        n = state.seats
+        winners = match.winners(state)
+        seats = [state.sides[i]["seat"] for i in winners]
         seat_winners = tuple(sorted(x for x in seats if x is not None))
-        if state["scenario"] == "solo":
+        if state.scenario == "solo":
             won = 1 in winners
             return Outcome((1 if won else 0,), (0,) if won else (), "the player defeats the attacking team" if won
                            else "the attacking team defeats the player")
-        scenario = state["scenario"]
+        scenario = state.scenario
         if scenario == "crystal-sap":
-            scores = [s["sapped"] for s in state["sides"]]
+            scores = [s["sapped"] for s in state.sides]
         elif scenario == "capture-the-crystal":
             scores = [1 if i in winners else 0 for i in range(n)]
         else:
             places = scenarios.places(state)
             scores = [n - p for p in places]
-        won = ", ".join(state["sides"][i]["team"] for i in winners)
-        summary = f"{scenario}: " + (f"{won} won" if winners else "no winner")
-        if state["campaign"] is not None:
+        teams = ", ".join(state.sides[i]["team"] for i in winners)
+        summary = f"{scenario}: " + (f"{teams} won" if winners else "no winner")
+        if state.campaign is not None:
             record = campaign.updated_record(state)
             return CampaignOutcome(tuple(record["awarded"]), seat_winners, summary, record)
         return Outcome(tuple(scores), seat_winners, summary)
@@ -361,18 +367,15 @@ class IncantrisEngine(GameEngine[dict]):
 
         return describe(action)
 
-    def check_invariants(self, state: dict) -> None:
+    def check_invariants(self, state: IncantrisState) -> None:
         check(state)
 
     # --- bytes ------------------------------------------------------------------------------------
-    def encode(self, state: dict) -> bytes:
-        return canonical_json(state)
+    def encode(self, state: IncantrisState) -> bytes:
+        return state.encode()
 
-    def decode(self, data: bytes) -> dict:
-        return json.loads(data)
-
-
-from dataclasses import dataclass  # noqa: E402
+    def decode(self, data: bytes) -> IncantrisState:
+        return IncantrisState.decode(data)
 
 
 @dataclass(frozen=True)
@@ -380,7 +383,7 @@ class CampaignOutcome(Outcome):
     """A campaign game's outcome: scores are the victory points this game awarded, and
     `campaign` is the record to pass as options["campaign"] to the next game."""
 
-    campaign: dict | None = None
+    campaign: CampaignRecord | None = None
 
     def to_dict(self) -> dict:
         d = super().to_dict()

@@ -3,7 +3,7 @@ run by themselves.
 
 Rules that interrupt a turn (Retribution as a wizard leaves a hex, Blaze as one enters,
 the dice of a spell, the choices a spell leaves to its caster, the tile shift at the end
-of a round) become tasks in `state["queue"]`. The front task decides who acts: CHANCE
+of a round) become tasks in `state.queue`. The front task decides who acts: CHANCE
 for dice, a seat for a choice, nobody for a step the engine runs itself. Tasks spawned
 while resolving one go to the front, so effects resolve depth first, in rulebook order.
 
@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from shared.incantris.state import IncantrisState, Task
+
 HANDLERS: dict[str, "Handler"] = {}
 
 
 class Handler(Protocol):
-    def waits(self, state: dict, task: dict): ...
+    def waits(self, state: IncantrisState, task: Task): ...
 
 
 def handles(kind: str):
@@ -34,23 +36,23 @@ def handles(kind: str):
     return register
 
 
-def push_front(state: dict, *tasks: dict) -> None:
-    state["queue"][0:0] = list(tasks)
+def push_front(state: IncantrisState, *tasks: Task) -> None:
+    state.queue[0:0] = list(tasks)
 
 
-def push_back(state: dict, task: dict) -> None:
-    state["queue"].append(task)
+def push_back(state: IncantrisState, task: Task) -> None:
+    state.queue.append(task)
 
 
-def pop(state: dict) -> dict:
-    return state["queue"].pop(0)
+def pop(state: IncantrisState) -> Task:
+    return state.queue.pop(0)
 
 
-def front(state: dict) -> dict | None:
-    return state["queue"][0] if state["queue"] else None
+def front(state: IncantrisState) -> Task | None:
+    return state.queue[0] if state.queue else None
 
 
-def waiting(state: dict):
+def waiting(state: IncantrisState):
     """(handler, task, what it waits for) of the front task, or None if the queue is empty."""
     task = front(state)
     if task is None:
@@ -59,17 +61,17 @@ def waiting(state: dict):
     return h, task, h.waits(state, task)
 
 
-def settle(state: dict, ev: list) -> None:
+def settle(state: IncantrisState, ev: list) -> None:
     """Run every step that needs nobody, until the match waits for dice or a seat."""
     from shared.incantris import scenarios, turns
 
     for _ in range(10_000):
         # a spell with several rolls (Meteor Storm) resolves in full before anyone is declared
         # the winner, so players falling to the same spell fall together
-        if not any(t["t"] == "attack" for t in state["queue"]):
+        if not any(t["t"] == "attack" for t in state.queue):
             scenarios.check_victory(state, ev)
-        if state["phase"] == "over":
-            state["queue"] = []
+        if state.phase == "over":
+            state.queue = []
             return
         w = waiting(state)
         if w is not None:

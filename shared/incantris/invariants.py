@@ -3,24 +3,26 @@ from __future__ import annotations
 
 from collections import Counter
 
+from shared.hexgrid import Hex
 from shared.incantris import match
 from shared.incantris.arena import OCEAN, as_hex
 from shared.incantris.pack import load
+from shared.incantris.state import IncantrisState
 
 
-def check(state: dict) -> None:
+def check(state: IncantrisState) -> None:
     pack = load()
     a = match.arena(state)
     walls = match.obstacle_hexes(state)
     tokens = match.token_hexes(state)
     crystals = match.crystal_hexes(state)
     fog = match.fog_hexes(state)
-    spots = Counter()
+    spots: Counter[Hex] = Counter()
     moving = None
-    t = state["turn"]
+    t = state.turn
     if t is not None and t.get("wizard") is not None and not t.get("ending"):
         moving = t["wizard"]
-    for wid, w in state["wizards"].items():
+    for wid, w in state.wizards.items():
         assert wid in pack.wizards, f"unknown wizard {wid}"
         assert 0 <= w["life"] <= w["max"] == pack.types[w["type"]].life, f"{wid}: life {w['life']}/{w['max']}"
         assert w["alive"] == (w["life"] > 0), f"{wid}: alive flag disagrees with life"
@@ -28,12 +30,12 @@ def check(state: dict) -> None:
             assert w["hex"] is None, f"dead {wid} still in the arena"
             continue
         if w["hex"] is None:
-            assert state["phase"] in ("shop", "place", "post") or state["sides"][w["side"]]["auto"], \
+            assert state.phase in ("shop", "place", "post") or state.sides[w["side"]]["auto"], \
                 f"{wid} is alive but not in the arena"
             continue
         h = as_hex(w["hex"])
         spots[h] += 1
-        carrier_edge = state["scenario"] == "capture-the-crystal" and w.get("carrying") and h in a.partial
+        carrier_edge = state.scenario == "capture-the-crystal" and w.get("carrying") and h in a.partial
         assert h in a.whole or carrier_edge, f"{wid} stands on a partial or missing hex {h}"
         assert h not in walls and h not in tokens and h not in crystals, f"{wid} stands on an impassable hex {h}"
         if a.terrain.get(h) == OCEAN:
@@ -45,26 +47,26 @@ def check(state: dict) -> None:
             # only the active wizard may be passing through a team-mate's hex
             ids = [w["id"] for w in match.on_board(state) if as_hex(w["hex"]) == h]
             assert n == 2 and moving in ids, f"two wizards end on hex {h}: {ids}"
-    for key, e in state["effects"].items():
+    for key, e in state.effects.items():
         assert key == f"{e['caster']}:{e['spell']}", f"effect id {key}"
         assert pack.spells[e["spell"]].persistent, f"{key} is not a persistent spell"
         if "wizard" in e:
-            assert state["wizards"][e["wizard"]]["alive"], f"{key} lies on a dead wizard"
+            assert state.wizards[e["wizard"]]["alive"], f"{key} lies on a dead wizard"
     for spell in ("bane", "entanglement"):
-        on = Counter(e["wizard"] for e in state["effects"].values() if e["spell"] == spell)
+        on = Counter(e["wizard"] for e in state.effects.values() if e["spell"] == spell)
         assert all(n == 1 for n in on.values()), f"a wizard carries two {spell} spells"
     for h in tokens:
         assert h in a.whole and h not in walls, f"token on a bad hex {h}"
-    for side in state["sides"]:
+    for side in state.sides:
         assert side["stars"] >= 0 and side["kills"] >= 0 and side["sapped"] >= 0
-    if state["scenario"] == "capture-the-crystal":
-        for c in state["crystals"]:
+    if state.scenario == "capture-the-crystal":
+        for c in state.crystals:
             assert (c["hex"] is None) == (c["carrier"] is not None), "a crystal is both carried and lying"
             if c["carrier"]:
-                assert state["wizards"][c["carrier"]]["carrying"] == c["colour"]
-    if state["phase"] == "play" and t is not None:
-        assert 0 <= t["side"] < len(state["sides"])
+                assert state.wizards[c["carrier"]]["carrying"] == c["colour"]
+    if state.phase == "play" and t is not None:
+        assert 0 <= t["side"] < len(state.sides)
         if t.get("wizard") is not None:
             assert t["mp"] >= 0 and t["spent"] >= 0, "negative movement points"
-    if state["phase"] == "over":
-        assert state["result"] is not None and state["queue"] == []
+    if state.phase == "over":
+        assert state.result is not None and state.queue == []

@@ -11,12 +11,13 @@ import heapq
 from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import match
 from shared.incantris.arena import OCEAN, STREAM, as_hex
+from shared.incantris.state import IncantrisState, Wizard
 
 
 class Ground:
     """What stands where, computed once per question so step checks stay cheap."""
 
-    def __init__(self, state: dict):
+    def __init__(self, state: IncantrisState):
         self.state = state
         self.arena = match.arena(state)
         self.occupied = match.occupied(state)
@@ -29,10 +30,10 @@ class Ground:
         self.fog = match.fog_hexes(state)
         self.shamans = [w for w in self.occupied.values() if w["type"] == "shaman"]
 
-    def enemy_shamans(self, w: dict) -> list[Hex]:
+    def enemy_shamans(self, w: Wizard) -> list[Hex]:
         return [as_hex(s["hex"]) for s in self.shamans if match.opposed(self.state, s, w)]
 
-    def terrain_cost(self, w: dict, h: Hex) -> int | None:
+    def terrain_cost(self, w: Wizard, h: Hex) -> int | None:
         """Movement points to enter h, ignoring who stands there; None if never enterable."""
         terrain = self.arena.terrain.get(h)
         if terrain is None:
@@ -44,24 +45,24 @@ class Ground:
             return 1 if druid else 2
         return 1
 
-    def blocked(self, w: dict, h: Hex) -> bool:
+    def blocked(self, w: Wizard, h: Hex) -> bool:
         """Obstacles, crystals, hydras, totems and enemy fog are impassable to w."""
         if h in self.walls or h in self.tokens or h in self.crystals:
             return True
         side = self.fog.get(h)
         return side is not None and side != w["side"]
 
-    def may_stop(self, w: dict, h: Hex) -> bool:
+    def may_stop(self, w: Wizard, h: Hex) -> bool:
         """No two wizards share a hex at the end of movement, and no one stays in fog."""
         if any(wid != w["id"] for wid in self.crowd.get(h, ())):
             return False
         return h not in self.fog
 
-    def halts(self, w: dict, h: Hex) -> bool:
+    def halts(self, w: Wizard, h: Hex) -> bool:
         """Bear Presence: entering a hex next to an opposing Shaman ends movement."""
         return any(distance(h, s) == 1 for s in self.enemy_shamans(w))
 
-    def step_cost(self, w: dict, frm: Hex, to: Hex) -> int | None:
+    def step_cost(self, w: Wizard, frm: Hex, to: Hex) -> int | None:
         """Cost of one step frm -> to for w (whole hexes only), None if the step is illegal."""
         if distance(frm, to) != 1 or to not in self.arena.whole:
             return None
@@ -77,7 +78,7 @@ class Ground:
                 return None
         return cost
 
-    def can_finish(self, w: dict, h: Hex, mp: int, halted: bool) -> bool:
+    def can_finish(self, w: Wizard, h: Hex, mp: int, halted: bool) -> bool:
         """Whether w standing on h with mp points left can end its movement legally."""
         if self.may_stop(w, h):
             return True
@@ -89,7 +90,7 @@ class Ground:
                 return True
         return False
 
-    def steps(self, w: dict, frm: Hex, mp: int) -> list[tuple[Hex, int]]:
+    def steps(self, w: Wizard, frm: Hex, mp: int) -> list[tuple[Hex, int]]:
         """Legal single steps (destination, cost) with mp points left."""
         out = []
         for n in neighbours(frm):
@@ -100,7 +101,7 @@ class Ground:
                 out.append((n, c))
         return sorted(out)
 
-    def reachable(self, w: dict, start: Hex | None, mp: int,
+    def reachable(self, w: Wizard, start: Hex | None, mp: int,
                   entries: list[Hex] | None = None) -> dict[Hex, tuple[int, list[Hex]]]:
         """Every hex w can end its movement on: hex -> (cost, path of hexes entered).
 
@@ -134,7 +135,7 @@ class Ground:
                     heapq.heappush(heap, (cost + c, n_steps + 1, n, path + [n]))
         return best
 
-    def walk_distance(self, w: dict, goal_near: Hex, starts: list[Hex]) -> dict[Hex, int]:
+    def walk_distance(self, w: Wizard, goal_near: Hex, starts: list[Hex]) -> dict[Hex, int]:
         """Movement-point distance from every hex to the hexes next to `goal_near`, ignoring
         movement limits and Bear Presence (used to move "toward" a wizard)."""
         dist: dict[Hex, int] = {}
@@ -157,7 +158,7 @@ class Ground:
         return dist
 
     # --- forced movement ------------------------------------------------------------
-    def shove_steps(self, target: dict, frm: Hex) -> list[Hex]:
+    def shove_steps(self, target: Wizard, frm: Hex) -> list[Hex]:
         """Primal Reach: hexes the caster may move the target into. "The caster may not move
         the target into or through any impassable hex. Streams do not slow down the target."
         Reading (authored): the target may not be moved into any occupied or fog hex, since
@@ -171,7 +172,7 @@ class Ground:
             out.append(n)
         return sorted(out)
 
-    def teleport_spots(self, target: dict) -> list[Hex]:
+    def teleport_spots(self, target: Wizard) -> list[Hex]:
         """Teleport: up to four hexes from the target's hex, never onto an impassable hex
         (through them is fine, FAQ 4); the target's own hex means staying put."""
         here = as_hex(target["hex"])

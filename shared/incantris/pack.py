@@ -113,7 +113,7 @@ class Pack:
         """Every board spell is printed in the Spell & Magical Ability Reference, and each of its
         twenty spells is on some wizard's board (Flame Darts is the hydra's "but with 2D+1", so a
         wizard casts it at its printed 1D+2)."""
-        on_boards = set()
+        on_boards: set[str] = set()
         for w in self.wizards.values():
             unknown = [s for s in w.spells if s not in self.spells]
             if unknown or len(set(w.spells)) != len(w.spells):

@@ -15,6 +15,7 @@ from shared.incantris import dice, match
 from shared.incantris.arena import as_hex
 from shared.incantris.movement import Ground
 from shared.incantris.pack import load
+from shared.incantris.state import IncantrisState
 
 DAMAGE = {"eagle-talon", "flame-darts", "gloom-strike", "inferno", "meteor-storm", "phantom-blast", "primal-reach",
           "scorching-chain", "spectral-rush", "tempest"}
@@ -25,11 +26,12 @@ ITEM_WISHES = ("amulet", "red-potion", "power-ring", "crystal-coin", "winged-boo
 def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     if len(legal) == 1:
         return legal[0]
+    seen = IncantrisState.of_view(view)
     kinds = {a["kind"] for a in legal}
-    me = match.side_of_seat(view, seat)
-    task = view["queue"][0] if view.get("queue") else None
+    me = match.side_of_seat(seen, seat)
+    task = seen.queue[0] if seen.queue else None
     for pick in (_choice, _setup, _activate, _turn):
-        got = pick(view, me, legal, kinds, task, rng)
+        got = pick(seen, me, legal, kinds, task, rng)
         if got is not None:
             return got
     return rng.choice(legal)
@@ -126,7 +128,7 @@ def _activate(view, me, legal, kinds, task, rng):
 
 # --- a wizard's turn -------------------------------------------------------------------------------
 def _turn(view, me, legal, kinds, task, rng):
-    w = match.wizard(view, view["turn"]["wizard"]) if view.get("turn") and view["turn"].get("wizard") else None
+    w = match.wizard(view, view.turn["wizard"]) if view.turn and view.turn.get("wizard") else None
     if w is None:
         return None
     for k in ("exit", "sap", "pick-up"):
@@ -155,19 +157,19 @@ def _turn(view, me, legal, kinds, task, rng):
         for a in others:
             if a["kind"] == "potion" and w["life"] <= w["max"] - 2:
                 return a
-            if a["kind"] == "cleanse" and view["effects"][a["effect"]]["side"] != me:
+            if a["kind"] == "cleanse" and view.effects[a["effect"]]["side"] != me:
                 return a
     steps = [a for a in legal if a["kind"] == "step"]
     if best is not None and (not steps or value >= 1.5 or _close_enough(view, w, me)):
         return best
     if steps:
-        step = _step(view, me, w, steps, cast_done=view["turn"]["cast"], rng=rng)
+        step = _step(view, me, w, steps, cast_done=view.turn["cast"], rng=rng)
         if step is not None:
             return step
     if best is not None:
         return best
     boots = [a for a in legal if a["kind"] == "boots"]
-    if boots and not view["turn"]["cast"] and steps:
+    if boots and not view.turn["cast"] and steps:
         return boots[0]
     return {"kind": "end"} if {"kind": "end"} in legal else rng.choice(legal)
 
@@ -208,7 +210,7 @@ def _value(view, me, w, a) -> float:
         return 1.2 if x["side"] != me else -1.0
     if key == "teleport":
         return 0.0
-    own = view["effects"].get(f"{w['id']}:{key}")
+    own = view.effects.get(f"{w['id']}:{key}")
     foes = [as_hex(x["hex"]) for x in match.on_board(view) if x["side"] != me]
     if not foes:
         return 0.0
@@ -233,26 +235,26 @@ def _value(view, me, w, a) -> float:
 
 
 def _close_enough(view, w, me) -> bool:
-    return view["turn"]["moved"]
+    return view.turn["moved"]
 
 
 def _goal(view, me, w) -> tuple[int, int] | None:
     """Where this wizard wants to go: its crystal, home with it, or the weakest foe."""
-    scenario = view["scenario"]
-    colour = view["sides"][me]["team"]
+    scenario = view.scenario
+    colour = view.sides[me]["team"]
     here = as_hex(w["hex"])
     if scenario == "crystal-sap":
-        stacks = [as_hex(c["hex"]) for c in view["crystals"] if colour in c["colours"]]
+        stacks = [as_hex(c["hex"]) for c in view.crystals if colour in c["colours"]]
         if stacks:
             return min(stacks, key=lambda h: (distance(h, here), h))
     if scenario == "capture-the-crystal":
         if w.get("carrying"):
             a = match.arena(view)
-            zone = a.tile_hexes[view["sides"][me]["zone"]]
+            zone = a.tile_hexes[view.sides[me]["zone"]]
             edge = sorted(h for h in zone if h in a.partial)
             return min(edge, key=lambda h: (distance(h, here), h)) if edge else None
-        mine = [as_hex(c["hex"]) for c in view["crystals"] if c["colour"] == colour and c["hex"] is not None]
-        carried = any(c["colour"] == colour and c["carrier"] for c in view["crystals"])
+        mine = [as_hex(c["hex"]) for c in view.crystals if c["colour"] == colour and c["hex"] is not None]
+        carried = any(c["colour"] == colour and c["carrier"] for c in view.crystals)
         if mine and not carried:
             return min(mine, key=lambda h: (distance(h, here), h))
     power = match.kind(w).power
@@ -267,7 +269,7 @@ def _goal(view, me, w) -> tuple[int, int] | None:
 def _step(view, me, w, steps, cast_done, rng):
     here = as_hex(w["hex"])
     foes = [as_hex(x["hex"]) for x in match.on_board(view) if x["side"] != me]
-    objective = view["scenario"] in ("crystal-sap", "capture-the-crystal")
+    objective = view.scenario in ("crystal-sap", "capture-the-crystal")
     if cast_done and not objective:
         # keep out of range: step away from the nearest foes if they are close
         if not foes or min(distance(here, f) for f in foes) > 6:

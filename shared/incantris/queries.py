@@ -17,7 +17,9 @@ Everything in Incantris is public, and answers are read from the seat's view all
 """
 from __future__ import annotations
 
+import dataclasses
 import heapq
+from typing import Any
 
 from shared import hexgrid
 from shared.engine import MalformedAction
@@ -27,27 +29,29 @@ from shared.incantris import casting, match, sight, turns, walking
 from shared.incantris.arena import as_hex
 from shared.incantris.movement import Ground
 from shared.incantris.pack import load
+from shared.incantris.state import IncantrisState, Turn, Wizard
 
 FIELDS = {"line_of_sight": {"from", "to"}, "range": {"from", "to"}, "reachable": {"wizard"},
           "targets": {"wizard", "spell"}}
 
 
-def answer(view: dict, seat: int | None, query) -> dict:
+def answer(view: dict[str, Any], seat: int | None, query) -> dict:
+    seen = IncantrisState.of_view(view)
     kind = query_kind(query, FIELDS, "Incantris")
     if kind == "range":
         a, b = _hex(query, "from"), _hex(query, "to")
         return {"from": list(a), "to": list(b), "hexes": distance(a, b)}
     if kind == "line_of_sight":
-        return line_of_sight(view, seat, _arena_hex(view, query, "from"), _arena_hex(view, query, "to"))
-    w = _wizard(view, query)
+        return line_of_sight(seen, seat, _arena_hex(seen, query, "from"), _arena_hex(seen, query, "to"))
+    w = _wizard(seen, query)
     if kind == "reachable":
-        return reachable(view, w)
+        return reachable(seen, w)
     spell = query.get("spell")
     if not isinstance(spell, str) or spell not in load().spells:
         raise MalformedAction(f"targets needs 'spell': one of {sorted(load().spells)}")
     if spell not in casting.match_spells(w):
         raise MalformedAction(f"{w['id']} has no spell {spell!r} on its reference board: {casting.match_spells(w)}")
-    return targets(view, w, spell)
+    return targets(seen, w, spell)
 
 
 # --- reading the fields -------------------------------------------------------------------------
@@ -58,22 +62,22 @@ def _hex(query: dict, field: str) -> Hex:
     return (v[0], v[1])
 
 
-def _arena_hex(view: dict, query: dict, field: str) -> Hex:
+def _arena_hex(view: IncantrisState, query: dict, field: str) -> Hex:
     h = _hex(query, field)
     if h not in match.arena(view).coverage:
         raise MalformedAction(f"{query['kind']}: {field} {list(h)} is not a hex of the arena")
     return h
 
 
-def _wizard(view: dict, query: dict) -> dict:
+def _wizard(view: IncantrisState, query: dict) -> Wizard:
     wid = query.get("wizard")
-    if not isinstance(wid, str) or wid not in view["wizards"]:
+    if not isinstance(wid, str) or wid not in view.wizards:
         raise MalformedAction(f"{query['kind']} needs 'wizard': one of {match.wizard_ids(view)}")
-    return view["wizards"][wid]
+    return view.wizards[wid]
 
 
 # --- line of sight --------------------------------------------------------------------------------
-def line_of_sight(view: dict, seat: int | None, source: Hex, target: Hex) -> dict:
+def line_of_sight(view: IncantrisState, seat: int | None, source: Hex, target: Hex) -> dict:
     """sight.can_see with the blockers of the seat's team; `in_the_way` lists each blocking hex (and
     each piece of the arena's edge) that some straight line from `source` to the centre of
     `target` touches: when `sees` is false, together they close every such line."""
@@ -94,10 +98,10 @@ def line_of_sight(view: dict, seat: int | None, source: Hex, target: Hex) -> dic
             "sees": sees, "hexes": distance(source, target), "in_the_way": in_way}
 
 
-def _blockers(view: dict, side: int | None) -> dict[Hex, dict]:
+def _blockers(view: IncantrisState, side: int | None) -> dict[Hex, dict]:
     """What stands on each hex that blocks sight (Casting Spells, Obstacles, the persistent spells)."""
     out: dict[Hex, dict] = {}
-    for o in view["obstacles"]:
+    for o in view.obstacles:
         if o["kind"] in ("tree", "high-wall"):
             for h in o["hexes"]:
                 out[as_hex(h)] = {"what": o["kind"]}
@@ -152,13 +156,13 @@ def _touch(a, b, eps: float = 1e-9) -> bool:
 
 
 # --- movement -------------------------------------------------------------------------------------
-def reachable(view: dict, w: dict) -> dict:
+def reachable(view: IncantrisState, w: Wizard) -> dict:
     """Ground.reachable with the points the wizard has this turn: what is left of them if it is
     the active wizard; its full movement points (two under Entanglement, as on activation) if its
     turn token is still portrait side up; none once it has acted this round."""
-    out = {"wizard": w["id"], "from": w["hex"], "movement_points": 0, "hexes": []}
+    out: dict[str, Any] = {"wizard": w["id"], "from": w["hex"], "movement_points": 0, "hexes": []}
     active = turns.active(view)
-    if view["phase"] != "play":
+    if view.phase != "play":
         out["why"] = "the wizards are not in play yet"
         return out
     if not w["alive"]:
@@ -178,8 +182,9 @@ def reachable(view: dict, w: dict) -> dict:
     here = as_hex(w["hex"]) if w["hex"] is not None else None
     entries = None
     if here is None:  # Solo Play: an attacking wizard waiting outside steps in at its entry point
-        entries = [as_hex(h) for h in view["entries"][w["entry"]]["hexes"]] if w.get("entry") is not None else []
-    if here is not None and view["scenario"] == "capture-the-crystal" and w.get("carrying"):
+        entry = w["entry"]
+        entries = [as_hex(h) for h in view.entries[entry]["hexes"]] if entry is not None else []
+    if here is not None and view.scenario == "capture-the-crystal" and w.get("carrying"):
         out["hexes"] = _carrier(view, g, w, here, mp) if mp > 0 else []
         return out
     spots = g.reachable(w, here, mp, entries) if mp > 0 else {}
@@ -188,7 +193,7 @@ def reachable(view: dict, w: dict) -> dict:
     return out
 
 
-def _carrier(view: dict, g: Ground, w: dict, here: Hex, mp: int) -> list[dict]:
+def _carrier(view: IncantrisState, g: Ground, w: Wizard, here: Hex, mp: int) -> list[dict]:
     """Capture the Crystal: a carrier may also step into (and along, and back from) the partial
     hexes of its own starting zone while a point is left to step off the arena
     (walking._partial_steps); the same cheapest-first search as Ground.reachable with those steps
@@ -220,18 +225,23 @@ def _carrier(view: dict, g: Ground, w: dict, here: Hex, mp: int) -> list[dict]:
 
 
 # --- spells ---------------------------------------------------------------------------------------
-def targets(view: dict, w: dict, key: str) -> dict:
+def targets(view: IncantrisState, w: Wizard, key: str) -> dict:
     """casting.spell_targets from the wizard's hex (and its totem). For a wizard that is not the
     active one its turn would begin where it stands, which is what Spectral Rush counts from."""
     spell = load().spells[key]
-    out = {"wizard": w["id"], "spell": key, "range": spell.range, "target": spell.target, "targets": []}
+    out: dict[str, Any] = {"wizard": w["id"], "spell": key, "range": spell.range, "target": spell.target,
+                           "targets": []}
     active = turns.active(view)
     is_active = active is not None and active["id"] == w["id"]
     out["may_cast_now"] = bool(is_active and casting.may_cast(view))
-    if view["phase"] != "play" or not match.in_arena(w):
+    if view.phase != "play" or not match.in_arena(w):
         out["why"] = f"{w['id']} is not in the arena"
         return out
-    state = view if is_active else dict(view, turn=dict(view["turn"] or {}, start=w["hex"]))
+    state = view
+    if not is_active:  # its turn would begin where it stands
+        turn: Turn = ({**view.turn, "start": w["hex"]} if view.turn is not None
+                      else {"side": w["side"], "wizard": None, "start": w["hex"]})
+        state = dataclasses.replace(view, turn=turn)
     for via, origin in casting.origins(state, w):
         found = casting.spell_targets(state, w, key, origin)
         if via is None:

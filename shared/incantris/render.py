@@ -10,38 +10,40 @@ from __future__ import annotations
 
 from shared.incantris import match
 from shared.incantris.arena import OCEAN, STREAM, as_hex
+from shared.incantris.state import IncantrisState
 
 COLOURS = {"red": "\033[31m", "blue": "\033[34m", "purple": "\033[35m", "grey": "\033[90m"}
 RESET = "\033[0m"
 
 
-def _letters(view: dict) -> dict[str, str]:
-    return {wid: "ABCDEFGHIJKL"[i] for i, wid in enumerate(sorted(view["wizards"]))}
+def _letters(view: IncantrisState) -> dict[str, str]:
+    return {wid: "ABCDEFGHIJKL"[i] for i, wid in enumerate(sorted(view.wizards))}
 
 
 def render(view: dict, seat: int | None, colour: bool = False) -> str:
-    a = match.arena(view)
-    letters = _letters(view)
+    seen = IncantrisState.of_view(view)
+    a = match.arena(seen)
+    letters = _letters(seen)
     marks: dict = {}
-    for e in match.effects(view):
+    for e in match.effects(seen):
         if e["spell"] in ("blaze", "power-circle"):
             for h in match.effect_hexes(e):
                 marks.setdefault(h, "b" if e["spell"] == "blaze" else "p")
-    for o in view["obstacles"]:
-        for h in o["hexes"]:
-            marks[as_hex(h)] = {"tree": "T", "low-wall": "l", "high-wall": "H"}[o["kind"]]
-    for e in match.effects(view):
+    for o in seen.obstacles:
+        for spot in o["hexes"]:
+            marks[as_hex(spot)] = {"tree": "T", "low-wall": "l", "high-wall": "H"}[o["kind"]]
+    for e in match.effects(seen):
         if e["spell"] == "fog-wall":
-            for h in e["hexes"]:
-                marks[as_hex(h)] = "f"
+            for spot in e["hexes"]:
+                marks[as_hex(spot)] = "f"
         elif e["spell"] == "guardian-hydra":
             marks[as_hex(e["hex"])] = "h"
         elif e["spell"] == "spell-totem":
             marks[as_hex(e["hex"])] = "t"
-    for h in match.crystal_hexes(view):
+    for h in match.crystal_hexes(seen):
         marks[h] = "*"
-    team = {w["id"]: view["sides"][w["side"]]["team"] for w in view["wizards"].values()}
-    for w in match.on_board(view):
+    team = {w["id"]: seen.sides[w["side"]]["team"] for w in seen.wizards.values()}
+    for w in match.on_board(seen):
         c = letters[w["id"]]
         marks[as_hex(w["hex"])] = (COLOURS[team[w["id"]]] + c + RESET) if colour else c
     hexes = list(a.coverage)
@@ -56,19 +58,19 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
         width = max(cells) + 1
         text = []
         for x in range(width):
-            h = cells.get(x)
-            if h is None:
+            cell = cells.get(x)
+            if cell is None:
                 text.append(" ")
-            elif h in marks:
-                text.append(marks[h])
-            elif h in a.partial:
+            elif cell in marks:
+                text.append(marks[cell])
+            elif cell in a.partial:
                 text.append(":")
             else:
-                text.append({OCEAN: "#", STREAM: "~"}.get(a.terrain[h], "."))
+                text.append({OCEAN: "#", STREAM: "~"}.get(a.terrain[cell], "."))
         lines.append(f"{r:4d} " + "".join(text).rstrip())
     lines.append("")
-    for wid in sorted(view["wizards"]):
-        w = view["wizards"][wid]
+    for wid in sorted(seen.wizards):
+        w = seen.wizards[wid]
         where = "dead" if not w["alive"] else ("outside" if w["hex"] is None else f"at {w['hex']}")
         extra = []
         if w.get("sapped"):
@@ -77,18 +79,18 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
             extra.append("carrying the crystal")
         if w.get("items"):
             extra.append("items " + ", ".join(w["items"]))
-        for e in match.effects(view):
+        for e in match.effects(seen):
             if e.get("wizard") == wid:
                 extra.append(e["spell"])
         lines.append(f"  {letters[wid]} {wid:22s} life {w['life']:2d}/{w['max']:2d} {where}"
                      + (" (" + "; ".join(extra) + ")" if extra else ""))
-    t = view.get("turn")
-    if view["phase"] == "over":
-        lines.append("  game over: winners " + ", ".join(view["sides"][i]["team"] for i in view["result"]["winners"]))
+    t = seen.turn
+    if seen.phase == "over":
+        lines.append("  game over: winners " + ", ".join(seen.sides[i]["team"] for i in match.winners(seen)))
     elif t:
-        who = view["sides"][t["side"]]["team"]
+        who = seen.sides[t["side"]]["team"]
         doing = f" with {t['wizard']} ({t['mp']} movement left)" if t.get("wizard") else ""
-        lines.append(f"  round {view['round']}, {who} to act{doing}")
+        lines.append(f"  round {seen.round}, {who} to act{doing}")
     if seat is not None:
         lines.append(f"  you are seat {seat}")
     return "\n".join(lines)

@@ -15,81 +15,83 @@ from __future__ import annotations
 from shared.hexgrid import distance
 from shared.incantris import match, turns
 from shared.incantris.arena import as_hex
+from shared.incantris.state import IncantrisState, Wizard
 
 
-def set_crystals(state: dict, layout: dict) -> None:
-    n = len(state["sides"])
-    colours = [s["team"] for s in state["sides"]]
+def set_crystals(state: IncantrisState, layout: dict) -> None:
+    n = len(state.sides)
+    colours = [s["team"] for s in state.sides]
     out = []
-    if state["scenario"] == "crystal-sap":
+    if state.scenario == "crystal-sap":
         # "Each player takes one crystal of every other player's color and places them in a
         # stack in his or her starting zone."
         for c in layout["crystals"]:
             zone = c["zone"]
             out.append({"hex": list(c["hex"]), "zone": zone, "colours": [colours[i] for i in range(n) if i != zone]})
-    elif state["scenario"] == "capture-the-crystal":
+    elif state.scenario == "capture-the-crystal":
         for c in layout["crystals"]:
             out.append({"hex": list(c["hex"]), "colour": colours[c["seat"]], "carrier": None})
-    state["crystals"] = out
+    state.replace("crystals", out)
 
 
 # --- Crystal Sap ------------------------------------------------------------------------------
-def sap_options(state: dict) -> list[dict]:
+def sap_options(state: IncantrisState) -> list[dict]:
     """"A wizard must be in a hex adjacent to a crystal to sap its energy. A wizard may not
     sap a crystal and cast a spell on the same turn. Wizards may only sap crystals of their
     own color." Reading (authored): one crystal per turn, in place of the turn's spell."""
-    if state["scenario"] != "crystal-sap":
+    if state.scenario != "crystal-sap":
         return []
-    t = state["turn"]
+    t = state.turn
     w = turns.active(state)
-    if w is None or t["ending"] or t["cast"] or t["sapped"] or not match.in_arena(w):
+    if t is None or w is None or t["ending"] or t["cast"] or t["sapped"] or not match.in_arena(w):
         return []
     from shared.incantris import casting
 
     if not casting._movement_may_end(state, w, as_hex(w["hex"])):
         return []
-    colour = state["sides"][w["side"]]["team"]
+    colour = state.sides[w["side"]]["team"]
     here = as_hex(w["hex"])
-    return [{"kind": "sap", "hex": c["hex"]} for c in state["crystals"]
+    return [{"kind": "sap", "hex": c["hex"]} for c in state.crystals
             if colour in c["colours"] and distance(as_hex(c["hex"]), here) == 1]
 
 
-def sap(state: dict, action: dict, ev: list) -> None:
-    w = turns.active(state)
-    colour = state["sides"][w["side"]]["team"]
-    for c in state["crystals"]:
+def sap(state: IncantrisState, action: dict, ev: list) -> None:
+    w = turns.acting(state)
+    colour = state.sides[w["side"]]["team"]
+    crystals = state.edit("crystals")
+    for c in crystals:
         if c["hex"] == list(action["hex"]):
             c["colours"].remove(colour)
-    state["crystals"] = [c for c in state["crystals"] if c["colours"]]
-    state["turn"]["sapped"] = True
+    crystals[:] = [c for c in crystals if c["colours"]]
+    turns.current(state)["sapped"] = True
     w["sapped"] += 1  # "ward with an additional 1D against all power sources for each crystal"
-    state["sides"][w["side"]]["sapped"] += 1
+    state.edit("sides", w["side"])["sapped"] += 1
     match.event(ev, "sap", wizard=w["id"], hex=list(action["hex"]), colour=colour)
 
 
-def crystals_to_sap(state: dict) -> int:
-    return len(state["sides"]) - 1
+def crystals_to_sap(state: IncantrisState) -> int:
+    return len(state.sides) - 1
 
 
 # --- Capture the Crystal ----------------------------------------------------------------------
-def pick_up_options(state: dict) -> list[dict]:
+def pick_up_options(state: IncantrisState) -> list[dict]:
     """"A wizard may pick up a crystal by being in a hex adjacent to it. Wizards may only
     pick up crystals of their own color ... may continue movement and may cast spells."""
-    if state["scenario"] != "capture-the-crystal":
+    if state.scenario != "capture-the-crystal":
         return []
-    t = state["turn"]
+    t = state.turn
     w = turns.active(state)
-    if w is None or t["ending"] or not match.in_arena(w) or w.get("carrying"):
+    if t is None or w is None or t["ending"] or not match.in_arena(w) or w.get("carrying"):
         return []
-    colour = state["sides"][w["side"]]["team"]
+    colour = state.sides[w["side"]]["team"]
     here = as_hex(w["hex"])
-    return [{"kind": "pick-up", "hex": c["hex"]} for c in state["crystals"]
+    return [{"kind": "pick-up", "hex": c["hex"]} for c in state.crystals
             if c["colour"] == colour and c["hex"] is not None and distance(as_hex(c["hex"]), here) == 1]
 
 
-def pick_up(state: dict, action: dict, ev: list) -> None:
-    w = turns.active(state)
-    for c in state["crystals"]:
+def pick_up(state: IncantrisState, action: dict, ev: list) -> None:
+    w = turns.acting(state)
+    for c in state.edit("crystals"):
         if c["hex"] == list(action["hex"]):
             c["hex"] = None
             c["carrier"] = w["id"]
@@ -97,11 +99,11 @@ def pick_up(state: dict, action: dict, ev: list) -> None:
     match.event(ev, "pick-up", wizard=w["id"], hex=list(action["hex"]))
 
 
-def on_death(state: dict, w: dict, where, ev: list) -> None:
+def on_death(state: IncantrisState, w: Wizard, where, ev: list) -> None:
     """Capture: "If a wizard carrying a crystal dies, the crystal remains in the hex where the
     wizard died." Crystal Sap: sapped crystals leave with the dead wizard but still count."""
-    if state["scenario"] == "capture-the-crystal" and w.get("carrying"):
-        for c in state["crystals"]:
+    if state.scenario == "capture-the-crystal" and w.get("carrying"):
+        for c in state.edit("crystals"):
             if c["carrier"] == w["id"]:
                 c["carrier"] = None
                 c["hex"] = where
@@ -110,11 +112,11 @@ def on_death(state: dict, w: dict, where, ev: list) -> None:
 
 
 # --- victory ----------------------------------------------------------------------------------
-def check_victory(state: dict, ev: list) -> None:
-    if state["phase"] != "play":
+def check_victory(state: IncantrisState, ev: list) -> None:
+    if state.phase != "play":
         return
     alive = match.living_sides(state)
-    scenario = state["scenario"]
+    scenario = state.scenario
     winners = None
     if scenario == "solo":
         if 0 not in alive:
@@ -125,37 +127,37 @@ def check_victory(state: dict, ev: list) -> None:
         if len(alive) <= 1:
             winners = alive or _last_out(state)
     elif scenario == "crystal-sap":
-        done = [i for i, s in enumerate(state["sides"]) if s["sapped"] >= crystals_to_sap(state)]
+        done = [i for i, s in enumerate(state.sides) if s["sapped"] >= crystals_to_sap(state)]
         if done:
             winners = done
         elif not alive:
             winners = []
     elif scenario == "capture-the-crystal":
-        if state.get("captured") is not None:
-            winners = [state["captured"]]
+        if state.captured is not None:
+            winners = [state.captured]
         elif not alive:
             winners = []
     if winners is not None:
-        state["phase"] = "over"
-        state["turn"] = None
-        state["result"] = {"winners": winners}
+        state.phase = "over"
+        state.turn = None
+        state.result = {"winners": winners}
         match.event(ev, "game-over", winners=winners,
-                    seats=[state["sides"][i]["seat"] for i in winners if state["sides"][i]["seat"] is not None])
+                    seats=[state.sides[i]["seat"] for i in winners if state.sides[i]["seat"] is not None])
 
 
-def _last_out(state: dict) -> list[int]:
-    outs = [s["out"] for s in state["sides"] if s["out"] is not None]
+def _last_out(state: IncantrisState) -> list[int]:
+    outs = [s["out"] for s in state.sides if s["out"] is not None]
     last = max(outs) if outs else None
-    return [i for i, s in enumerate(state["sides"]) if s["out"] == last]
+    return [i for i, s in enumerate(state.sides) if s["out"] == last]
 
 
-def places(state: dict) -> list[int]:
+def places(state: IncantrisState) -> list[int]:
     """Place of each side (1 = best) by how long its wizards lasted; ties share a place."""
-    n = len(state["sides"])
-    winners = set(state["result"]["winners"]) if state.get("result") else set()
+    n = len(state.sides)
+    winners = set(state.result["winners"]) if state.result else set()
 
     def standing(i):
-        s = state["sides"][i]
+        s = state.sides[i]
         if i in winners:
             return 10 ** 9
         return s["out"] if s["out"] is not None else 10 ** 9 - 1

@@ -12,17 +12,19 @@ from __future__ import annotations
 from collections import Counter
 
 from shared.engine import InvalidConfig, MatchConfig
+from shared.engine.state import tree_copy
 from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import campaign, match, scenarios
 from shared.incantris.arena import OCEAN, OPEN, arena_of, as_hex
 from shared.incantris.movement import Ground
 from shared.incantris.pack import load
+from shared.incantris.state import IncantrisState, Side, Tile, Wizard
 
 COLOURS = ("red", "blue", "purple", "grey")
 VARIANTS = ("battle-royale", "crystal-sap", "capture-the-crystal", "shifting-arena", "solo", "campaign")
 
 
-def new_state(config: MatchConfig) -> dict:
+def new_state(config: MatchConfig) -> IncantrisState:
     pack = load()
     options = dict(config.options or {})
     variant = config.variant if config.variant != "standard" else "battle-royale"
@@ -37,7 +39,7 @@ def new_state(config: MatchConfig) -> dict:
     record = None
     scenario = variant
     if variant == "campaign":
-        record = options.get("campaign") or campaign.blank_record(seats)
+        record = tree_copy(options.get("campaign")) or campaign.blank_record(seats)
         _check_record(record, seats)
         scenario = campaign.scenario_of(record)
     teams = list(options.get("teams") or COLOURS[:seats])
@@ -47,14 +49,14 @@ def new_state(config: MatchConfig) -> dict:
     layout = pack.layouts.get(layout_id)
     if layout is None or layout["scenario"] != scenario or layout["players"] != seats:
         raise InvalidConfig(f"layout {layout_id!r} does not fit {scenario} with {seats} players")
-    tiles = [dict(t) for t in layout["tiles"]]
+    tiles: list[Tile] = tree_copy(layout["tiles"])
     if "faces" in options:
         tiles = _faces(tiles, options["faces"], scenario)
     try:
         a = arena_of(tiles)
     except (ValueError, KeyError) as exc:
         raise InvalidConfig(f"the tiles do not make an arena: {exc}") from None
-    sides = []
+    sides: list[Side] = []
     if solo:
         attackers = options.get("attackers") or next(c for c in COLOURS if c != teams[0])
         if attackers not in COLOURS or attackers == teams[0]:
@@ -67,32 +69,32 @@ def new_state(config: MatchConfig) -> dict:
     if record:
         for i in range(seats):
             sides[i]["stars"] = int(record["stars"][i])
-    wizards = {}
+    wizards: dict[str, Wizard] = {}
     for index, side in enumerate(sides):
         for wid in pack.teams[side["team"]]:
             t = pack.types[pack.wizards[wid].type]
             items = list((record or {}).get("items", {}).get(wid, []))
             wizards[wid] = {"id": wid, "side": index, "type": t.key, "life": t.life, "max": t.life, "alive": True,
                             "hex": None, "done": False, "entry": None, "sapped": 0, "carrying": None, "items": items}
-    state = {
-        "variant": variant, "seats": seats, "scenario": scenario, "layout": layout_id,
-        "tiles": tiles, "obstacles": [], "sides": sides, "wizards": wizards, "effects": {}, "crystals": [],
-        "entries": [dict(e) for e in layout.get("entries", [])],
-        "arms": [list(x) for x in layout.get("arms", [])],
-        "shift": {"next": 0, "per_round": layout["shift_per_round"]} if scenario == "shifting-arena" else None,
-        "phase": "place", "setup": {"side": 0 if not solo else 1}, "round": 1, "serial": 0,
-        "turn": None, "queue": [], "result": None, "captured": None, "campaign": record, "used_items": [],
-    }
+    state = IncantrisState(
+        variant=variant, seats=seats, scenario=scenario, layout=layout_id,
+        tiles=tiles, obstacles=[], sides=sides, wizards=wizards, effects={}, crystals=[],
+        entries=tree_copy(layout.get("entries", [])),
+        arms=tree_copy(layout.get("arms", [])),
+        shift={"next": 0, "per_round": layout["shift_per_round"]} if scenario == "shifting-arena" else None,
+        phase="place", setup={"side": 0 if not solo else 1}, round=1, serial=0,
+        turn=None, queue=[], result=None, captured=None, campaign=record, used_items=[],
+    )
     scenarios.set_crystals(state, layout)
     obstacles = options.get("obstacles", layout["obstacles"])
     _check_obstacles(state, a, obstacles, solo)
-    state["obstacles"] = [{"kind": o["kind"], "hexes": [list(h) for h in o["hexes"]]} for o in obstacles]
+    state.replace("obstacles", [{"kind": o["kind"], "hexes": [list(h) for h in o["hexes"]]} for o in obstacles])
     if record and any(s["stars"] > 0 for s in sides):
-        state["phase"] = "shop"
+        state.phase = "shop"
     return state
 
 
-def _side(seat, team, auto, zone) -> dict:
+def _side(seat: int | None, team: str, auto: bool, zone: int | None) -> Side:
     return {"seat": seat, "team": team, "auto": auto, "zone": zone, "sapped": 0, "kills": 0, "out": None, "stars": 0}
 
 
@@ -109,7 +111,7 @@ def _check_record(record, seats) -> None:
             raise InvalidConfig(f"campaign items of {wid!r} are not known")
 
 
-def _faces(tiles: list[dict], faces, scenario: str) -> list[dict]:
+def _faces(tiles: list[Tile], faces, scenario: str) -> list[Tile]:
     """"Players may use any tiles they mutually agree upon": faces like "T3B" per tile slot."""
     pack = load()
     if not isinstance(faces, list) or len(faces) != len(tiles):
@@ -117,7 +119,7 @@ def _faces(tiles: list[dict], faces, scenario: str) -> list[dict]:
     used = Counter(f[:-1] for f in faces if isinstance(f, str))
     if any(n > 1 for n in used.values()):
         raise InvalidConfig("each tile can be laid once")
-    out = []
+    out: list[Tile] = []
     for t, f in zip(tiles, faces):
         if not isinstance(f, str) or len(f) < 2:
             raise InvalidConfig(f"bad tile face {f!r}")
@@ -129,7 +131,7 @@ def _faces(tiles: list[dict], faces, scenario: str) -> list[dict]:
             raise InvalidConfig(f"no tile face {f!r}") from None
         if half != was_half:
             raise InvalidConfig(f"{f} does not fit a {'half' if was_half else 'full'} tile slot")
-        out.append(dict(t, tile=tile, side=side))
+        out.append({**t, "tile": tile, "side": side})
     if scenario == "shifting-arena":
         _, centre = pack.face(out[0]["tile"], out[0]["side"])
         if set(centre.values()) != {"."}:
@@ -137,7 +139,7 @@ def _faces(tiles: list[dict], faces, scenario: str) -> list[dict]:
     return out
 
 
-def _check_obstacles(state: dict, a, obstacles, solo: bool) -> None:
+def _check_obstacles(state: IncantrisState, a, obstacles, solo: bool) -> None:
     """Obstacles sit on whole hexes of one tile ("Walls and trees should not cross the edge
     of a tile"), on open ground (Movement & Terrain: "All hexes that are neither stream, ocean,
     nor otherwise impassable are open ground" - an obstacle's hex is taken out of open ground,
@@ -152,7 +154,7 @@ def _check_obstacles(state: dict, a, obstacles, solo: bool) -> None:
     counts: Counter = Counter()
     seen: set[Hex] = set()
     crystals = match.crystal_hexes(state)
-    entry_hexes = {as_hex(h) for e in state["entries"] for h in e["hexes"]}
+    entry_hexes = {as_hex(h) for e in state.entries for h in e["hexes"]}
     for o in obstacles:
         try:
             kind_ = o["kind"]
@@ -174,8 +176,8 @@ def _check_obstacles(state: dict, a, obstacles, solo: bool) -> None:
             raise InvalidConfig("walls should not cross the edge of a tile")
         counts[kind_] += 1
     limit = {"tree": 3, "low-wall": 2, "high-wall": 1} if solo else rules["supply"]["value"]
-    for k, n in counts.items():
-        if n > limit[k]:
+    for k, count in counts.items():
+        if count > limit[k]:
             raise InvalidConfig(f"at most {limit[k]} {k} obstacles")
     # nothing may be penned in: every open or stream hex stays reachable from every other
     passable = {h for h in a.whole if a.terrain[h] != OCEAN and h not in seen and h not in crystals}
@@ -193,17 +195,19 @@ def _check_obstacles(state: dict, a, obstacles, solo: bool) -> None:
 
 
 # --- placing the wizards ---------------------------------------------------------------------------
-def place_options(state: dict, side: int) -> list[dict]:
+def place_options(state: IncantrisState, side: int) -> list[dict]:
     g = Ground(state)
     a = g.arena
-    solo = state["scenario"] == "solo"
+    solo = state.scenario == "solo"
     mine = [w for w in match.living(state) if w["side"] == side]
     todo = [w for w in mine if w["hex"] is None]
     if solo:
         used_tiles = {a.owners[as_hex(w["hex"])][0] for w in mine if w["hex"] is not None}
         spots = [h for h in a.single if a.owners[h][0] not in used_tiles]
     else:
-        spots = [h for h in a.tile_hexes[state["sides"][side]["zone"]] if h in a.whole]
+        zone = state.sides[side]["zone"]
+        assert zone is not None, "a player's side has a starting zone"
+        spots = [h for h in a.tile_hexes[zone] if h in a.whole]
     out = []
     for w in todo:
         for h in sorted(spots):
@@ -213,51 +217,57 @@ def place_options(state: dict, side: int) -> list[dict]:
     return out
 
 
-def place(state: dict, side: int, action: dict, ev: list) -> None:
+def place(state: IncantrisState, side: int, action: dict, ev: list) -> None:
     w = match.wizard(state, action["wizard"])
     w["hex"] = list(action["hex"])
     match.event(ev, "placed", wizard=w["id"], hex=w["hex"])
-    n = len(state["sides"])
+    n = len(state.sides)
     for k in range(1, n + 1):
         nxt = (side + k) % n
-        if any(x["hex"] is None for x in match.living(state) if x["side"] == nxt and not state["sides"][nxt]["auto"]):
-            state["setup"]["side"] = nxt
+        if any(x["hex"] is None for x in match.living(state) if x["side"] == nxt and not state.sides[nxt]["auto"]):
+            state.setup = {"side": nxt}
             return
-    if state["scenario"] == "solo":
-        state["phase"] = "post"
-        state["setup"]["side"] = 1
+    if state.scenario == "solo":
+        state.phase = "post"
+        state.setup = {"side": 1}
         return
     start_play(state, ev)
 
 
-def post_options(state: dict) -> list[dict]:
+def post_options(state: IncantrisState) -> list[dict]:
     """1-Player Set Up: one attacking wizard at each corner entry point."""
-    waiting = [w for w in match.living(state) if state["sides"][w["side"]]["auto"] and w["entry"] is None]
+    waiting = [w for w in match.living(state) if state.sides[w["side"]]["auto"] and w["entry"] is None]
     if not waiting:
         return []
     taken = {w["entry"] for w in match.living(state) if w["entry"] is not None}
     first = waiting[0]
-    return [{"kind": "post", "wizard": first["id"], "entry": i} for i in range(len(state["entries"])) if i not in taken]
+    return [{"kind": "post", "wizard": first["id"], "entry": i} for i in range(len(state.entries)) if i not in taken]
 
 
-def post(state: dict, action: dict, ev: list) -> None:
+def post(state: IncantrisState, action: dict, ev: list) -> None:
     match.wizard(state, action["wizard"])["entry"] = action["entry"]
     match.event(ev, "posted", wizard=action["wizard"], entry=action["entry"])
     if not post_options(state):
         start_play(state, ev)
 
 
-def start_play(state: dict, ev: list) -> None:
-    state["phase"] = "play"
-    state["setup"] = None
+def side_to_act(state: IncantrisState) -> int:
+    """The side placing, posting or shopping while the match is set up."""
+    assert state.setup is not None, "the match is not being set up"
+    return state.setup["side"]
+
+
+def start_play(state: IncantrisState, ev: list) -> None:
+    state.phase = "play"
+    state.setup = None
     match.event(ev, "play-begins")
 
 
-def shop_done(state: dict, side: int, ev: list) -> None:
-    n = len(state["sides"])
+def shop_done(state: IncantrisState, side: int, ev: list) -> None:
+    n = len(state.sides)
     if side + 1 < n:
-        state["setup"]["side"] = side + 1
+        state.setup = {"side": side + 1}
     else:
-        state["phase"] = "place"
-        state["setup"]["side"] = 0
+        state.phase = "place"
+        state.setup = {"side": 0}
     match.event(ev, "shop-closed", side=side)

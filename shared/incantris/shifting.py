@@ -21,12 +21,21 @@ from shared.incantris import effects, flow, match
 from shared.incantris.arena import OCEAN, as_hex, slot_of, turned
 from shared.incantris.flow import handles
 from shared.incantris.movement import Ground
+from shared.incantris.state import IncantrisState, Task, Wizard
 
 
-def arms_to_shift(state: dict) -> list[int]:
-    info = state["shift"]
-    arms = state["arms"]
-    slots = {i: slot_of(tuple(state["tiles"][arm[0]]["centre"])) for i, arm in enumerate(arms)}
+def _slot(state: IncantrisState, arm: list[int]) -> int:
+    """The slot round the centre tile of an arm's full tile."""
+    slot = slot_of(as_hex(state.tiles[arm[0]]["centre"]))
+    assert slot is not None, "an arm's full tile lies next to the centre tile"
+    return slot
+
+
+def arms_to_shift(state: IncantrisState) -> list[int]:
+    info = state.shift
+    assert info is not None, "not a Shifting Arena"
+    arms = state.arms
+    slots = {i: _slot(state, arm) for i, arm in enumerate(arms)}
     taken = set(slots.values())
     chosen: list[int] = []
     last = info["next"] - 1
@@ -40,28 +49,28 @@ def arms_to_shift(state: dict) -> list[int]:
         last = i
         if len(chosen) == info["per_round"]:
             break
-    info["next"] = (last + 1) % len(arms)
+    state.edit("shift")["next"] = (last + 1) % len(arms)
     return chosen
 
 
-def _moving_tiles(state: dict, arms: list[int]) -> set[int]:
-    return {t for i in arms for t in state["arms"][i]}
+def _moving_tiles(state: IncantrisState, arms: list[int]) -> set[int]:
+    return {t for i in arms for t in state.arms[i]}
 
 
-def seam_hexes(state: dict, moving: set[int]) -> set[Hex]:
+def seam_hexes(state: IncantrisState, moving: set[int]) -> set[Hex]:
     """Whole hexes made by a shifting tile and a staying one."""
     a = match.arena(state)
     return {h for h in a.whole if len(a.owners[h]) > 1 and (set(a.owners[h]) & moving)
             and not set(a.owners[h]) <= moving}
 
 
-def queue_shift(state: dict, ev: list) -> None:
+def queue_shift(state: IncantrisState, ev: list) -> None:
     arms = arms_to_shift(state)
     if not arms:
         return
     moving = _moving_tiles(state, arms)
     seams = seam_hexes(state, moving)
-    tasks = []
+    tasks: list[Task] = []
     for w in match.on_board(state):
         if as_hex(w["hex"]) in seams:
             tasks.append({"t": "relocate", "what": "wizard", "id": w["id"], "side": w["side"], "arms": arms})
@@ -75,7 +84,7 @@ def queue_shift(state: dict, ev: list) -> None:
     flow.push_back(state, {"t": "shift", "arms": arms})
 
 
-def _landing(state: dict, h: Hex, moving: set[int], who: dict | None) -> list[Hex]:
+def _landing(state: IncantrisState, h: Hex, moving: set[int], who: Wizard | None) -> list[Hex]:
     """"an adjacent open or stream hex on a single tile" (and free to stand on)."""
     g = Ground(state)
     a = g.arena
@@ -94,14 +103,14 @@ class Relocate:
     def waits(self, state, task):
         if not self.options(state, task):
             return None
-        seat = state["sides"][task["side"]]["seat"]
+        seat = state.sides[task["side"]]["seat"]
         return None if seat is None else ("seat", seat)
 
     def _where(self, state, task) -> Hex | None:
         if task["what"] == "wizard":
             w = match.wizard(state, task["id"])
             return as_hex(w["hex"]) if match.in_arena(w) else None
-        e = state["effects"].get(task["id"])
+        e = state.effects.get(task["id"])
         if e is None:
             return None
         return as_hex(e["centre"] if task["what"] == "area" else e["hex"])
@@ -126,13 +135,13 @@ class Relocate:
             match.event(ev, "relocated", wizard=w["id"], frm=w["hex"], to=to)
             w["hex"] = to
         else:
-            e = state["effects"][task["id"]]
+            e = state.edit("effects", task["id"])
             e["centre" if task["what"] == "area" else "hex"] = to
             match.event(ev, "relocated", effect=e["id"], to=to)
 
     def run(self, state, task, ev):
         options = self.options(state, task)
-        if options and state["sides"][task["side"]]["seat"] is None:
+        if options and state.sides[task["side"]]["seat"] is None:
             self.choose(state, task, options[0], ev)
             return
         flow.pop(state)
@@ -149,27 +158,27 @@ class Shift:
         a = match.arena(state)
 
         def rides(h) -> bool:
-            owners = a.owners.get(tuple(h))
-            return bool(owners) and set(owners) <= moving
+            owners = a.owners.get(as_hex(h))
+            return owners is not None and bool(owners) and set(owners) <= moving
 
         for w in match.on_board(state):
             if rides(w["hex"]):
                 w["hex"] = list(turned(as_hex(w["hex"])))
-        for o in state["obstacles"]:
+        for i, o in enumerate(state.obstacles):
             if all(rides(h) for h in o["hexes"]):
-                o["hexes"] = [list(turned(as_hex(h))) for h in o["hexes"]]
-        for e in list(match.effects(state)):
+                state.edit("obstacles", i)["hexes"] = [list(turned(as_hex(h))) for h in o["hexes"]]
+        for e in match.effects(state):
             if e["spell"] == "fog-wall":
                 if all(rides(h) for h in e["hexes"]):
-                    e["hexes"] = [list(turned(as_hex(h))) for h in e["hexes"]]
+                    state.edit("effects", e["id"])["hexes"] = [list(turned(as_hex(h))) for h in e["hexes"]]
                 elif any(rides(h) or as_hex(h) in seam_hexes(state, moving) for h in e["hexes"]):
                     effects.remove(state, e["id"], "torn by the shifting arena", ev)
             elif "hex" in e and rides(e["hex"]):
-                e["hex"] = list(turned(as_hex(e["hex"])))
+                state.edit("effects", e["id"])["hex"] = list(turned(as_hex(e["hex"])))
             elif "centre" in e and rides(e["centre"]):
-                e["centre"] = list(turned(as_hex(e["centre"])))
+                state.edit("effects", e["id"])["centre"] = list(turned(as_hex(e["centre"])))
         for i in moving:
-            t = state["tiles"][i]
+            t = state.edit("tiles", i)
             t["centre"] = list(turned(as_hex(t["centre"])))
             t["rotation"] = (t["rotation"] + 1) % 6
         match.event(ev, "shift", arms=task["arms"], tiles=sorted(moving))

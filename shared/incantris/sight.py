@@ -19,11 +19,12 @@ from shared import hexgrid
 from shared.hexgrid import Hex, distance
 from shared.incantris import match
 from shared.incantris.arena import Arena
+from shared.incantris.state import IncantrisState
 
 _LIMIT = 400_000
 
 
-def blocking(state: dict, team_side: int | None, ignore: tuple[Hex, ...] = ()) -> frozenset:
+def blocking(state: IncantrisState, team_side: int | None, ignore: tuple[Hex, ...] = ()) -> frozenset:
     """Hexes that block sight for a wizard of side `team_side` (None: everyone's fog blocks)."""
     out = set(match.obstacle_hexes(state, ("tree", "high-wall")))
     out.update(match.occupied(state))

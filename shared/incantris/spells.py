@@ -12,11 +12,12 @@ from shared.incantris import attack, dice, effects, flow, match, sight, wounds
 from shared.incantris.arena import as_hex
 from shared.incantris.flow import handles
 from shared.incantris.movement import Ground
+from shared.incantris.state import HexList, IncantrisState, Task, Wizard
 
 HEALING = ("breath-of-life", "healing-warmth")
 
 
-def resolve(state: dict, task: dict, wands: int, hits: int, ev: list) -> None:
+def resolve(state: IncantrisState, task: Task, wands: int, hits: int, ev: list) -> None:
     spell = task["spell"]
     target = match.wizard(state, task["target"])
     side = task["side"]
@@ -24,8 +25,10 @@ def resolve(state: dict, task: dict, wands: int, hits: int, ev: list) -> None:
         wounds.heal(state, target, wands, ev)
         return
     if spell in ("bane", "entanglement"):
+        caster = task["by"]
         if hits >= 1:
-            effects.place(state, match.wizard(state, task["by"]), spell, {"wizard": target["id"]}, ev)
+            assert caster is not None, "Bane and Entanglement are cast by a wizard"
+            effects.place(state, match.wizard(state, caster), spell, {"wizard": target["id"]}, ev)
         return
     if spell == "teleport":
         if hits >= 1:
@@ -42,12 +45,12 @@ def resolve(state: dict, task: dict, wands: int, hits: int, ev: list) -> None:
                                 "hit": hit, "bonus": task.get("bonus", 0)})
 
 
-def origin_of_chain(state: dict, target: dict, task: dict):
+def origin_of_chain(state: IncantrisState, target: Wizard, task: Task) -> HexList | None:
     """The hex the chain jumps from: where the damaged wizard stood (even if it died)."""
     return target["hex"] if target["hex"] is not None else task.get("target_hex")
 
 
-def enter(state: dict, w: dict, to, ev: list, how: str) -> list[dict]:
+def enter(state: IncantrisState, w: Wizard, to, ev: list, how: str) -> list[Task]:
     """Put a wizard on a hex by spell (no movement points, no Retribution); Blaze still
     bites on entering (FAQ 7)."""
     frm = w["hex"]
@@ -64,7 +67,7 @@ class TeleportChoice:
     def waits(self, state, task):
         if not match.in_arena(match.wizard(state, task["target"])):
             return None
-        return ("seat", state["sides"][task["side"]]["seat"])
+        return ("seat", state.sides[task["side"]]["seat"])
 
     def options(self, state, task):
         target = match.wizard(state, task["target"])
@@ -90,9 +93,9 @@ class PrimalReachChoice:
         target = match.wizard(state, task["target"])
         if not match.in_arena(target) or task["steps"] <= 0:
             return None
-        if state["sides"][task["side"]]["auto"]:
+        if state.sides[task["side"]]["auto"]:
             return None
-        return ("seat", state["sides"][task["side"]]["seat"])
+        return ("seat", state.sides[task["side"]]["seat"])
 
     def options(self, state, task):
         target = match.wizard(state, task["target"])
@@ -140,9 +143,9 @@ class ScorchingChainChoice:
     def waits(self, state, task):
         if not self.targets(state, task):
             return None
-        return ("seat", state["sides"][task["side"]]["seat"])
+        return ("seat", state.sides[task["side"]]["seat"])
 
-    def targets(self, state, task) -> list[dict]:
+    def targets(self, state, task) -> list[Wizard]:
         if task["from"] is None:
             return []
         here = as_hex(task["from"])

@@ -9,23 +9,25 @@ living wizard has acted the round ends, the Shifting Arena shifts, and the token
 from __future__ import annotations
 
 from shared.engine import ChanceRequest, DicePool
+from shared.hexgrid import Hex
 from shared.incantris import flow, match
 from shared.incantris.arena import as_hex
 from shared.incantris.flow import handles
+from shared.incantris.state import IncantrisState, Turn, Wizard
 
 
-def waiting_wizards(state: dict, side: int) -> list[str]:
+def waiting_wizards(state: IncantrisState, side: int) -> list[str]:
     """Living wizards of a side whose turn token is still portrait side up."""
     return [w["id"] for w in match.living(state) if w["side"] == side and not w["done"]]
 
 
-def begin_turn(state: dict, side: int, ev: list) -> None:
-    state["serial"] += 1
-    state["turn"] = {"side": side, "wizard": None}
-    match.event(ev, "turn", side=side, seat=state["sides"][side]["seat"], round=state["round"])
+def begin_turn(state: IncantrisState, side: int, ev: list) -> None:
+    state.serial += 1
+    state.turn = {"side": side, "wizard": None}
+    match.event(ev, "turn", side=side, seat=state.sides[side]["seat"], round=state.round)
 
 
-def activate(state: dict, wid: str, ev: list) -> None:
+def activate(state: IncantrisState, wid: str, ev: list) -> None:
     """Flip the wizard's turn token and fill its movement points (Movement & Terrain:
     "Movement points return to full at the start of the wizard's turn")."""
     w = match.wizard(state, wid)
@@ -33,42 +35,42 @@ def activate(state: dict, wid: str, ev: list) -> None:
     mp = match.kind(w).movement
     if match.has_effect_on(state, "entanglement", wid):
         mp = min(mp, 2)  # Entanglement: "reduced to only two per turn"
-    t = state["turn"]
+    t = current(state)
     t.update({"wizard": wid, "mp": mp, "spent": 0, "moved": False, "cast": False, "locked": False,
               "halted": False, "cancelled": False, "hydra": False, "sapped": False, "boots": False,
               "ending": False, "start": w["hex"], "burned": []})
     match.event(ev, "activate", wizard=wid, side=w["side"], movement=mp)
 
 
-def budget(state: dict) -> int:
+def budget(state: IncantrisState) -> int:
     """Movement points the active wizard may still spend now.
 
     "Movement may not be split before and after spell casting" - except Shadow Dance:
     move, cast, move again, no more than five points in all."""
-    t = state["turn"]
-    if t is None or t.get("wizard") is None or t["halted"] or t["ending"]:
+    t = state.turn
+    w = active(state)
+    if t is None or w is None or t["halted"] or t["ending"]:
         return 0
     if t["locked"]:
-        w = match.wizard(state, t["wizard"])
         if match.ability(w) == "shadow-dance":
             return max(0, min(t["mp"], 5 - t["spent"]))
         return 0
     return t["mp"]
 
 
-def used_cast(state: dict) -> None:
+def used_cast(state: IncantrisState) -> None:
     """A spell (or an ability used instead of one) closes the first movement."""
-    t = state["turn"]
+    t = current(state)
     t["cast"] = True
     if t["moved"]:
         t["locked"] = True
 
 
-def end_turn(state: dict, ev: list) -> None:
+def end_turn(state: IncantrisState, ev: list) -> None:
     """End the active wizard's turn: Blaze bites a wizard ending its turn in it (FAQ 3)."""
     from shared.incantris import effects
 
-    t = state["turn"]
+    t = state.turn
     if t is None or t.get("ending"):
         return
     t["ending"] = True
@@ -81,26 +83,26 @@ def end_turn(state: dict, ev: list) -> None:
     flow.push_back(state, {"t": "next"})
 
 
-def start_round(state: dict, ev: list) -> None:
+def start_round(state: IncantrisState, ev: list) -> None:
     for w in match.living(state):
         w["done"] = False
-    for side in range(len(state["sides"])):
+    for side in range(len(state.sides)):
         if waiting_wizards(state, side):
             begin_turn(state, side, ev)
             return
-    state["turn"] = None
+    state.turn = None
 
 
-def advance(state: dict, ev: list) -> bool:
+def advance(state: IncantrisState, ev: list) -> bool:
     """With nothing queued: start whatever runs by itself. False when a seat must act."""
-    if state["phase"] != "play":
+    if state.phase != "play":
         return False
-    t = state["turn"]
+    t = state.turn
     if t is None:
-        match.event(ev, "round", round=state["round"])
+        match.event(ev, "round", round=state.round)
         start_round(state, ev)
-        return state["turn"] is not None
-    if t["wizard"] is None and state["sides"][t["side"]]["auto"]:
+        return state.turn is not None
+    if t["wizard"] is None and state.sides[t["side"]]["auto"]:
         flow.push_back(state, {"t": "draw", "side": t["side"]})
         return True
     return False
@@ -115,17 +117,17 @@ class NextTurn:
 
     def run(self, state, task, ev):
         flow.pop(state)
-        current = state["turn"]["side"] if state["turn"] else -1
-        state["turn"] = None
-        n = len(state["sides"])
+        current = state.turn["side"] if state.turn else -1
+        state.turn = None
+        n = len(state.sides)
         for k in range(1, n + 1):
             side = (current + k) % n
             if waiting_wizards(state, side):
                 begin_turn(state, side, ev)
                 return
         # the round is over
-        match.event(ev, "round-end", round=state["round"])
-        if state.get("shift"):
+        match.event(ev, "round-end", round=state.round)
+        if state.shift:
             from shared.incantris import shifting
 
             shifting.queue_shift(state, ev)
@@ -141,8 +143,8 @@ class NewRound:
 
     def run(self, state, task, ev):
         flow.pop(state)
-        state["round"] += 1
-        match.event(ev, "round", round=state["round"])
+        state.round += 1
+        match.event(ev, "round", round=state.round)
         start_round(state, ev)
 
 
@@ -172,13 +174,26 @@ class DrawToken:
         flow.push_back(state, {"t": "auto", "wizard": wid, "stage": "plan"})
 
 
-def active(state: dict) -> dict | None:
-    t = state["turn"]
-    if t is None or t.get("wizard") is None:
-        return None
-    return match.wizard(state, t["wizard"])
+def active(state: IncantrisState) -> Wizard | None:
+    t = state.turn
+    wid = t.get("wizard") if t is not None else None
+    return None if wid is None else match.wizard(state, wid)
 
 
-def start_hex(state: dict):
-    t = state["turn"]
-    return as_hex(t["start"]) if t and t.get("start") is not None else None
+def current(state: IncantrisState) -> Turn:
+    """The turn under way, for the rules that only run during one."""
+    assert state.turn is not None, "no turn is under way"
+    return state.turn
+
+
+def acting(state: IncantrisState) -> Wizard:
+    """The active wizard, for the rules that only run on its turn."""
+    w = active(state)
+    assert w is not None, "no wizard is active"
+    return w
+
+
+def start_hex(state: IncantrisState) -> Hex | None:
+    t = state.turn
+    start = t.get("start") if t is not None else None
+    return as_hex(start) if start is not None else None

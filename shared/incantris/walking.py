@@ -13,20 +13,21 @@ from shared.incantris import attack, casting, dice, effects, flow, match, turns
 from shared.incantris.arena import as_hex
 from shared.incantris.movement import Ground
 from shared.incantris.pack import load
+from shared.incantris.state import IncantrisState, Roll, Task, Wizard
 
 
-def zone_hexes(state: dict, side: int) -> frozenset:
-    zone = state["sides"][side].get("zone")
+def zone_hexes(state: IncantrisState, side: int) -> frozenset:
+    zone = state.sides[side].get("zone")
     if zone is None:
         return frozenset()
     return match.arena(state).tile_hexes[zone]
 
 
-def _carrier(state: dict, w: dict) -> bool:
-    return state["scenario"] == "capture-the-crystal" and bool(w.get("carrying"))
+def _carrier(state: IncantrisState, w: Wizard) -> bool:
+    return state.scenario == "capture-the-crystal" and bool(w.get("carrying"))
 
 
-def step_options(state: dict) -> list[dict]:
+def step_options(state: IncantrisState) -> list[dict]:
     w = turns.active(state)
     if w is None or not match.in_arena(w):
         return []
@@ -45,7 +46,7 @@ def step_options(state: dict) -> list[dict]:
     return out
 
 
-def _partial_steps(state: dict, g: Ground, w: dict, here: Hex, mp: int) -> list[Hex]:
+def _partial_steps(state: IncantrisState, g: Ground, w: Wizard, here: Hex, mp: int) -> list[Hex]:
     """Capture the Crystal: "A wizard with the crystal may step into a partial hex in their
     starting zone, so long as he or she has at least one movement point still remaining"."""
     zone = zone_hexes(state, w["side"])
@@ -62,18 +63,19 @@ def _partial_steps(state: dict, g: Ground, w: dict, here: Hex, mp: int) -> list[
     return out
 
 
-def step_cost(state: dict, w: dict, to: Hex) -> int:
+def step_cost(state: IncantrisState, w: Wizard, to: Hex) -> int:
     g = Ground(state)
     here = as_hex(w["hex"])
     c = g.step_cost(w, here, to)
     if c is None:
         c = g.terrain_cost(w, to)
+    assert c is not None, f"{w['id']} cannot enter {to}"
     return c
 
 
-def step(state: dict, w: dict, to: Hex, cost: int, ev: list) -> None:
+def step(state: IncantrisState, w: Wizard, to: Hex, cost: int, ev: list) -> None:
     """Move one hex and set off what the step sets off."""
-    t = state["turn"]
+    t = turns.current(state)
     frm = as_hex(w["hex"]) if w["hex"] is not None else None
     w["hex"] = list(to)
     t["mp"] -= cost
@@ -82,7 +84,7 @@ def step(state: dict, w: dict, to: Hex, cost: int, ev: list) -> None:
         t["moved"] = True
     match.event(ev, "step", wizard=w["id"], frm=list(frm) if frm else None, to=list(to), cost=cost)
     g = Ground(state)
-    reactions = []
+    reactions: list[Task] = []
     if frm is not None:
         for k in match.on_board(state):
             if k["type"] == "arcane-knight" and match.opposed(state, k, w) and distance(as_hex(k["hex"]), frm) == 1:
@@ -95,12 +97,13 @@ def step(state: dict, w: dict, to: Hex, cost: int, ev: list) -> None:
         flow.push_front(state, *reactions)
 
 
-def retribution(state: dict, knight: dict, mover: dict, ev: list) -> dict:
+def retribution(state: IncantrisState, knight: Wizard, mover: Wizard, ev: list) -> Task:
     """Retribution: "rolls a 2D+1 spiritual spell against the target"; an attacking Arcane
     Knight "is assumed to roll 3 wands"."""
     match.event(ev, "retribution", knight=knight["id"], target=mover["id"])
     bonus = casting.bonus_at(state, as_hex(knight["hex"]))
-    if state["sides"][knight["side"]]["auto"]:
+    cast: Roll
+    if state.sides[knight["side"]]["auto"]:
         cast = {"fixed": load().attacking["retribution_wands"]["value"] + bonus}
     else:
         cast = {"dice": 2, "plus": 1 + bonus}
@@ -108,10 +111,10 @@ def retribution(state: dict, knight: dict, mover: dict, ev: list) -> dict:
                       dice.ward_roll(state, mover, "spirit"))
 
 
-def exit_arena(state: dict, w: dict, ev: list) -> None:
+def exit_arena(state: IncantrisState, w: Wizard, ev: list) -> None:
     """Step off the arena through the starting zone with the crystal: the game is won."""
-    t = state["turn"]
+    t = turns.current(state)
     t["mp"] -= 1
     t["spent"] += 1
     match.event(ev, "crystal-carried-off", wizard=w["id"], side=w["side"])
-    state["captured"] = w["side"]
+    state.captured = w["side"]

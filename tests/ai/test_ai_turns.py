@@ -11,12 +11,13 @@ from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.ai.tasks import play_turn_once
+from services.client.session import signed_in
 from tests.support.processes import celery_worker, wait_for
 from tests.support.server import ServerThread
 
 
 def test_a_turn_run_twice_acts_once(platform):
-    channel = grpc.insecure_channel(platform.address)
+    channel = signed_in(grpc.insecure_channel(platform.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai"), matchmaking_pb2.SeatSpec(kind="human")]))
     rec = platform.run(platform.platform.store.load(m.match_id))
@@ -29,7 +30,7 @@ def test_a_turn_run_twice_acts_once(platform):
 
 
 def test_an_ai_token_acts_only_for_its_seat(platform):
-    channel = grpc.insecure_channel(platform.address)
+    channel = signed_in(grpc.insecure_channel(platform.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="race", seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
     rec = platform.run(platform.platform.store.load(m.match_id))
@@ -52,7 +53,7 @@ def ai_platform(redis_url):
 
 
 def test_celery_workers_play_an_all_ai_match_to_the_end(ai_platform):
-    channel = grpc.insecure_channel(ai_platform.address)
+    channel = signed_in(grpc.insecure_channel(ai_platform.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai") for _ in range(3)]))
     board = board_pb2_grpc.BoardStub(channel)

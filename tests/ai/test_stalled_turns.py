@@ -9,6 +9,7 @@ import time
 import grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
+from services.client.session import signed_in
 from services.core.store import DUE_KEY
 from tests.platform.test_match_driver import Client
 from tests.support.server import ServerThread
@@ -32,7 +33,7 @@ def test_a_turn_that_could_not_be_queued_is_queued_again_once(redis_url):
     server = ServerThread(redis_url, notifier=turns, ai_sweep_s=3600)  # the test sweeps by hand
     server.start()
     try:
-        channel = grpc.insecure_channel(server.address)
+        channel = signed_in(grpc.insecure_channel(server.address))
         m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
             game="race", seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
         human = Client(channel, m.match_id, m.seat_tokens[0].token)
@@ -60,7 +61,7 @@ def test_a_mark_left_by_a_human_turn_or_an_ended_match_is_dropped(redis_url):
     server = ServerThread(redis_url, notifier=turns, ai_sweep_s=3600)
     server.start()
     try:
-        channel = grpc.insecure_channel(server.address)
+        channel = signed_in(grpc.insecure_channel(server.address))
         m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
             game="race", seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
         redis, matches = server.platform.store.redis, server.platform.matches

@@ -12,11 +12,12 @@ from archmage.board.v1 import board_pb2, board_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.cli.main import main as cli
+from services.client.session import signed_in
 from tests.support.clients import ScriptedClient
 
 
 def play_all_ai(served, variant: str, seats: int, timeout_s: float = 240):
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     started = time.monotonic()
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="incantris", variant=variant, seats=[matchmaking_pb2.SeatSpec(kind="ai") for _ in range(seats)]))
@@ -43,7 +44,7 @@ def test_a_solo_match_against_the_attacking_wizards_plays_out_and_verifies(serve
 
 @pytest.mark.parametrize("variant", ["crystal-sap", "capture-the-crystal", "shifting-arena"])
 def test_a_human_client_plays_each_scenario_against_an_ai_seat(served, variant):
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="incantris", variant=variant,
         seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
@@ -55,7 +56,7 @@ def test_a_human_client_plays_each_scenario_against_an_ai_seat(served, variant):
 
 def test_every_seat_sees_the_whole_state(served):
     """Incantris hides nothing: a seat's view and a spectator's view are the same."""
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="incantris", variant="battle-royale",
         seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(2)]))

@@ -15,11 +15,12 @@ from archmage.board.v1 import board_pb2, board_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.cli.main import main as cli
+from services.client.session import signed_in
 from tests.support.clients import ScriptedClient
 
 
 def test_four_seats_three_ai_and_a_scripted_client_play_to_the_end(served):
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     seats = [matchmaking_pb2.SeatSpec(kind="human", name="scripted")] + [
         matchmaking_pb2.SeatSpec(kind="ai") for _ in range(3)]
     started = time.monotonic()
@@ -42,7 +43,7 @@ def test_four_seats_three_ai_and_a_scripted_client_play_to_the_end(served):
 
 
 def test_an_all_ai_match_finishes(served):
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     started = time.monotonic()
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="tower", seats=[matchmaking_pb2.SeatSpec(kind="ai") for _ in range(4)]))
@@ -57,7 +58,7 @@ def test_an_all_ai_match_finishes(served):
 
 def test_no_seat_and_no_spectator_sees_face_down_tokens_or_the_tower(served):
     """What GetMatch serves hides every face-down token and the Tower's chambers, whoever asks."""
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="tower", seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(2)]))
     board = board_pb2_grpc.BoardStub(channel)
@@ -90,11 +91,10 @@ def test_a_queued_player_is_matched_with_ai_after_the_wait_and_plays_to_the_end(
     WatchTicket after the wait limit, then play the match to the end against AI seats."""
     from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     stub = matchmaking_pb2_grpc.MatchmakingStub(channel)
     queued_at = time.monotonic()
-    t = stub.CreateTicket(mm.CreateTicketRequest(game="tower", seats=4, party=["solo-" + secrets.token_hex(3)],
-                                                 rating=1200, ai_welcome=True, max_wait_s=1,
+    t = stub.CreateTicket(mm.CreateTicketRequest(game="tower", seats=4, ai_welcome=True, max_wait_s=1,
                                                  invite_code=secrets.token_hex(4)))
     states = list(stub.WatchTicket(mm.TicketRef(ticket_id=t.ticket_id), timeout=30))
     assert states[0].state == "queued" and states[-1].state == "assigned"
@@ -110,7 +110,7 @@ def test_a_queued_player_is_matched_with_ai_after_the_wait_and_plays_to_the_end(
 
 def test_watch_follows_a_match_to_its_end(served):
     """`archmage watch MATCH_ID` prints every event of a match as it happens, then ends."""
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="tower", seats=[matchmaking_pb2.SeatSpec(kind="ai") for _ in range(2)]))
     watcher = subprocess.run([sys.executable, "-m", "services.cli.main", "--addr", served.address, "watch",

@@ -25,6 +25,7 @@ from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.client.reading import events_between
+from services.client.session import signed_in
 from services.core.store import match_key
 from shared.engine.registry import engine_for
 from shared.hexgrid import direction_to
@@ -154,7 +155,7 @@ def test_six_seats_set_up_and_play_a_week_then_the_dice_verify(served, redis_url
     """Section 3 set-up by six seats (tiles from the dealer's left, 3.21; colours; starts, 3.71-3.74), seven Days
     of movement turns (sections 5-6, one turn each a Day), every view redacted (14.3), then the match's dice log
     checked roll by roll against the commitment once the end reveals the seed."""
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     seats = [matchmaking_pb2.SeatSpec(kind="human", name=f"scripted {i}") for i in range(SEATS)]
     started = time.monotonic()
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
@@ -246,7 +247,7 @@ def test_six_seats_set_up_and_play_a_week_then_the_dice_verify(served, redis_url
 def test_secret_dice_stay_hidden_from_every_seat_until_the_end(served):
     """3.1 / 3.11: the decks and Gem Cards are shuffled in secret; while the match runs no seat reads those
     faces in the log (roll results '?', the game's own dice event redacted)."""
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="wizards", seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(3)],
         options_json=json.dumps({"days": 1})))
@@ -265,7 +266,7 @@ def test_secret_dice_stay_hidden_from_every_seat_until_the_end(served):
 def test_the_renderer_draws_the_islands_of_a_served_match(served):
     """The terminal drawing of a seat's served view: every tile by name, every wall on its side, each player
     on his space."""
-    channel = grpc.insecure_channel(served.address)
+    channel = signed_in(grpc.insecure_channel(served.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="wizards", seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(SEATS)],
         options_json=json.dumps({"days": 1})))

@@ -23,9 +23,9 @@ def campaign(seats=2, **rec):
 def test_the_four_games_come_in_order():
     """"Game 1 - Sap the Crystals ... Game 2 - Battle Royale ... Game 3 - Capture the Crystal ...
     Game 4 - Shifting Arena." """
-    got = [campaign(game=g)["scenario"] for g in (1, 2, 3, 4)]
+    got = [campaign(game=g).scenario for g in (1, 2, 3, 4)]
     assert got == ["crystal-sap", "battle-royale", "capture-the-crystal", "shifting-arena"]
-    assert E.setup(MatchConfig(2, "campaign"))["scenario"] == "crystal-sap"
+    assert E.setup(MatchConfig(2, "campaign")).scenario == "crystal-sap"
 
 
 def test_a_bad_record_is_refused():
@@ -38,9 +38,9 @@ def test_a_bad_record_is_refused():
 def finish(s, order):
     """Kill sides in the given order (lists of sides falling together), directly."""
     for group in order:
-        s["serial"] += 1
+        s.serial += 1
         for side in group:
-            for w in list(s["wizards"].values()):
+            for w in list(s.wizards.values()):
                 if w["side"] == side and w["alive"]:
                     wounds.kill(s, w, None, [])
         scenarios.check_victory(s, [])
@@ -52,7 +52,7 @@ def test_battle_royale_points_by_place_with_four_players():
     the third-place player receives one ... The fourth-place player receives none." """
     at = {RED_SORC: (0, 0), BLUE_SW: (2, 0), "purple-shaman": (-2, 0), "grey-druid": (0, 3)}
     s = arrange(campaign(4, game=2), at)
-    for side in s["sides"]:
+    for side in s.sides:
         side["out"] = None
     s = finish(s, [[3], [1], [2]])
     o = E.outcome(s)
@@ -80,7 +80,7 @@ def test_capture_the_crystal_points():
     victory points in three- and two-player games." """
     for seats, vp in ((2, 2), (4, 3)):
         s = arrange(campaign(seats, game=3), {RED_DRUID: (0, 0), BLUE_SW: (2, 0)}, field=False)
-        s["captured"] = 1
+        s.captured = 1
         scenarios.check_victory(s, [])
         assert E.outcome(s).scores[1] == vp and sum(E.outcome(s).scores) == vp
 
@@ -89,8 +89,8 @@ def test_crystal_sap_points_and_stars_per_crystal():
     """Game 1: "one victory point for each crystal sapped"; Experience: "In the Sap the Crystals
     scenario, the player also receives an experience star for each crystal sapped." """
     s = arrange(campaign(3, game=1), {RED_DRUID: (0, 0), BLUE_SW: (2, 0), "purple-shaman": (5, 0)}, field=False)
-    s["sides"][0]["sapped"] = 2
-    s["sides"][1]["sapped"] = 1
+    s.edit("sides", 0)["sapped"] = 2
+    s.edit("sides", 1)["sapped"] = 1
     scenarios.check_victory(s, [])
     o = E.outcome(s)
     assert o.winners == (0,) and o.scores == (2, 1, 0)
@@ -104,33 +104,33 @@ def test_a_star_for_each_kill_of_another_teams_wizard():
                       life={BLUE_SW: 1, RED_SHAMAN: 1}), RED_DRUID)
     s, _ = act(s, {"kind": "cast", "spell": "tempest", "target": BLUE_SW})
     s, _ = roll(s, [WAND, WAND], [BLANK, BLANK])
-    assert s["sides"][0]["kills"] == 1
+    assert s.sides[0]["kills"] == 1
     s = begin(s, RED_DRUID)
     s, _ = act(s, {"kind": "cast", "spell": "tempest", "target": RED_SHAMAN})
     s, _ = fill(s, WAND, BLANK)
-    assert s["sides"][0]["kills"] == 1  # killing one's own wizard earns nothing
+    assert s.sides[0]["kills"] == 1  # killing one's own wizard earns nothing
 
 
 def test_stars_buy_items_assigned_to_wizards_between_games():
     """Items: Crystal Coin 1, Power Ring 2, Amulet 2, Red Potion 2, Winged Boots 3 stars; "As soon
     as an item is purchased it must be assigned to a wizard"."""
     s = campaign(2, game=2, stars=[3, 0])
-    assert s["phase"] == "shop" and E.actor(s) == 0
+    assert s.phase == "shop" and E.actor(s) == 0
     buys = legal(s, "buy")
     assert {a["item"] for a in buys} == {"crystal-coin", "power-ring", "amulet", "red-potion", "winged-boots"}
     assert all(a["wizard"].startswith("red-") for a in buys)
     s, _ = act(s, {"kind": "buy", "item": "power-ring", "wizard": RED_SORC})
-    assert s["sides"][0]["stars"] == 1 and s["wizards"][RED_SORC]["items"] == ["power-ring"]
+    assert s.sides[0]["stars"] == 1 and s.wizards[RED_SORC]["items"] == ["power-ring"]
     assert {a["item"] for a in legal(s, "buy")} == {"crystal-coin"}
     s, _ = act(s, {"kind": "ready"})
     assert E.actor(s) == 1 and legal(s, "buy") == []
     s, _ = act(s, {"kind": "ready"})
-    assert s["phase"] == "place"
+    assert s.phase == "place"
 
 
 def test_items_carry_into_the_next_game_until_used():
     s = campaign(2, game=2, items={RED_SORC: ["amulet"]}, stars=[0, 0])
-    assert s["wizards"][RED_SORC]["items"] == ["amulet"]
+    assert s.wizards[RED_SORC]["items"] == ["amulet"]
     s = arrange(s, {RED_SORC: (0, 0), BLUE_SW: (2, 0)})
     s = finish(s, [[1]])
     assert E.outcome(s).campaign["items"] == {RED_SORC: ["amulet"]}
@@ -144,7 +144,7 @@ def test_power_ring_adds_one_to_a_casting_roll_once():
     assert {"kind": "cast", "spell": "tempest", "target": BLUE_SW, "ring": True} in legal(s, "cast")
     s, _ = act(s, {"kind": "cast", "spell": "tempest", "target": BLUE_SW, "ring": True})
     s, ev = roll(s, [BLANK, BLANK], [BLANK, BLANK])
-    assert [e for e in ev if e["type"] == "hits"][0]["wands"] == 3 and s["wizards"][RED_DRUID]["items"] == []
+    assert [e for e in ev if e["type"] == "hits"][0]["wands"] == 3 and s.wizards[RED_DRUID]["items"] == []
 
 
 def test_amulet_is_the_targets_choice_before_warding():
@@ -156,7 +156,7 @@ def test_amulet_is_the_targets_choice_before_warding():
     assert E.actor(s) == 1 and kinds(s) == {"amulet"}
     s, _ = act(s, {"kind": "amulet", "use": True})
     s, ev = roll(s, [WAND, WAND], [BLANK, BLANK])
-    assert [e for e in ev if e["type"] == "hits"][0]["wards"] == 1 and s["wizards"][BLUE_SW]["items"] == []
+    assert [e for e in ev if e["type"] == "hits"][0]["wards"] == 1 and s.wizards[BLUE_SW]["items"] == []
 
 
 def test_crystal_coin_rerolls_and_keeps_either_roll():
@@ -176,7 +176,7 @@ def test_crystal_coin_rerolls_and_keeps_either_roll():
     assert [e for e in ev if e["type"] == "hits"][0]["wands"] == 4
     s1, ev = act(s, {"kind": "keep", "roll": 1})
     assert [e for e in ev if e["type"] == "hits"][0]["wands"] == 2
-    assert s1["wizards"][RED_DRUID]["items"] == []
+    assert s1.wizards[RED_DRUID]["items"] == []
 
 
 def test_red_potion_heals_two_in_place_of_a_spell():
@@ -187,14 +187,14 @@ def test_red_potion_heals_two_in_place_of_a_spell():
     s = begin(s, RED_DRUID)
     s, _ = act(s, {"kind": "step", "to": [-1, 0]})
     s, _ = act(s, {"kind": "potion"})
-    assert s["wizards"][RED_DRUID]["life"] == 6 and "cast" not in kinds(s) and "step" in kinds(s)
+    assert s.wizards[RED_DRUID]["life"] == 6 and "cast" not in kinds(s) and "step" in kinds(s)
 
 
 def test_winged_boots_give_one_more_point_this_turn():
     s = arrange(campaign(2, game=2, items={RED_SORC: ["winged-boots"]}), {RED_SORC: (0, 0), BLUE_SW: (5, -5)})
     s = begin(s, RED_SORC)
     s, _ = act(s, {"kind": "boots"})
-    assert s["turn"]["mp"] == 5 and legal(s, "boots") == []
+    assert s.turn["mp"] == 5 and legal(s, "boots") == []
 
 
 def test_a_whole_campaign_carries_its_record_from_game_to_game():

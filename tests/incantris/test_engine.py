@@ -47,8 +47,8 @@ def test_players_may_agree_on_other_tiles_and_obstacles():
     """Figure 2: "Players may use any tiles they mutually agree upon. Players may also place trees
     and walls on the arena as they choose." """
     s = E.setup(MatchConfig(2, "battle-royale", {"faces": ["T1B", "T4A", "H3B", "T6A", "H4B"], "obstacles": []}))
-    assert [t["tile"] + t["side"] for t in s["tiles"]] == ["T1B", "T4A", "H3B", "T6A", "H4B"]
-    assert s["obstacles"] == []
+    assert [t["tile"] + t["side"] for t in s.tiles] == ["T1B", "T4A", "H3B", "T6A", "H4B"]
+    assert s.obstacles == []
 
 
 @pytest.mark.parametrize("terrain", ["stream", "ocean"])
@@ -68,11 +68,11 @@ def test_players_place_obstacles_on_open_ground_only(terrain):
         game(obstacles=lay["obstacles"] + [{"kind": "tree", "hexes": [list(spots[0])]}])
     bridge = next(h for h in sorted(a.single) if load().ground_under(lay, h) == "=" and h not in taken)
     s = game(obstacles=lay["obstacles"] + [{"kind": "tree", "hexes": [list(bridge)]}])
-    assert [list(bridge)] in [o["hexes"] for o in s["obstacles"]]
+    assert [list(bridge)] in [o["hexes"] for o in s.obstacles]
 
 
 def test_default_variant_is_battle_royale():
-    assert E.setup(MatchConfig(2))["scenario"] == "battle-royale"
+    assert E.setup(MatchConfig(2)).scenario == "battle-royale"
 
 
 @pytest.mark.parametrize("action", [
@@ -174,7 +174,7 @@ def test_every_view_is_the_whole_state():
         v = E.view(s, seat)
         assert v["viewer"] == seat
         del v["viewer"]
-        assert v == s
+        assert v == s.to_json()
 
 
 def test_encode_decode_round_trip():
@@ -192,14 +192,14 @@ def test_invariants_catch_broken_states(breakage):
               "red-druid")
     E.check_invariants(s)
     if breakage == "stacked":
-        s["wizards"]["blue-shadow-weaver"]["hex"] = [0, 0]
+        s.wizards["blue-shadow-weaver"]["hex"] = [0, 0]
     elif breakage == "overhealed":
-        s["wizards"]["red-sorceress"]["life"] = 99
+        s.wizards["red-sorceress"]["life"] = 99
     elif breakage == "ocean":
-        s["tiles"][0] = {"tile": "T3", "side": "B", "centre": [0, 0], "rotation": 0}
+        s.edit("tiles")[0] = {"tile": "T3", "side": "B", "centre": [0, 0], "rotation": 0}
     elif breakage == "ghost":
-        s["wizards"]["red-sorceress"]["alive"] = False
+        s.wizards["red-sorceress"]["alive"] = False
     else:
-        s["wizards"]["red-sorceress"]["hex"] = [12, 0]
+        s.wizards["red-sorceress"]["hex"] = [12, 0]
     with pytest.raises(AssertionError):
         E.check_invariants(s)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from shared.engine import RuleViolation
+from shared.engine.state import tree_copy
 from shared.hexgrid import neighbours
 from shared.incantris.arena import arena_of
 
@@ -16,7 +17,7 @@ BLUE_AK, BLUE_SW, BLUE_SORC = "blue-arcane-knight", "blue-shadow-weaver", "blue-
 def turn_of(wid, at, centre=None, **kw):
     s = arrange(game(), at, **kw)
     if centre:
-        s["tiles"][0] = {"tile": centre[:2], "side": centre[2], "centre": [0, 0], "rotation": 0}
+        s.edit("tiles")[0] = {"tile": centre[:2], "side": centre[2], "centre": [0, 0], "rotation": 0}
     return begin(s, wid)
 
 
@@ -31,7 +32,7 @@ def test_open_ground_costs_one_point_each():
     a wizard may spend up to its movement points (Shadow Weaver: 5)."""
     s = turn_of(BLUE_SW, {BLUE_SW: (-3, 0), RED_DRUID: (0, -6)})
     s = walk(s, (-2, 0), (-1, 0), (0, 0), (1, 0), (2, 0))
-    assert s["turn"]["mp"] == 0 and steps(s) == set()
+    assert s.turn["mp"] == 0 and steps(s) == set()
     with pytest.raises(RuleViolation) as e:
         act(s, {"kind": "step", "to": [3, 0]})
     assert e.value.rule == "Movement & Terrain"
@@ -43,9 +44,9 @@ def test_streams_cost_two_and_leaving_them_one():
     it only costs one movement point to move from a stream hex into an open ground hex." """
     s = turn_of(RED_SORC, {RED_SORC: (2, -1), BLUE_SW: (0, -6)}, centre="T1B")
     s = walk(s, (2, 0))
-    assert s["turn"]["mp"] == 2
+    assert s.turn["mp"] == 2
     s = walk(s, (2, 1))
-    assert s["turn"]["mp"] == 1
+    assert s.turn["mp"] == 1
     assert (1, 0) not in steps(s) and (3, 0) not in steps(s)  # streams, one point left
     assert (1, 1) in steps(s)
 
@@ -53,7 +54,7 @@ def test_streams_cost_two_and_leaving_them_one():
 def test_the_bridge_is_open_ground():
     s = turn_of(RED_SORC, {RED_SORC: (0, -1), BLUE_SW: (0, -6)}, centre="T1B")
     s = walk(s, (0, 0))
-    assert s["turn"]["mp"] == 3
+    assert s.turn["mp"] == 3
 
 
 def test_ocean_is_impassable_but_water_walk_crosses_it():
@@ -63,17 +64,17 @@ def test_ocean_is_impassable_but_water_walk_crosses_it():
     assert (0, -1) not in steps(s) and (1, -1) not in steps(s)
     s = turn_of(RED_DRUID, {RED_DRUID: (0, -2), BLUE_SW: (0, -6)}, centre="T3B")
     s = walk(s, (0, -1))
-    assert s["turn"]["mp"] == 3
+    assert s.turn["mp"] == 3
     s = turn_of(RED_DRUID, {RED_DRUID: (2, -1), BLUE_SW: (0, -6)}, centre="T1B")
     s = walk(s, (2, 0))
-    assert s["turn"]["mp"] == 4
+    assert s.turn["mp"] == 4
 
 
 @pytest.mark.parametrize("obstacle", ["tree", "low-wall", "high-wall"])
 def test_obstacles_are_impassable(obstacle):
     """"Hexes that contain obstacles are always impassable." """
     s = arrange(game(), {RED_SORC: (0, 0), BLUE_SW: (0, -6)})
-    s["obstacles"] = [{"kind": obstacle, "hexes": [[1, 0]]}]
+    s.replace("obstacles", [{"kind": obstacle, "hexes": [[1, 0]]}])
     assert (1, 0) not in steps(begin(s, RED_SORC))
 
 
@@ -95,7 +96,7 @@ def test_opposing_wizards_block_team_mates_are_passed_through():
 def test_a_team_mate_cannot_be_entered_without_points_to_leave():
     s = turn_of(RED_SORC, {RED_SORC: (0, 0), RED_DRUID: (1, 0), BLUE_SW: (0, -6)})
     s = walk(s, (-1, 0), (0, 0), (-1, 0))
-    assert s["turn"]["mp"] == 1
+    assert s.turn["mp"] == 1
     assert (0, 0) in steps(s)
     s = walk(s, (0, 0))
     assert (1, 0) not in steps(s)  # no point left to move on from the Druid's hex
@@ -104,11 +105,11 @@ def test_a_team_mate_cannot_be_entered_without_points_to_leave():
 def test_partial_hexes_are_never_entered():
     """"Wizards may not enter, pass through or stop in partial hexes." """
     s = arrange(game(), {RED_SORC: (0, 0), BLUE_SW: (0, -6)})
-    s["tiles"] = s["tiles"][:1]  # a lone tile: its rim is partial
-    s["wizards"][RED_SORC]["hex"] = [3, 0]
-    s["wizards"][BLUE_SW]["hex"] = [-3, 0]
+    s.replace("tiles", tree_copy(s.tiles[:1]))  # a lone tile: its rim is partial
+    s.wizards[RED_SORC]["hex"] = [3, 0]
+    s.wizards[BLUE_SW]["hex"] = [-3, 0]
     s = begin(s, RED_SORC)
-    a = arena_of(s["tiles"])
+    a = arena_of(s.tiles)
     assert all(h in a.whole for h in steps(s))
     assert (4, 0) not in steps(s) and (4, -1) not in steps(s)
 
@@ -129,7 +130,7 @@ def test_cast_then_move():
     s, _ = roll(s, [WAND, WAND], [BOTH, BOTH])
     assert steps(s)
     s = walk(s, (-1, 0), (-2, 0))
-    assert s["turn"]["mp"] == 3
+    assert s.turn["mp"] == 3
 
 
 def test_shadow_dance_moves_cast_moves_within_five_points():
@@ -140,19 +141,19 @@ def test_shadow_dance_moves_cast_moves_within_five_points():
     s, _ = act(s, {"kind": "cast", "spell": "gloom-strike", "target": RED_DRUID})
     s, _ = roll(s, [WAND, WAND], [BOTH, BOTH])
     s = walk(s, (3, 0), (4, 0), (5, 0))
-    assert s["turn"]["spent"] == 5 and steps(s) == set()
+    assert s.turn["spent"] == 5 and steps(s) == set()
 
 
 def test_shadow_dance_caps_the_split_at_five_even_with_more_points():
     s = turn_of(BLUE_SW, {BLUE_SW: (0, 0), RED_DRUID: (0, -6)})
-    s["wizards"][BLUE_SW]["items"] = ["winged-boots"]
+    s.wizards[BLUE_SW]["items"] = ["winged-boots"]
     s, _ = act(s, {"kind": "boots"})
-    assert s["turn"]["mp"] == 6
+    assert s.turn["mp"] == 6
     s = walk(s, (1, 0))
     s, _ = act(s, {"kind": "cast", "spell": "gloom-strike", "target": RED_DRUID})
     s, _ = roll(s, [WAND, WAND], [BOTH, BOTH])
     s = walk(s, (2, 0), (3, 0), (4, 0), (5, 0))
-    assert s["turn"]["spent"] == 5 and s["turn"]["mp"] == 1 and steps(s) == set()
+    assert s.turn["spent"] == 5 and s.turn["mp"] == 1 and steps(s) == set()
 
 
 def test_movement_points_return_each_turn():
@@ -163,7 +164,7 @@ def test_movement_points_return_each_turn():
     s, _ = act(s, {"kind": "activate", "wizard": BLUE_SW})
     s, _ = act(s, {"kind": "end"})
     s, _ = act(s, {"kind": "activate", "wizard": RED_SORC})
-    assert s["turn"]["mp"] == 4
+    assert s.turn["mp"] == 4
 
 
 def test_bear_presence_stops_an_opposing_wizard():
@@ -173,7 +174,7 @@ def test_bear_presence_stops_an_opposing_wizard():
     s, ev = act(s, {"kind": "step", "to": [1, 0]})
     s, ev = act(s, {"kind": "step", "to": [2, 0]})
     assert "bear-presence" in [e["type"] for e in ev]
-    assert steps(s) == set() and s["turn"]["mp"] == 3
+    assert steps(s) == set() and s.turn["mp"] == 3
 
 
 def test_bear_presence_spares_the_shamans_team():
@@ -197,10 +198,10 @@ def test_starting_next_to_the_shaman_no_direct_step_to_another_adjacent_hex():
 def test_entanglement_leaves_two_points():
     """Entanglement: "the target's movement points are reduced to only two per turn"."""
     s = arrange(game(), {BLUE_SW: (0, 0), RED_DRUID: (0, -6)})
-    s["effects"]["red-druid:entanglement"] = {"id": "red-druid:entanglement", "spell": "entanglement",
-                                              "caster": RED_DRUID, "side": 0, "since": 0, "wizard": BLUE_SW}
+    s.edit("effects")["red-druid:entanglement"] = {"id": "red-druid:entanglement", "spell": "entanglement",
+                                                   "caster": RED_DRUID, "side": 0, "since": 0, "wizard": BLUE_SW}
     s = begin(s, BLUE_SW)
-    assert s["turn"]["mp"] == 2
+    assert s.turn["mp"] == 2
 
 
 def test_no_step_while_another_seat_decides():

@@ -50,7 +50,7 @@ def test_puts_persistent_spells_to_work():
     """With no foe in reach of a damaging spell the Grey Sorcerer raises his hydra."""
     s = begin(arrange(game("battle-royale", 2, teams=["grey", "red"]),
                       {"grey-sorcerer": (-6, 0), "red-druid": (6, 0)}), "grey-sorcerer")
-    s["turn"]["mp"] = 0
+    s.turn["mp"] = 0
     pick = choose(E.view(s, 0), 0, legal(s), random.Random(1))
     assert pick["kind"] == "cast" and pick["spell"] in ("guardian-hydra", "blaze")
 
@@ -58,8 +58,8 @@ def test_puts_persistent_spells_to_work():
 def test_answers_its_own_questions():
     s = begin(arrange(game("battle-royale", 2, teams=["grey", "red"]), {"grey-sorcerer": (-6, 0), "red-druid": (0, 0)}),
               "red-druid")
-    s["effects"]["grey-sorcerer:blaze"] = {"id": "grey-sorcerer:blaze", "spell": "blaze", "caster": "grey-sorcerer",
-                                           "side": 0, "since": 0, "centre": [2, 0]}
+    s.edit("effects")["grey-sorcerer:blaze"] = {"id": "grey-sorcerer:blaze", "spell": "blaze",
+                                                "caster": "grey-sorcerer", "side": 0, "since": 0, "centre": [2, 0]}
     s, _ = act(s, {"kind": "step", "to": [1, 0]})
     assert E.actor(s) == 0
     assert choose(E.view(s, 0), 0, legal(s), random.Random(1)) == {"kind": "blaze", "burn": True}

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from shared.engine import MalformedAction
+from shared.engine.state import tree_copy
 from shared.hexgrid import distance, iter_within, neighbours
 from shared.incantris import casting, match, sight
 from shared.incantris.arena import arena_of, as_hex, slot_vector
@@ -24,7 +25,7 @@ def q(state, seat, **query):
 
 def effect(s, spell, caster, side, **where):
     key = f"{caster}:{spell}"
-    s["effects"][key] = dict({"id": key, "spell": spell, "caster": caster, "side": side, "since": 0}, **where)
+    s.edit("effects")[key] = dict({"id": key, "spell": spell, "caster": caster, "side": side, "since": 0}, **where)
 
 
 def random_board(rng: random.Random) -> dict:
@@ -32,7 +33,8 @@ def random_board(rng: random.Random) -> dict:
     spots = rng.sample([h for h in iter_within((0, 0), 6)], 12)
     at = {RED_DRUID: spots[0], BLUE_SW: spots[1], BLUE_SORC: spots[2], RED_SHAMAN: spots[3]}
     s = arrange(game(), at)
-    s["obstacles"] = [{"kind": rng.choice(["tree", "high-wall", "low-wall"]), "hexes": [list(h)]} for h in spots[4:9]]
+    s.replace("obstacles", [{"kind": rng.choice(["tree", "high-wall", "low-wall"]), "hexes": [list(h)]}
+                            for h in spots[4:9]])
     return begin(s, RED_DRUID)
 
 
@@ -43,7 +45,7 @@ def test_line_of_sight_is_the_engines_sight_for_the_seats_team():
     rng = random.Random(4)
     for _ in range(12):
         s = random_board(rng)
-        here = as_hex(s["wizards"][RED_DRUID]["hex"])
+        here = as_hex(s.wizards[RED_DRUID]["hex"])
         t = q(s, RED, kind="targets", wizard=RED_DRUID, spell="tempest")["targets"]
         for w in match.on_board(s):
             h = as_hex(w["hex"])
@@ -78,7 +80,7 @@ def test_trees_high_walls_and_wizards_block_low_walls_and_streams_do_not():
     "The hexes occupied by other wizards (regardless of their team) always block line of sight." """
     for kind, blocks in (("tree", True), ("high-wall", True), ("low-wall", False)):
         s = arrange(game(), {RED_DRUID: (0, 0), BLUE_SW: (3, 0)})
-        s["obstacles"] = [{"kind": kind, "hexes": [[1, 0], [2, 0]]}]
+        s.replace("obstacles", [{"kind": kind, "hexes": [[1, 0], [2, 0]]}])
         got = q(s, RED, kind="line_of_sight", **{"from": [0, 0], "to": [3, 0]})
         assert got["sees"] == (not blocks)
         assert ({"what": kind, "hex": [1, 0]} in got["in_the_way"]) == blocks
@@ -117,8 +119,8 @@ def test_the_arena_edge_blocks_sight_and_is_named():
     a, b = next((a, b) for a in sorted(two.whole) for b in sorted(two.whole)
                 if a < b and distance(a, b) <= 8 and not sight.can_see(two, a, b, frozenset()))
     s = arrange(game(), {RED_DRUID: (0, 0), BLUE_SW: (0, -1)})
-    s["tiles"] = tiles
-    s["wizards"][RED_DRUID]["hex"], s["wizards"][BLUE_SW]["hex"] = None, None
+    s.replace("tiles", tiles)
+    s.wizards[RED_DRUID]["hex"], s.wizards[BLUE_SW]["hex"] = None, None
     got = q(s, RED, kind="line_of_sight", **{"from": list(a), "to": list(b)})
     assert not got["sees"] and any(x["what"] == "arena-edge" for x in got["in_the_way"])
 
@@ -127,9 +129,9 @@ def test_sight_is_not_symmetric():
     """Figure 5: "although the purple Sorceress can see the blue Shadow Weaver, the blue Shadow Weaver
     cannot see the purple Sorceress" - sight runs from any part of one hex to the centre of the other."""
     s = arrange(game(), {RED_DRUID: (-6, 0), BLUE_SW: (6, 0)})
-    a = arena_of(s["tiles"])
+    a = arena_of(s.tiles)
     for tree in [(1, 0), (1, 1), (2, -1)]:
-        s["obstacles"] = [{"kind": "tree", "hexes": [list(tree)]}]
+        s.replace("obstacles", [{"kind": "tree", "hexes": [list(tree)]}])
         pairs = [(x, y) for x in iter_within((0, 0), 3) for y in iter_within((0, 0), 3)
                  if tree not in (x, y) and sight.can_see(a, x, y, {tree}) != sight.can_see(a, y, x, {tree})]
         if pairs:
@@ -165,16 +167,16 @@ def explore(state: dict, wid: str) -> dict:
     its movement ("end" or "exit" offered) and the fewest points spent to stand there."""
     best: dict = {}
     seen: set = set()
-    start = state["turn"]["spent"]
+    start = state.turn["spent"]
 
     def go(s):
-        w = s["wizards"][wid]
-        key = (tuple(w["hex"]), s["turn"]["mp"])
+        w = s.wizards[wid]
+        key = (tuple(w["hex"]), s.turn["mp"])
         if key in seen:
             return
         seen.add(key)
         acts = E.legal_actions(s, E.actor(s))
-        spent = s["turn"]["spent"] - start
+        spent = s.turn["spent"] - start
         if {"kind": "end"} in acts or {"kind": "exit"} in acts:
             h = tuple(w["hex"])
             best[h] = min(best.get(h, spent), spent)
@@ -196,17 +198,17 @@ def test_reachable_hexes_and_costs_are_what_stepping_reaches():
     brute force over the step actions the engine allows."""
     s = arrange(game(), {RED_SORC: (2, -1), RED_DRUID: (1, 0), BLUE_SW: (4, -2), BLUE_SORC: (-1, 3),
                          RED_SHAMAN: (0, -6)})
-    s["tiles"][0] = {"tile": "T1", "side": "B", "centre": [0, 0], "rotation": 0}  # a stream across
-    s["obstacles"] = [{"kind": "tree", "hexes": [[3, -1]]}, {"kind": "low-wall", "hexes": [[1, -1], [0, -1]]}]
+    s.edit("tiles")[0] = {"tile": "T1", "side": "B", "centre": [0, 0], "rotation": 0}  # a stream across
+    s.replace("obstacles", [{"kind": "tree", "hexes": [[3, -1]]}, {"kind": "low-wall", "hexes": [[1, -1], [0, -1]]}])
     for wid in (RED_SORC, RED_DRUID):  # the Druid walks on water
         t = begin(s, wid)
-        here = tuple(t["wizards"][wid]["hex"])
+        here = tuple(t.wizards[wid]["hex"])
         got = reach(t, RED, wid)
         brute = explore(t, wid)
         brute.pop(here, None)
         assert got == brute and got, wid
     t = begin(s, BLUE_SW)  # next to nobody, but the red Shaman is far: then put him near
-    t["wizards"][RED_SHAMAN]["hex"] = [4, 0]
+    t.wizards[RED_SHAMAN]["hex"] = [4, 0]
     brute = explore(t, BLUE_SW)
     brute.pop((4, -2), None)
     assert reach(t, BLUE, BLUE_SW) == brute
@@ -215,13 +217,13 @@ def test_reachable_hexes_and_costs_are_what_stepping_reaches():
 def test_every_path_walks_with_the_cost_given():
     """Movement & Terrain: each path given is a sequence of legal steps that spends exactly its cost."""
     s = arrange(game(), {RED_SORC: (2, -1), RED_DRUID: (1, 0), BLUE_SW: (4, -2)})
-    s["tiles"][0] = {"tile": "T1", "side": "B", "centre": [0, 0], "rotation": 0}
+    s.edit("tiles")[0] = {"tile": "T1", "side": "B", "centre": [0, 0], "rotation": 0}
     t = begin(s, RED_SORC)
     for x in q(t, RED, kind="reachable", wizard=RED_SORC)["hexes"]:
         u = t
         for h in x["path"]:
             u, _ = act(u, {"kind": "step", "to": h})
-        assert u["wizards"][RED_SORC]["hex"] == x["hex"] and u["turn"]["spent"] == x["cost"]
+        assert u.wizards[RED_SORC]["hex"] == x["hex"] and u.turn["spent"] == x["cost"]
         assert {"kind": "end"} in legal(u)
 
 
@@ -243,7 +245,7 @@ def test_the_active_wizard_is_answered_with_the_points_it_has_left():
     s = begin(arrange(game(), {RED_SORC: (0, 0), BLUE_SW: (3, 0)}), RED_SORC)
     s, _ = act(s, {"kind": "step", "to": [-1, 0]})
     left = q(s, RED, kind="reachable", wizard=RED_SORC)
-    assert left["movement_points"] == s["turn"]["mp"] == 3 and left["from"] == [-1, 0]
+    assert left["movement_points"] == s.turn["mp"] == 3 and left["from"] == [-1, 0]
     s, _ = act(s, {"kind": "cast", "spell": "meteor-storm", "target": [3, 0]})
     assert q(s, RED, kind="reachable", wizard=RED_SORC)["hexes"] == []
 
@@ -262,14 +264,15 @@ def test_the_crystal_carrier_reaches_the_partial_hexes_of_its_zone():
     """Capture the Crystal: "A wizard with the crystal may step into a partial hex in their starting zone, so
     long as he or she has at least one movement point still remaining", to step off for one point."""
     s = game("capture-the-crystal", 2)
-    a = arena_of(s["tiles"])
-    zone = a.tile_hexes[s["sides"][0]["zone"]]
+    a = arena_of(s.tiles)
+    zone = a.tile_hexes[s.sides[0]["zone"]]
     edge, inner = next((p, n) for p in sorted(h for h in zone if h in a.partial) for n in neighbours(p)
                        if n in a.whole and n in zone and a.terrain[n] == "open" and a.terrain.get(p) == "open")
     s = arrange(s, {RED_DRUID: inner, BLUE_SW: (0, 0)}, field=False)
-    red = next(c for c in s["crystals"] if c["colour"] == "red")
-    s["crystals"] = [dict(red, hex=None, carrier=RED_DRUID)] + [c for c in s["crystals"] if c["colour"] != "red"]
-    s["wizards"][RED_DRUID]["carrying"] = "red"
+    red = next(c for c in s.crystals if c["colour"] == "red")
+    s.replace("crystals", tree_copy([dict(red, hex=None, carrier=RED_DRUID)]
+                                    + [c for c in s.crystals if c["colour"] != "red"]))
+    s.wizards[RED_DRUID]["carrying"] = "red"
     s = begin(s, RED_DRUID)
     got = {tuple(x["hex"]): x for x in q(s, RED, kind="reachable", wizard=RED_DRUID)["hexes"]}
     assert got[edge]["partial"] and got[edge]["cost"] == 1 and got[edge]["exit_cost"] == 2
@@ -286,19 +289,19 @@ def test_an_attacker_waiting_outside_steps_in_at_its_entry_point():
     s = arrange(game("solo", 1, teams=["purple"]), {"purple-shadow-weaver": (0, 0), "purple-shaman": (-3, 6)},
                 field=False, others="outside")
     for i, wid in enumerate(["red-druid", "red-shaman", "red-sorceress"]):
-        s["wizards"][wid]["entry"] = i
+        s.wizards[wid]["entry"] = i
     got = q(s, 0, kind="reachable", wizard="red-druid")
-    entry = {tuple(h) for h in s["entries"][0]["hexes"]}
+    entry = {tuple(h) for h in s.entries[0]["hexes"]}
     assert got["from"] is None and got["hexes"]
     assert all(tuple(x["path"][0]) in entry and x["cost"] >= 1 for x in got["hexes"])
     assert {tuple(x["hex"]) for x in got["hexes"] if x["cost"] == 1} == entry
     t = E.decode(E.encode(s))
-    t["queue"] = []
+    t.queue = []
     from shared.incantris import turns
 
     turns.begin_turn(t, 0, [])
     turns.activate(t, "red-druid", [])
-    plan = attackers.plan(t, t["wizards"]["red-druid"])
+    plan = attackers.plan(t, t.wizards["red-druid"])
     assert plan["path"][-1] in [x["hex"] for x in got["hexes"]]
 
 
@@ -308,7 +311,7 @@ def test_targets_are_the_casts_listed_for_the_active_wizard():
     rng = random.Random(2)
     for _ in range(6):
         s = random_board(rng)
-        for spell in casting.match_spells(s["wizards"][RED_DRUID]):
+        for spell in casting.match_spells(s.wizards[RED_DRUID]):
             got = q(s, RED, kind="targets", wizard=RED_DRUID, spell=spell)
             listed = [a["target"] for a in legal(s, "cast") if a["spell"] == spell and "from" not in a]
             assert got["targets"] == listed and got["may_cast_now"]
@@ -318,7 +321,7 @@ def test_targets_of_a_waiting_wizard_are_what_it_will_have_on_its_turn():
     """Casting Spells: a wizard not yet activated is answered from where it stands; Spectral Rush counts from
     there ("only if the caster began the turn at least three hexes away")."""
     s = begin(arrange(game(), {RED_DRUID: (0, 0), BLUE_SW: (1, 0), BLUE_AK: (4, 0), RED_SHAMAN: (0, 4)}), RED_DRUID)
-    for spell in casting.match_spells(s["wizards"][BLUE_AK]):
+    for spell in casting.match_spells(s.wizards[BLUE_AK]):
         early = q(s, BLUE, kind="targets", wizard=BLUE_AK, spell=spell)
         later = q(begin(s, BLUE_AK), BLUE, kind="targets", wizard=BLUE_AK, spell=spell)
         assert early["targets"] == later["targets"] and not early["may_cast_now"] and later["may_cast_now"]

@@ -28,8 +28,8 @@ def test_leaving_a_hex_next_to_the_arcane_knight_sets_off_retribution():
     assert "retribution" in types(ev) and E.actor(s) == CHANCE
     assert [n for _, n in pools(s)] == [2, 2]  # 2D (+1) against the Druid's 2D spirit ward
     s, ev = roll(s, [WAND, WAND], [BLANK, BLANK])
-    assert s["wizards"][RED_DRUID]["life"] == 9 - 3
-    assert E.actor(s) == 1 and s["turn"]["wizard"] == RED_DRUID  # the move goes on
+    assert s.wizards[RED_DRUID]["life"] == 9 - 3
+    assert E.actor(s) == 1 and s.turn["wizard"] == RED_DRUID  # the move goes on
 
 
 def test_retribution_bites_for_every_adjacent_hex_left():
@@ -68,8 +68,8 @@ def test_retribution_ignores_being_moved_by_spells():
 
 def test_retribution_gets_the_power_circle_bonus():
     s = grey_red({GREY_AK: (0, 0), RED_DRUID: (1, 0)})
-    s["effects"]["red-sorceress:power-circle"] = {"id": "red-sorceress:power-circle", "spell": "power-circle",
-                                                  "caster": RED_SORC, "side": 1, "since": 0, "centre": [-1, 0]}
+    s.edit("effects")["red-sorceress:power-circle"] = {"id": "red-sorceress:power-circle", "spell": "power-circle",
+                                                       "caster": RED_SORC, "side": 1, "since": 0, "centre": [-1, 0]}
     s = begin(s, RED_DRUID)
     s, _ = step(s, (2, 0))
     s, ev = roll(s, [BLANK, BLANK], [BLANK, BLANK])
@@ -82,7 +82,7 @@ def blaze(s, centre, since=0, bonus=0):
          "centre": list(centre)}
     if bonus:
         e["bonus"] = bonus
-    s["effects"]["grey-sorcerer:blaze"] = e
+    s.edit("effects")["grey-sorcerer:blaze"] = e
     return s
 
 
@@ -95,14 +95,14 @@ def test_entering_a_blaze_lets_its_caster_roll():
     s, _ = act(s, {"kind": "blaze", "burn": True})
     assert [n for _, n in pools(s)] == [1, 2]
     s, _ = roll(s, [WAND], [BLANK, BLANK])
-    assert s["wizards"][RED_DRUID]["life"] == 6
+    assert s.wizards[RED_DRUID]["life"] == 6
 
 
 def test_the_caster_may_let_the_blaze_rest():
     s = begin(blaze(grey_red({GREY_SORC: (-4, 0), RED_DRUID: (0, 0)}), (2, 0)), RED_DRUID)
     s, _ = step(s, (1, 0))
     s, ev = act(s, {"kind": "blaze", "burn": False})
-    assert E.actor(s) == 1 and s["wizards"][RED_DRUID]["life"] == 9
+    assert E.actor(s) == 1 and s.wizards[RED_DRUID]["life"] == 9
 
 
 def burn_all(s):
@@ -158,19 +158,19 @@ def test_faq5_blaze_gets_the_circle_bonus_only_if_cast_inside_one():
     """FAQ 5: "Blaze only receives the +1 bonus if it is cast by a wizard standing in the Power
     Circle." """
     s = grey_red({GREY_SORC: (0, 0), RED_DRUID: (0, -6)})
-    s["effects"]["red-sorceress:power-circle"] = {"id": "red-sorceress:power-circle", "spell": "power-circle",
-                                                  "caster": RED_SORC, "side": 1, "since": 0, "centre": [0, 0]}
+    s.edit("effects")["red-sorceress:power-circle"] = {"id": "red-sorceress:power-circle", "spell": "power-circle",
+                                                       "caster": RED_SORC, "side": 1, "since": 0, "centre": [0, 0]}
     s = begin(s, GREY_SORC)
     s, _ = act(s, {"kind": "cast", "spell": "blaze", "target": [4, 0]})
-    assert s["effects"]["grey-sorcerer:blaze"]["bonus"] == 1
+    assert s.effects["grey-sorcerer:blaze"]["bonus"] == 1
     s = grey_red({GREY_SORC: (0, 0), RED_DRUID: (0, -6)})
-    s["effects"]["red-sorceress:power-circle"] = {"id": "red-sorceress:power-circle", "spell": "power-circle",
-                                                  "caster": RED_SORC, "side": 1, "since": 0, "centre": [4, 0]}
+    s.edit("effects")["red-sorceress:power-circle"] = {"id": "red-sorceress:power-circle", "spell": "power-circle",
+                                                       "caster": RED_SORC, "side": 1, "since": 0, "centre": [4, 0]}
     s = begin(s, GREY_SORC)
     s, _ = act(s, {"kind": "cast", "spell": "blaze", "target": [4, 0]})
-    assert s["effects"]["grey-sorcerer:blaze"].get("bonus", 0) == 0
+    assert s.effects["grey-sorcerer:blaze"].get("bonus", 0) == 0
     s = blaze(s, (4, 0), since=0)
-    s["wizards"][RED_DRUID]["hex"] = [6, 0]
+    s.wizards[RED_DRUID]["hex"] = [6, 0]
     s = begin(s, RED_DRUID)
     s, _ = step(s, (5, 0))
     s, _ = act(s, {"kind": "blaze", "burn": True})
@@ -183,8 +183,8 @@ def test_faq7_primal_reach_drags_through_the_blaze_hex_by_hex():
     hex" - each hex entered can burn."""
     at = {RED_SHAMAN: (0, 0), GREY_AK: (2, 0), GREY_SORC: (-4, 4)}
     s = arrange(game("battle-royale", 2, teams=["red", "grey"]), at)
-    s["effects"]["grey-sorcerer:blaze"] = {"id": "grey-sorcerer:blaze", "spell": "blaze", "caster": GREY_SORC,
-                                           "side": 1, "since": 0, "centre": [3, 1]}
+    s.edit("effects")["grey-sorcerer:blaze"] = {"id": "grey-sorcerer:blaze", "spell": "blaze", "caster": GREY_SORC,
+                                                "side": 1, "since": 0, "centre": [3, 1]}
     s = begin(s, RED_SHAMAN)
     s, _ = act(s, {"kind": "cast", "spell": "primal-reach", "target": GREY_AK})
     s, _ = roll(s, [WAND], [BLANK, BLANK])
@@ -201,16 +201,16 @@ def test_faq7_teleport_only_burns_where_it_lands():
     """FAQ 7: "a teleported wizard never occupies the intervening hexes"."""
     at = {BLUE_SW: (0, 0), GREY_DRUID: (1, 0), GREY_SORC: (-4, 4), RED_SHAMAN: (0, -6)}
     s = arrange(game("battle-royale", 3, teams=["red", "grey", "blue"]), at)
-    s["effects"]["grey-sorcerer:blaze"] = {"id": "grey-sorcerer:blaze", "spell": "blaze", "caster": GREY_SORC,
-                                           "side": 1, "since": 0, "centre": [3, 0]}
+    s.edit("effects")["grey-sorcerer:blaze"] = {"id": "grey-sorcerer:blaze", "spell": "blaze", "caster": GREY_SORC,
+                                                "side": 1, "since": 0, "centre": [3, 0]}
     s = begin(s, BLUE_SW)
     s, _ = act(s, {"kind": "cast", "spell": "teleport", "target": GREY_DRUID})
     s, _ = fill(s, WAND, BLANK)
     s, _ = act(s, {"kind": "teleport", "to": [5, 0]})  # across the blaze, landing outside it
     assert E.actor(s) == 2
     s = arrange(game("battle-royale", 3, teams=["red", "grey", "blue"]), at)
-    s["effects"]["grey-sorcerer:blaze"] = {"id": "grey-sorcerer:blaze", "spell": "blaze", "caster": GREY_SORC,
-                                           "side": 1, "since": 0, "centre": [3, 0]}
+    s.edit("effects")["grey-sorcerer:blaze"] = {"id": "grey-sorcerer:blaze", "spell": "blaze", "caster": GREY_SORC,
+                                                "side": 1, "since": 0, "centre": [3, 0]}
     s = begin(s, BLUE_SW)
     s, _ = act(s, {"kind": "cast", "spell": "teleport", "target": GREY_DRUID})
     s, _ = fill(s, WAND, BLANK)
@@ -220,7 +220,7 @@ def test_faq7_teleport_only_burns_where_it_lands():
 
 def test_a_dead_casters_blaze_no_longer_burns():
     s = blaze(grey_red({GREY_SORC: (-4, 0), GREY_AK: (-5, 0), RED_DRUID: (0, 0)}), (3, 0))
-    s["wizards"][GREY_SORC].update(alive=False, life=0, hex=None)
+    s.wizards[GREY_SORC].update(alive=False, life=0, hex=None)
     s = begin(s, RED_DRUID)
     s, _ = step(s, (1, 0))
-    assert E.actor(s) == 1 and "grey-sorcerer:blaze" in s["effects"]
+    assert E.actor(s) == 1 and "grey-sorcerer:blaze" in s.effects

@@ -8,7 +8,7 @@ from .support import BLANK, WAND, E, act, arrange, begin, game, roll
 
 def test_render_draws_the_arena_and_lists_the_wizards():
     s = begin(arrange(game(), {"red-druid": (0, 0), "blue-shadow-weaver": (2, 0)}), "red-druid")
-    s["obstacles"] = [{"kind": "tree", "hexes": [[0, 2]]}]
+    s.replace("obstacles", [{"kind": "tree", "hexes": [[0, 2]]}])
     text = render(E.view(s, 0), 0)
     assert "red-druid" in text and "life  9/ 9" in text and "dead" in text
     assert "T" in text and ":" in text and "." in text
@@ -18,8 +18,9 @@ def test_render_draws_the_arena_and_lists_the_wizards():
 
 def test_render_marks_partial_hexes_water_and_spell_tokens():
     s = arrange(game(), {"red-sorceress": (0, 0), "blue-shadow-weaver": (5, 0)}, field=False)
-    s["effects"]["red-sorceress:guardian-hydra"] = {"id": "red-sorceress:guardian-hydra", "spell": "guardian-hydra",
-                                                   "caster": "red-sorceress", "side": 0, "since": 0, "hex": [1, 1]}
+    s.edit("effects")["red-sorceress:guardian-hydra"] = {"id": "red-sorceress:guardian-hydra",
+                                                         "spell": "guardian-hydra", "caster": "red-sorceress",
+                                                         "side": 0, "since": 0, "hex": [1, 1]}
     text = render(E.view(s, None), None)
     assert "h" in text and "~" in text and "#" in text and "you are seat" not in text
 

@@ -40,7 +40,7 @@ def test_wizards_of_any_team_block_sight():
 
 def _with(kind, hexes, at):
     s = arrange(game(), at)
-    s["obstacles"] = [{"kind": kind, "hexes": [list(h) for h in hexes]}]
+    s.replace("obstacles", [{"kind": kind, "hexes": [list(h) for h in hexes]}])
     return begin(s, RED_DRUID)
 
 
@@ -56,18 +56,18 @@ def test_streams_and_ocean_do_not_block():
     """Movement & Terrain: "Neither the stream nor the bridge block line of sight." "Ocean
     hexes do not block line of sight." """
     s = arrange(game(), {RED_DRUID: (-2, 0), BLUE_SW: (1, 0)})
-    s["tiles"][0] = {"tile": "T3", "side": "B", "centre": [0, 0], "rotation": 0}  # a pond in the middle
+    s.edit("tiles")[0] = {"tile": "T3", "side": "B", "centre": [0, 0], "rotation": 0}  # a pond in the middle
     s = begin(s, RED_DRUID)
     assert BLUE_SW in targets(s, "tempest")
     s = arrange(game(), {RED_DRUID: (0, -2), BLUE_SW: (0, 1)})
-    s["tiles"][0] = {"tile": "T1", "side": "B", "centre": [0, 0], "rotation": 0}  # a stream across
+    s.edit("tiles")[0] = {"tile": "T1", "side": "B", "centre": [0, 0], "rotation": 0}  # a stream across
     s = begin(s, RED_DRUID)
     assert BLUE_SW in targets(s, "tempest")
 
 
 def _effect(s, spell, caster, side, **where):
     key = f"{caster}:{spell}"
-    s["effects"][key] = dict({"id": key, "spell": spell, "caster": caster, "side": side, "since": 0}, **where)
+    s.edit("effects")[key] = dict({"id": key, "spell": spell, "caster": caster, "side": side, "since": 0}, **where)
 
 
 def test_hydras_and_totems_block_crystals_blaze_and_circles_do_not():
@@ -81,7 +81,7 @@ def test_hydras_and_totems_block_crystals_blaze_and_circles_do_not():
         s = begin(s, RED_DRUID)
         assert (BLUE_SW not in targets(s, "tempest")) == blocks, spell
     s = arrange(game("crystal-sap"), at)
-    s["crystals"] = [{"hex": [2, 0], "zone": 1, "colours": ["red"]}]
+    s.replace("crystals", [{"hex": [2, 0], "zone": 1, "colours": ["red"]}])
     s = begin(s, RED_DRUID)
     assert BLUE_SW in targets(s, "tempest")
 
@@ -130,7 +130,7 @@ def test_sight_from_any_part_of_the_hex_is_not_symmetric():
     assert found
     tree, x, y = found
     s = arrange(game(), {RED_DRUID: x, BLUE_SW: y})
-    s["obstacles"] = [{"kind": "tree", "hexes": [list(tree)]}]
+    s.replace("obstacles", [{"kind": "tree", "hexes": [list(tree)]}])
     s2 = begin(s, RED_DRUID)
     assert BLUE_SW in [t for t in targets(s2, "entanglement")]
     s3 = begin(s, BLUE_SW)

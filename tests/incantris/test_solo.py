@@ -25,8 +25,8 @@ def begin_state_only(state, wid):
     from shared.incantris import turns
 
     s = E.decode(E.encode(state))
-    s["queue"] = []
-    turns.begin_turn(s, s["wizards"][wid]["side"], [])
+    s.queue = []
+    turns.begin_turn(s, s.wizards[wid]["side"], [])
     turns.activate(s, wid, [])
     return s
 
@@ -36,15 +36,15 @@ def test_example_3_moves_just_far_enough_then_casts():
     Shaman two hexes, just far enough to come within range of the spell, and then casts Meteor
     Storm on him." """
     s = solo({A_SORC: (-5, 0), P_SHAMAN: (5, 0), P_SORC: (-5, 5), P_SW: (0, -5)})
-    s["wizards"][A_SORC]["entry"] = 0
+    s.wizards[A_SORC]["entry"] = 0
     s = begin(s, A_SORC)
-    here = tuple(s["wizards"][A_SORC]["hex"])
-    assert s["turn"]["spent"] == 2 and distance(here, (5, 0)) == 8
+    here = tuple(s.wizards[A_SORC]["hex"])
+    assert s.turn["spent"] == 2 and distance(here, (5, 0)) == 8
     assert E.actor(s) == CHANCE
     assert [(p, n) for p, n in pools(s)] == [("ward meteor-storm (purple-shaman)", 1)]  # no casting dice
     s, ev = roll(s, [BLANK])
     assert [e for e in ev if e["type"] == "hits"][0]["wands"] == 4  # Table 1: Meteor Storm, 4 wands
-    assert s["wizards"][P_SHAMAN]["life"] == 6
+    assert s.wizards[P_SHAMAN]["life"] == 6
 
 
 def test_example_4_falls_back_to_the_weakest_wizard_without_moving():
@@ -53,7 +53,7 @@ def test_example_4_falls_back_to_the_weakest_wizard_without_moving():
     Sorceress will not move and will cast Meteor Storm on" that wizard."""
     s = solo({A_SORC: (-7, 0), P_SHAMAN: (7, 0), P_SORC: (-7, 4), P_SW: (0, -6)}, life={P_SORC: 3})
     s = begin(s, A_SORC)
-    assert s["wizards"][A_SORC]["hex"] == [-7, 0] and s["turn"]["spent"] == 0
+    assert s.wizards[A_SORC]["hex"] == [-7, 0] and s.turn["spent"] == 0
     assert pools(s) == [("ward meteor-storm (purple-sorceress)", 2)]  # her 2D+1 elemental ward
 
 
@@ -77,24 +77,24 @@ def test_the_shaman_prefers_eagle_talon_and_moves_next_to_the_target():
     Table 2: his favoured foe is the Sorcerer/Sorceress."""
     s = solo({A_SHAMAN: (0, 0), P_SORC: (4, 0), P_SW: (0, -7), P_SHAMAN: (-6, 2)})
     s = begin(s, A_SHAMAN)
-    assert distance(tuple(s["wizards"][A_SHAMAN]["hex"]), (4, 0)) == 1
+    assert distance(tuple(s.wizards[A_SHAMAN]["hex"]), (4, 0)) == 1
     assert pools(s) == [("ward eagle-talon (purple-sorceress)", 1)]
     s, ev = roll(s, [BLANK])
-    assert s["wizards"][P_SORC]["life"] == 8 - 4
+    assert s.wizards[P_SORC]["life"] == 8 - 4
 
 
 def test_the_shaman_falls_back_to_primal_reach_and_pulls_the_target_in():
     """"If he cannot, he will cast Primal Reach and move the target directly toward him if he
     inflicts damage." """
     s = solo({A_SHAMAN: (0, 0), P_SORC: (4, 0), P_SW: (0, -7), P_SHAMAN: (-6, 2)})
-    s["effects"]["purple-shaman:entanglement"] = {"id": "purple-shaman:entanglement", "spell": "entanglement",
-                                                  "caster": P_SHAMAN, "side": 1, "since": 0, "wizard": A_SHAMAN}
+    s.edit("effects")["purple-shaman:entanglement"] = {"id": "purple-shaman:entanglement", "spell": "entanglement",
+                                                       "caster": P_SHAMAN, "side": 1, "since": 0, "wizard": A_SHAMAN}
     s = begin(s, A_SHAMAN)  # two movement points: Eagle Talon is out of reach
     assert pools(s)[0] == ("ward primal-reach (purple-sorceress)", 1)
-    before = distance(tuple(s["wizards"][A_SHAMAN]["hex"]), tuple(s["wizards"][P_SORC]["hex"]))
+    before = distance(tuple(s.wizards[A_SHAMAN]["hex"]), tuple(s.wizards[P_SORC]["hex"]))
     s, _ = roll(s, [BLANK])  # 3 wands, no wards: 3 damage, pulled up to 3 hexes
-    after = distance(tuple(s["wizards"][A_SHAMAN]["hex"]), tuple(s["wizards"][P_SORC]["hex"]))
-    assert s["wizards"][P_SORC]["life"] == 5 and after == max(1, before - 3)
+    after = distance(tuple(s.wizards[A_SHAMAN]["hex"]), tuple(s.wizards[P_SORC]["hex"]))
+    assert s.wizards[P_SORC]["life"] == 5 and after == max(1, before - 3)
 
 
 def test_the_arcane_knight_rushes_from_three_hexes_or_blasts():
@@ -127,8 +127,8 @@ def test_no_spell_in_reach_means_marching_toward_the_top_target():
     she will move as far as possible toward the highest priority target"."""
     s = solo({A_DRUID: (-7, 0), P_SORC: (7, 0), P_SW: (6, -2), P_SHAMAN: (5, 2)}, life={P_SORC: 2})
     s = begin(s, A_DRUID)
-    here = tuple(s["wizards"][A_DRUID]["hex"])
-    assert s["turn"] is None or s["turn"]["wizard"] != A_DRUID  # the turn is over, nothing cast
+    here = tuple(s.wizards[A_DRUID]["hex"])
+    assert s.turn is None or s.turn["wizard"] != A_DRUID  # the turn is over, nothing cast
     assert distance(here, (7, 0)) == 14 - 5
 
 
@@ -160,30 +160,30 @@ def test_attackers_outside_step_in_for_a_point_and_cannot_be_targeted():
     s = game("solo", 1, teams=["purple"])
     s = arrange(s, {P_SW: (0, 0), P_SHAMAN: (-3, 6), P_SORC: (4, 4)}, field=False, others="outside")
     for i, wid in enumerate(["red-druid", "red-shaman", "red-sorceress"]):
-        s["wizards"][wid]["entry"] = i
+        s.wizards[wid]["entry"] = i
     p = begin(s, P_SW)
     assert not any(a["target"] in ("red-druid", "red-shaman", "red-sorceress") for a in legal(p, "cast")
                    if isinstance(a["target"], str))
     from shared.incantris import attackers
 
-    w = s["wizards"]["red-druid"]
+    w = s.wizards["red-druid"]
     plan = attackers.plan(begin_state_only(s, "red-druid"), w)
-    assert plan["path"] and plan["path"][0] in s["entries"][0]["hexes"]
+    assert plan["path"] and plan["path"][0] in s.entries[0]["hexes"]
     a = begin(s, "red-druid")
-    assert a["wizards"]["red-druid"]["hex"] is not None
+    assert a.wizards["red-druid"]["hex"] is not None
 
 
 def test_the_attacking_team_goes_first_and_draws_its_tokens_at_random():
     """Gameplay: "The attacking wizards always take the first turn. Flip their turn tokens upside
     down and randomize them. Draw one turn token." """
     s = game("solo", 1, teams=["purple"])
-    while s["phase"] in ("place", "post"):
+    while s.phase in ("place", "post"):
         s, _ = act(s, legal(s)[0])
     assert E.actor(s) == CHANCE
     req = E.chance_request(s)
     assert len(req.pools) == 1 and sorted(req.pools[0].faces) == ["red-druid", "red-shaman", "red-sorceress"]
     s, ev = E.apply_chance(s, [["red-shaman"]])
-    assert "token-drawn" in types(ev) and s["wizards"]["red-shaman"]["done"]
+    assert "token-drawn" in types(ev) and s.wizards["red-shaman"]["done"]
     faces = None
     for _ in range(200):
         if E.actor(s) == CHANCE:
@@ -202,25 +202,25 @@ def test_solo_set_up_one_wizard_per_tile_off_the_seams():
     """1-Player Set Up: "Only one of the player's wizards may be placed on a single tile. Player
     wizards may not be placed in hexes that are created by two or more tiles." """
     s = game("solo", 1, teams=["purple"])
-    a = arena_of(s["tiles"])
+    a = arena_of(s.tiles)
     options = legal(s)
     assert options and all(tuple(o["hex"]) in a.single for o in options)
     first = options[0]
     s, _ = act(s, first)
     tile = a.owners[tuple(first["hex"])][0]
     assert all(a.owners[tuple(o["hex"])][0] != tile for o in legal(s))
-    while s["phase"] == "place":
+    while s.phase == "place":
         s, _ = act(s, legal(s)[0])
-    assert s["phase"] == "post" and kinds(s) == {"post"}
-    while s["phase"] == "post":
+    assert s.phase == "post" and kinds(s) == {"post"}
+    while s.phase == "post":
         s, _ = act(s, legal(s)[0])
-    assert sorted(w["entry"] for w in s["wizards"].values() if w["side"] == 0) == [0, 1, 2]
+    assert sorted(w["entry"] for w in s.wizards.values() if w["side"] == 0) == [0, 1, 2]
 
 
 def test_solo_obstacle_limits_and_no_penning_in():
     """"Up to three trees, two low walls, and one high wall may be placed ... they may not block
     the attacking wizards' entry to the arena or otherwise pen them in." """
-    entry = game("solo", 1)["entries"][0]["hexes"][0]
+    entry = game("solo", 1).entries[0]["hexes"][0]
     with pytest.raises(InvalidConfig):
         game("solo", 1, obstacles=[{"kind": "tree", "hexes": [entry]}])
     trees = [{"kind": "tree", "hexes": [[x, -2]]} for x in (-1, 0, 1, 2)]

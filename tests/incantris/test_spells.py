@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shared.engine import CHANCE, RuleViolation
+from shared.engine.state import tree_copy
 
 from .support import (
     BLANK,
@@ -43,7 +44,7 @@ def cast(s, spell, target, **extra):
 
 
 def life(s, wid):
-    return s["wizards"][wid]["life"]
+    return s.wizards[wid]["life"]
 
 
 def test_hits_are_wands_left_after_wards():
@@ -89,7 +90,7 @@ def test_death_removes_the_wizard_and_its_turn_token():
     s, _ = cast(s, "tempest", BLUE_SW)
     s, ev = roll(s, [WAND, WAND], [BLANK, BLANK])
     assert "death" in types(ev)
-    w = s["wizards"][BLUE_SW]
+    w = s.wizards[BLUE_SW]
     assert not w["alive"] and w["hex"] is None and w["life"] == 0
     s, _ = act(s, {"kind": "end"})
     assert {a["wizard"] for a in legal(s, "activate")} == {BLUE_AK}
@@ -117,7 +118,7 @@ def test_area_target_must_be_a_whole_arena_hex_and_hits_seven_hexes():
     s = turn_of(RED_SORC, at)
     from shared.incantris.arena import arena_of
 
-    a = arena_of(s["tiles"])
+    a = arena_of(s.tiles)
     centres = [tuple(t) for t in targets(s, "meteor-storm")]
     assert all(c in a.whole for c in centres)
     assert (5, 0) in centres
@@ -146,8 +147,8 @@ def test_single_hex_spells_need_an_empty_hex():
     """Single Hex: "One hex unoccupied by a wizard"; Guardian Hydra: "an unoccupied open ground
     or stream hex. Hydras may not be placed in the ocean." """
     s = arrange(game(), {RED_SORC: (0, -2), BLUE_SW: (2, -2)})
-    s["tiles"][0] = {"tile": "T3", "side": "B", "centre": [0, 0], "rotation": 0}
-    s["obstacles"] = [{"kind": "tree", "hexes": [[-2, -1]]}]
+    s.edit("tiles")[0] = {"tile": "T3", "side": "B", "centre": [0, 0], "rotation": 0}
+    s.replace("obstacles", [{"kind": "tree", "hexes": [[-2, -1]]}])
     s = begin(s, RED_SORC)
     spots = {tuple(t) for t in targets(s, "guardian-hydra")}
     assert (2, -2) not in spots and (0, 0) not in spots and (-2, -1) not in spots and (0, -2) not in spots
@@ -173,7 +174,7 @@ def test_bane_drops_wards_to_one_die_and_is_single():
     s, _ = cast(s, "bane", BLUE_AK)
     assert [n for _, n in pools(s)] == [3, 2]  # the Arcane Knight's 2D+1 against spirit
     s, ev = roll(s, [WAND, WAND, WAND], [WARD, BLANK])  # 3 wands against 2 wards: one hit
-    assert "red-shaman:bane" in s["effects"]
+    assert "red-shaman:bane" in s.effects
     s = begin(s, RED_SHAMAN)
     assert BLUE_AK not in targets(s, "bane")
     s, _ = cast(s, "primal-reach", BLUE_AK)
@@ -184,8 +185,8 @@ def test_bane_drops_wards_to_one_die_and_is_single():
 
 def test_bane_on_a_sorcerer_removes_the_best_ward():
     s = turn_of(RED_SORC, {RED_SORC: (0, 0), BLUE_SORC: (3, 0)})
-    s["effects"]["blue-arcane-knight:bane"] = {"id": "blue-arcane-knight:bane", "spell": "bane", "caster": BLUE_AK,
-                                              "side": 1, "since": 0, "wizard": BLUE_SORC}
+    s.edit("effects")["blue-arcane-knight:bane"] = {"id": "blue-arcane-knight:bane", "spell": "bane", "caster": BLUE_AK,
+                                                   "side": 1, "since": 0, "wizard": BLUE_SORC}
     s, _ = cast(s, "meteor-storm", [3, 0])
     assert E.chance_request(s).pools[1].count == 1
     s, ev = roll(s, [WAND, WAND], [WARD])
@@ -196,7 +197,7 @@ def test_a_failed_persistent_spell_leaves_nothing():
     s = turn_of(RED_DRUID, {RED_DRUID: (0, 0), BLUE_SW: (3, 0)})
     s, _ = cast(s, "entanglement", BLUE_SW)
     s, _ = roll(s, [BLANK, BLANK, WARD], [WARD, BLANK])
-    assert s["effects"] == {}
+    assert s.effects == {}
 
 
 def test_recast_moves_the_token_and_a_failed_recast_keeps_it():
@@ -207,14 +208,14 @@ def test_recast_moves_the_token_and_a_failed_recast_keeps_it():
     s = turn_of(RED_DRUID, at)
     s, _ = cast(s, "entanglement", BLUE_SW)
     s, _ = roll(s, [WAND, BLANK, BLANK], [BLANK, BLANK])
-    assert s["effects"]["red-druid:entanglement"]["wizard"] == BLUE_SW
+    assert s.effects["red-druid:entanglement"]["wizard"] == BLUE_SW
     s2 = begin(s, RED_DRUID)
     s3, _ = cast(s2, "entanglement", BLUE_AK)
     s3, _ = roll(s3, [BLANK, BLANK, BLANK], [BLANK, BLANK])
-    assert s3["effects"]["red-druid:entanglement"]["wizard"] == BLUE_SW
+    assert s3.effects["red-druid:entanglement"]["wizard"] == BLUE_SW
     s4, _ = cast(s2, "entanglement", BLUE_AK)
     s4, ev = roll(s4, [WAND, WAND, WAND], [BLANK, BLANK])
-    assert s4["effects"]["red-druid:entanglement"]["wizard"] == BLUE_AK and len(s4["effects"]) == 1
+    assert s4.effects["red-druid:entanglement"]["wizard"] == BLUE_AK and len(s4.effects) == 1
     assert "effect-moved" in types(ev)
 
 
@@ -227,16 +228,16 @@ def test_cancel_one_own_persistent_spell_any_time_of_the_turn():
     s2, _ = cast(s2, "guardian-hydra", [2, -2])
     assert {a["effect"] for a in legal(s2, "cancel")} == {"grey-sorcerer:blaze", "grey-sorcerer:guardian-hydra"}
     s2, _ = act(s2, {"kind": "cancel", "effect": "grey-sorcerer:blaze"})
-    assert "grey-sorcerer:blaze" not in s2["effects"] and legal(s2, "cancel") == []
+    assert "grey-sorcerer:blaze" not in s2.effects and legal(s2, "cancel") == []
 
 
 def test_teleport_is_automatic_on_the_team_and_moves_up_to_four():
     """Teleport: "automatically cast successfully if the target is the caster or a wizard on the
     caster's team"; up to four hexes; never to an impassable hex; FAQ 4: through a fog wall."""
     s = turn_of(BLUE_SW, {BLUE_SW: (0, 0), BLUE_AK: (1, 0), RED_DRUID: (0, -6)})
-    s["obstacles"] = [{"kind": "tree", "hexes": [[3, 0]]}]
-    s["effects"]["red-druid:fog-wall"] = {"id": "red-druid:fog-wall", "spell": "fog-wall", "caster": RED_DRUID,
-                                          "side": 0, "since": 0, "hexes": [[2, 0], [2, -1]]}
+    s.replace("obstacles", [{"kind": "tree", "hexes": [[3, 0]]}])
+    s.edit("effects")["red-druid:fog-wall"] = {"id": "red-druid:fog-wall", "spell": "fog-wall", "caster": RED_DRUID,
+                                               "side": 0, "since": 0, "hexes": [[2, 0], [2, -1]]}
     s, _ = cast(s, "teleport", BLUE_AK)
     assert E.actor(s) == 1
     spots = {tuple(a["to"]) for a in legal(s, "teleport")}
@@ -244,7 +245,7 @@ def test_teleport_is_automatic_on_the_team_and_moves_up_to_four():
     assert (3, 0) not in spots and (2, 0) not in spots  # tree, fog: never onto an impassable hex
     assert (1, 0) in spots  # staying put
     s, ev = act(s, {"kind": "teleport", "to": [5, 0]})
-    assert s["wizards"][BLUE_AK]["hex"] == [5, 0]
+    assert s.wizards[BLUE_AK]["hex"] == [5, 0]
 
 
 def test_teleport_on_a_foe_needs_a_hit():
@@ -262,28 +263,28 @@ def test_primal_reach_moves_the_target_a_hex_per_damage_point():
     The caster may not move the target into or through any impassable hex. Streams do not slow
     down the target." """
     s = arrange(game(), {RED_SHAMAN: (0, -3), BLUE_SW: (2, -1)})
-    s["tiles"][0] = {"tile": "T1", "side": "B", "centre": [0, 0], "rotation": 0}
+    s.edit("tiles")[0] = {"tile": "T1", "side": "B", "centre": [0, 0], "rotation": 0}
     s = begin(s, RED_SHAMAN)
     s, _ = cast(s, "primal-reach", BLUE_SW)
     s, _ = roll(s, [WAND], [BLANK, BLANK])
-    assert s["wizards"][BLUE_SW]["life"] == 5
+    assert s.wizards[BLUE_SW]["life"] == 5
     options = {tuple(a["to"]) for a in legal(s, "reach")}
     assert (2, 0) in options  # a stream, entered freely
     s, _ = act(s, {"kind": "reach", "to": [2, 0]})
     s, _ = act(s, {"kind": "reach", "to": [3, 0]})
     s, _ = act(s, {"kind": "reach", "to": [4, 0]})
-    assert s["wizards"][BLUE_SW]["hex"] == [4, 0] and "reach" not in kinds(s)
+    assert s.wizards[BLUE_SW]["hex"] == [4, 0] and "reach" not in kinds(s)
 
 
 def test_primal_reach_may_stop_early_and_avoids_impassable_hexes():
     s = turn_of(RED_SHAMAN, {RED_SHAMAN: (0, 0), BLUE_SW: (2, 0), BLUE_AK: (3, 0)})
-    s["obstacles"] = [{"kind": "tree", "hexes": [[2, 1]]}]
+    s.replace("obstacles", [{"kind": "tree", "hexes": [[2, 1]]}])
     s, _ = cast(s, "primal-reach", BLUE_SW)
     s, _ = roll(s, [WAND], [BLANK, BLANK])
     options = {tuple(a["to"]) for a in legal(s, "reach")}
     assert (3, 0) not in options and (2, 1) not in options
     s, _ = act(s, {"kind": "reach-stop"})
-    assert s["wizards"][BLUE_SW]["hex"] == [2, 0] and E.actor(s) == 0 and "end" in kinds(s)
+    assert s.wizards[BLUE_SW]["hex"] == [2, 0] and E.actor(s) == 0 and "end" in kinds(s)
 
 
 def test_scorching_chain_jumps_within_three_hexes_and_sight():
@@ -307,7 +308,7 @@ def test_scorching_chain_may_stop_by_choice():
     s, _ = cast(s, "scorching-chain", BLUE_SW)
     s, _ = fill(s)
     s, _ = act(s, {"kind": "chain-stop"})
-    assert "end" in kinds(s) and s["wizards"][BLUE_AK]["life"] == 10
+    assert "end" in kinds(s) and s.wizards[BLUE_AK]["life"] == 10
 
 
 def test_scorching_chain_stops_when_no_life_is_lost():
@@ -321,8 +322,8 @@ def test_power_circle_adds_one_to_every_casting_roll_within_it():
     """Power Circle: "All spells cast within the Power Circle that require the roll of casting
     dice receive an additional +1" - for any team - and it remains if its caster dies."""
     s = turn_of(RED_DRUID, {RED_DRUID: (0, 0), BLUE_SW: (3, 0)})
-    s["effects"]["blue-sorcerer:power-circle"] = {"id": "blue-sorcerer:power-circle", "spell": "power-circle",
-                                                  "caster": BLUE_SORC, "side": 1, "since": 0, "centre": [0, 1]}
+    s.edit("effects")["blue-sorcerer:power-circle"] = {"id": "blue-sorcerer:power-circle", "spell": "power-circle",
+                                                       "caster": BLUE_SORC, "side": 1, "since": 0, "centre": [0, 1]}
     s, _ = cast(s, "tempest", BLUE_SW)
     s, ev = roll(s, [BLANK, BLANK], [BLANK, BLANK])
     assert [e for e in ev if e["type"] == "hits"][0]["wands"] == 3  # 2D+2 +1
@@ -346,12 +347,12 @@ def test_guardian_hydra_casts_flame_darts_on_later_turns():
 def test_a_dead_casters_hydra_stays_but_no_longer_casts():
     s = turn_of(RED_SORC, {RED_SORC: (0, 0), BLUE_SW: (4, 0), RED_DRUID: (0, 4)})
     s, _ = cast(s, "guardian-hydra", [2, -2])
-    s["wizards"][RED_SORC].update(alive=False, life=0, hex=None)
+    s.wizards[RED_SORC].update(alive=False, life=0, hex=None)
     s2 = begin(s, BLUE_SW)
-    assert "red-sorceress:guardian-hydra" in s2["effects"]
+    assert "red-sorceress:guardian-hydra" in s2.effects
     from shared.incantris.movement import Ground
 
-    assert Ground(s2).blocked(s2["wizards"][BLUE_SW], (2, -2))
+    assert Ground(s2).blocked(s2.wizards[BLUE_SW], (2, -2))
     s3 = begin(s2, RED_DRUID)
     assert legal(s3, "hydra") == []
 
@@ -375,14 +376,14 @@ def test_fog_wall_stops_foes_but_lets_the_team_pass():
     at = {PURPLE_SW: (0, 0), PURPLE_SHAMAN: (0, 3), BLUE_AK: (3, -3)}
     s = turn_of(PURPLE_SW, at, teams=["purple", "blue"])
     s, _ = cast(s, "fog-wall", [[1, 1], [2, 1]])
-    assert s["effects"]["purple-shadow-weaver:fog-wall"]["hexes"] == [[1, 1], [2, 1]]
+    assert s.effects["purple-shadow-weaver:fog-wall"]["hexes"] == [[1, 1], [2, 1]]
     s2 = begin(s, PURPLE_SHAMAN)
     s2, _ = act(s2, {"kind": "step", "to": [1, 2]})
     assert (1, 1) in steps(s2)
     s2, _ = act(s2, {"kind": "step", "to": [1, 1]})
     assert "end" not in kinds(s2)
     s3 = arrange(s, {PURPLE_SW: (0, 0), PURPLE_SHAMAN: (0, 3), BLUE_AK: (2, 0)}, field=False, keep_obstacles=True)
-    s3["effects"] = s["effects"]
+    s3.replace("effects", tree_copy(s.effects))
     s3 = begin(s3, BLUE_AK)
     assert (2, 1) not in steps(s3) and (1, 1) not in steps(s3)
 
@@ -400,24 +401,24 @@ def test_cleansing_fire_cancels_a_whole_effect_instead_of_a_spell():
     the entire Blaze or Power Circle is one effect."""
     at = {RED_SORC: (0, 0), GREY_SORC: (5, 0), GREY_AK: (1, 0)}
     s = arrange(game("battle-royale", 2, teams=["red", "grey"]), at)
-    s["effects"] = {
+    s.replace("effects", {
         "grey-sorcerer:blaze": {"id": "grey-sorcerer:blaze", "spell": "blaze", "caster": GREY_SORC, "side": 1,
                                 "since": 0, "centre": [-2, 1]},
         "grey-druid:bane": {"id": "grey-druid:bane", "spell": "bane", "caster": "grey-druid", "side": 1, "since": 0,
                             "wizard": GREY_AK},
         "grey-sorcerer:guardian-hydra": {"id": "grey-sorcerer:guardian-hydra", "spell": "guardian-hydra",
                                          "caster": GREY_SORC, "side": 1, "since": 0, "hex": [3, -3]},
-    }
+    })
     s = begin(s, RED_SORC)
     options = {a["effect"] for a in legal(s, "cleanse")}
     assert options == {"grey-sorcerer:blaze", "grey-druid:bane"}
     s, _ = act(s, {"kind": "cleanse", "effect": "grey-sorcerer:blaze"})
-    assert "grey-sorcerer:blaze" not in s["effects"]
+    assert "grey-sorcerer:blaze" not in s.effects
     assert "cast" not in kinds(s) and "cleanse" not in kinds(s)
 
 
 def test_only_sorcerers_have_cleansing_fire():
     s = turn_of(RED_DRUID, {RED_DRUID: (0, 0), BLUE_SW: (1, 0)})
-    s["effects"]["blue-sorcerer:blaze"] = {"id": "blue-sorcerer:blaze", "spell": "blaze", "caster": BLUE_SORC,
-                                           "side": 1, "since": 0, "centre": [0, 0]}
+    s.edit("effects")["blue-sorcerer:blaze"] = {"id": "blue-sorcerer:blaze", "spell": "blaze", "caster": BLUE_SORC,
+                                                "side": 1, "since": 0, "centre": [0, 0]}
     assert legal(s, "cleanse") == []

@@ -51,7 +51,7 @@ def test_turns_alternate_and_each_wizard_acts_once_a_round():
         order.append(seat)
         s = activate_end(s, wid)
     assert order == [0, 1, 0, 1, 0, 1]
-    assert s["round"] == 2
+    assert s.round == 2
     assert {a["wizard"] for a in legal(s)} == set(RED)  # tokens flipped back
 
 
@@ -80,7 +80,7 @@ def test_skipped_turns_fall_at_the_end_of_the_round():
         seats.append(E.actor(s))
         s = activate_end(s, legal(s)[0]["wizard"])
     assert seats == [0, 1, 1, 1]
-    assert s["round"] == 2 and E.actor(s) == 0
+    assert s.round == 2 and E.actor(s) == 0
 
 
 def test_only_the_acting_seat_may_act():
@@ -98,14 +98,14 @@ def test_wizards_enter_their_starting_zones_in_turn():
     s = game("battle-royale", 3)
     from shared.incantris.arena import arena_of
 
-    a = arena_of(s["tiles"])
+    a = arena_of(s.tiles)
     seats = []
-    while s["phase"] == "place":
+    while s.phase == "place":
         seat = E.actor(s)
         seats.append(seat)
         options = legal(s)
-        zone = a.tile_hexes[s["sides"][seat]["zone"]]
+        zone = a.tile_hexes[s.sides[seat]["zone"]]
         assert all(tuple(o["hex"]) in zone and tuple(o["hex"]) in a.whole for o in options)
         s, _ = act(s, options[0])
     assert seats == [0, 1, 2] * 3
-    assert s["phase"] == "play" and E.actor(s) == 0 and kinds(s) == {"activate"}
+    assert s.phase == "play" and E.actor(s) == 0 and kinds(s) == {"activate"}

@@ -15,6 +15,7 @@ from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 from services.core.metrics import active_key
 from tests.support.processes import wait_for
 from tests.support.server import ServerThread
+from tests.trust.support import identity
 
 CLAIM_MS = 500
 
@@ -25,7 +26,8 @@ def test_an_orphan_match_is_cancelled_and_its_players_seated_again(redis_url):
     try:
         platform = server.platform
         queue, invite = "race:standard", "orphan-" + secrets.token_hex(4)
-        players = [f"{invite}-{i}" for i in range(2)]
+        channel = grpc.insecure_channel(server.address)
+        players = [identity(channel) for _ in range(2)]
 
         async def replica_that_dies_after_creating():
             """What a replica does up to its death: lock the queue, claim two tickets, create their match."""
@@ -33,11 +35,12 @@ def test_an_orphan_match_is_cancelled_and_its_players_seated_again(redis_url):
             while not await platform.tickets.lock(queue, owner, 5_000):
                 pass  # the live replica holds it for one cycle
             now = int(time.time() * 1000)
-            ids = [(await platform.tickets.create("race", "standard", [p], 2, 1000, False, 600, invite, now)).ticket_id
-                   for p in players]
+            ids = [(await platform.tickets.create("race", "standard", [p.player], 2, 1000, False, 600, invite,
+                                                  now)).ticket_id for p in players]
             proposal = secrets.token_hex(8)
             assert await platform.tickets.claim(queue, ids, proposal, now + CLAIM_MS)
-            await platform.matches.create("race", "standard", [("human", p) for p in players], {}, match_id=proposal)
+            await platform.matches.create("race", "standard", [("human", p.player) for p in players], {},
+                                          match_id=proposal, players=[p.player for p in players], rated=True)
             # (killed here: never assigns, never unlocks; its lock expires)
             await platform.tickets.unlock(queue, owner)
             return ids, proposal
@@ -45,12 +48,12 @@ def test_an_orphan_match_is_cancelled_and_its_players_seated_again(redis_url):
         ids, orphan = server.run(replica_that_dies_after_creating())
         redis = platform.store.redis
         assert server.run(redis.zscore(active_key("race"), orphan)) is not None
-        channel = grpc.insecure_channel(server.address)
         stub = matchmaking_pb2_grpc.MatchmakingStub(channel)
         board = board_pb2_grpc.BoardStub(channel)
 
         def assigned():
-            tickets = [stub.GetTicket(mm.TicketRef(ticket_id=t), timeout=10) for t in ids]
+            tickets = [stub.GetTicket(mm.TicketRef(ticket_id=t), metadata=p.meta, timeout=10)
+                       for t, p in zip(ids, players)]
             return all(t.state == "assigned" for t in tickets) and tickets
 
         tickets = wait_for(assigned, 30, 0.05, "the tickets to be matched again")

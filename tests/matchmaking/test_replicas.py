@@ -15,7 +15,9 @@ import redis
 from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
+from services.runtime.quotas import DEFAULTS
 from tests.support.processes import service_process
+from tests.trust.support import identity
 
 TICKETS = 2000
 REPLICAS = 3
@@ -24,7 +26,9 @@ REPLICAS = 3
 def start_replica(redis_url: str, ai_queue: str, n: int):
     # AI turns go to a queue nobody serves: this test looks at tickets, not at play
     env = dict(REDIS_URL=redis_url, AI_QUEUE=ai_queue, MM_INTERVAL_S="0.02", MM_LOCK_MS="1000", MM_CLAIM_MS="1500",
-               LOG_LEVEL="WARNING")
+               LOG_LEVEL="WARNING",
+               # thousands of players from one peer in seconds: far over the per-peer limits, on purpose
+               **{f"LIMIT_{name.upper()}": "1000000/minute" for name in DEFAULTS})
     return service_process(f"replica-{n}", "matchmaking", env, module="tests.support.replica")
 
 
@@ -33,27 +37,35 @@ def test_replicas_never_double_assign_or_lose_tickets(redis_url):
     procs = []
     try:
         procs = [start_replica(redis_url, ai_queue, n) for n in range(REPLICAS)]
-        stubs = [matchmaking_pb2_grpc.MatchmakingStub(grpc.insecure_channel(addr)) for _, addr in procs]
+        channels = [grpc.insecure_channel(addr) for _, addr in procs]
+        stubs = [matchmaking_pb2_grpc.MatchmakingStub(ch) for ch in channels]
         rng = random.Random(7)
         invite = "replicas-" + secrets.token_hex(4)
-        requests = []
+        requests, parties = [], []
         for i in range(TICKETS):
             size = 1 if rng.random() < 0.8 else 2
+            # players signed in on one replica are believed by every other: they share the signing key
+            party = [identity(channels[(i + k) % REPLICAS]) for k in range(size)]
+            parties.append(party)
             requests.append(mm.CreateTicketRequest(
-                game="race", party=[f"{invite}-{i}-{k}" for k in range(size)], seats=rng.choice([0, 2, 3, 4]),
-                rating=rng.randint(800, 1200), ai_welcome=True, max_wait_s=rng.choice([0, 1, 2]),
-                invite_code=invite))
+                game="race", party=[p.player for p in party], seats=rng.choice([0, 2, 3, 4]),
+                ai_welcome=True, max_wait_s=rng.choice([0, 1, 2]), invite_code=invite))
+        owners: dict[str, tuple] = {}
 
         def create(i):
             # the first half goes to every replica; the second only to those still alive
             stub = stubs[i % REPLICAS] if i < TICKETS // 2 else stubs[1 + i % (REPLICAS - 1)]
-            return stub.CreateTicket(requests[i], timeout=30).ticket_id
+            ticket_id = stub.CreateTicket(requests[i], metadata=parties[i][0].meta, timeout=30).ticket_id
+            for member in parties[i][1:]:
+                stub.AcceptTicket(mm.TicketRef(ticket_id=ticket_id), metadata=member.meta, timeout=30)
+            owners[ticket_id] = parties[i][0].meta
+            return ticket_id
 
         cancels: dict[str, str] = {}
 
         def cancel(ticket_id):
             try:
-                stubs[1].CancelTicket(mm.TicketRef(ticket_id=ticket_id), timeout=30)
+                stubs[1].CancelTicket(mm.TicketRef(ticket_id=ticket_id), metadata=owners[ticket_id], timeout=30)
                 cancels[ticket_id] = "cancelled"
             except grpc.RpcError as exc:
                 assert exc.code() == grpc.StatusCode.FAILED_PRECONDITION, exc.details()

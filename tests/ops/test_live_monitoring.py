@@ -21,6 +21,7 @@ from tests.ops.prometheus_run import Prometheus
 from tests.ops.promql import dashboard_queries, exposed_names, metric_names, rule_queries, rules
 from tests.ops.tools import need
 from tests.support.processes import wait_for
+from tests.trust.support import identity
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -41,16 +42,18 @@ def drive(p: SplitPlatform) -> list[str]:
     ai = matchmaking_pb2.CreateMatchRequest(game="tower", seats=[matchmaking_pb2.SeatSpec(kind="ai")] * 2)
     matches = [mm.CreateMatch(ai, timeout=30).match_id for _ in range(3)]
     invite = "ops-" + secrets.token_hex(4)
-    for i in range(2):  # two players meet
-        mm.CreateTicket(matchmaking_pb2.CreateTicketRequest(
-            game="tower", seats=2, party=[f"{invite}-{i}"], rating=1000, invite_code=invite), timeout=30)
+    signing_in = grpc.insecure_channel(p.addr["matchmaking"])
+    for _ in range(2):  # two players meet
+        mm.CreateTicket(matchmaking_pb2.CreateTicketRequest(game="tower", seats=2, invite_code=invite),
+                        metadata=identity(signing_in).meta, timeout=30)
     mm.CreateTicket(matchmaking_pb2.CreateTicketRequest(  # one player, an AI opponent at once
-        game="tower", seats=2, party=[f"{invite}-ai"], rating=1000, ai_welcome=True, max_wait_s=0,
-        invite_code=invite + "-ai"), timeout=30)
+        game="tower", seats=2, ai_welcome=True, max_wait_s=0, invite_code=invite + "-ai"),
+        metadata=identity(signing_in).meta, timeout=30)
+    alone = identity(signing_in)
     waiting = mm.CreateTicket(matchmaking_pb2.CreateTicketRequest(
-        game="tower", seats=4, party=[f"{invite}-solo"], rating=1000, invite_code=invite + "-alone"), timeout=30)
+        game="tower", seats=4, invite_code=invite + "-alone"), metadata=alone.meta, timeout=30)
     time.sleep(0.5)
-    mm.CancelTicket(matchmaking_pb2.TicketRef(ticket_id=waiting.ticket_id), timeout=30)
+    mm.CancelTicket(matchmaking_pb2.TicketRef(ticket_id=waiting.ticket_id), metadata=alone.meta, timeout=30)
     for call in (lambda: board.GetMatch(board_pb2.GetMatchRequest(match_id="no-such-match")),
                  lambda: board.Move(common_pb2.ActRequest(match_id=matches[0], action_id="x", action_json="{"))):
         with pytest.raises(grpc.RpcError):

@@ -8,6 +8,7 @@ from archmage.board.v1 import board_pb2, board_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.client.channels import RETRY_POLICY, channel
+from services.client.session import signed_in
 from services.core.metrics import METRICS
 from tests.support.processes import wait_for
 from tests.support.redis_db import RedisServer
@@ -24,7 +25,7 @@ def redis_then_down():
         server = ServerThread(redis_server.url)
         server.start()
         try:
-            mm = matchmaking_pb2_grpc.MatchmakingStub(grpc.insecure_channel(server.address))
+            mm = matchmaking_pb2_grpc.MatchmakingStub(signed_in(grpc.insecure_channel(server.address)))
             m = mm.CreateMatch(matchmaking_pb2.CreateMatchRequest(
                 game="race", seats=[matchmaking_pb2.SeatSpec(kind="human")]), timeout=10)
             redis_server.kill()
@@ -37,11 +38,11 @@ def test_every_call_is_unavailable_naming_redis_while_it_is_down(redis_then_down
     server, match_id = redis_then_down
     ch = grpc.insecure_channel(server.address)
     board = board_pb2_grpc.BoardStub(ch)
-    calls = {
+    calls = {  # CreateMatch with AI seats only: it needs no player, so it reaches Redis
         "GetMatch": lambda: board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), timeout=10),
         "WatchMatch": lambda: list(board.WatchMatch(board_pb2.WatchMatchRequest(match_id=match_id), timeout=10)),
         "CreateMatch": lambda: matchmaking_pb2_grpc.MatchmakingStub(ch).CreateMatch(
-            matchmaking_pb2.CreateMatchRequest(game="race", seats=[matchmaking_pb2.SeatSpec(kind="human")]),
+            matchmaking_pb2.CreateMatchRequest(game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai")]),
             timeout=10),
     }
     for name, call in calls.items():
@@ -60,7 +61,7 @@ def test_platform_clients_retry_idempotent_calls_only(redis_then_down):
     assert err.value.code() == grpc.StatusCode.UNAVAILABLE
     with pytest.raises(grpc.RpcError) as err:
         matchmaking_pb2_grpc.MatchmakingStub(ch).CreateMatch(matchmaking_pb2.CreateMatchRequest(
-            game="race", seats=[matchmaking_pb2.SeatSpec(kind="human")]), timeout=20)
+            game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai")]), timeout=20)
     assert err.value.code() == grpc.StatusCode.UNAVAILABLE, err.value.details()
     # every attempt reached the server before the client had its answer; the count may lag a moment
     attempts = RETRY_POLICY["maxAttempts"]

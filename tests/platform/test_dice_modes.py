@@ -5,6 +5,7 @@ import grpc
 import pytest
 from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 
+from services.client.session import signed_in
 from services.core.dicesource import InProcessDice, RemoteDice
 from services.dice.sessions import PoolSpec
 from tests.platform.test_match_driver import create, play_to_end
@@ -46,7 +47,7 @@ def test_both_sources_draw_identical_faces(split):
 
 def test_a_match_rolled_by_the_dice_service_verifies(split):
     _, rest = split
-    channel = grpc.insecure_channel(rest.address)
+    channel = signed_in(grpc.insecure_channel(rest.address))
     m, clients = create(channel, seats=2, variant="secret-start")
     play_to_end(clients)
     verdict = dice_pb2_grpc.DiceStub(grpc.insecure_channel(split[0].address)).Verify(
@@ -62,7 +63,7 @@ def test_an_action_with_several_chance_steps_rolls_through_the_dice_service(spli
     from tests.support.clients import ScriptedClient
 
     dice_server, rest = split
-    channel = grpc.insecure_channel(rest.address)
+    channel = signed_in(grpc.insecure_channel(rest.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="tower", seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(2)]))
     clients = [ScriptedClient(channel, m.match_id, t.token, seed=i) for i, t in enumerate(m.seat_tokens)]

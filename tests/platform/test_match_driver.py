@@ -208,7 +208,8 @@ def test_a_client_seed_mixed_into_a_match_still_verifies(channel):
     """Client seeds are folded into every later roll of the match, and the audit replays them."""
     dice = dice_pb2_grpc.DiceStub(channel)
     m, clients = create(channel)
-    dice.AddClientSeed(dice_pb2.AddClientSeedRequest(session_id=m.match_id, client_seed="seat 0 was here"))
+    dice.AddClientSeed(dice_pb2.AddClientSeedRequest(session_id=m.match_id, client_seed="seat 0 was here"),
+                       metadata=clients[0].meta)
     play_to_end(clients)
     verdict = dice.Verify(dice_pb2.VerifyRequest(session_id=m.match_id))
     assert verdict.ok, list(verdict.problems)

@@ -7,11 +7,15 @@ import threading
 from dataclasses import replace
 
 from services.core.config import Settings
+from services.runtime.quotas import DEFAULTS
 
 
 class ServerThread:
     def __init__(self, redis_url: str, names=("dice", "board", "combat", "matchmaking"), notifier=None, **overrides):
         # port 0: any free port, and every address left at its default means this server
+        # the whole suite calls from one peer (loopback) into one Redis: limits stay out of the way
+        # unless a test asks for its own (tests/trust/test_limits.py)
+        overrides.setdefault("limits", {name: "1000000/minute" for name in DEFAULTS})
         self.settings = replace(Settings.from_env({"REDIS_URL": redis_url, "ARCHMAGE_PORT": "0"}), metrics_port=0,
                                 **overrides)
         self.names = list(names)
