@@ -169,7 +169,7 @@ def _goals(view: dict, seat: int, w) -> list:
 
 
 def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | None]:
-    """The nearest goal (_goals) or else the Center of the nearest Territory not yet visited (never
+    """The nearest goal (_goals) it can walk to, or else the Center of the nearest Territory not yet visited (never
     the Dragon's Lair), and, when it can be reached on foot, the walking cost to it from each space
     (None: the way is over Water)."""
     me = view["players"][seat]
@@ -180,7 +180,7 @@ def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | No
         near = [g for g in goals if g in reach]
         if near:
             return min(near, key=lambda g: (distance(at, g), g)), _walking_cost(view, w, near)
-        return min(goals, key=lambda g: (distance(at, g), g)), None
+        # none on this island: explore as before, which takes to the Water when nothing is left here
     seen = set(me["visited"])
     fresh = [t for t in w.tiles if t not in seen and t != LAIR_TILE]
     if not fresh:

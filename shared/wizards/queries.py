@@ -7,6 +7,11 @@ Record Sheets are public, 14.3; face-down tiles are not), with the rules of move
     {"kind": "path", "to": space}              the cheapest way there, hex by hex, and its cost
     {"kind": "space", "territory": t, "white": d, "red": d}
                                                 4.2: the exact space a white and a red die pick
+    {"kind": "tile_cells", "at": [q, r], "rotation": k}   (optional "tile")
+                                                before placing (3.21-3.23): the 19 board hexes a tile
+                                                laid there would cover, each with its label and, for a
+                                                tile of the seat's own hand, its terrain; whether the
+                                                spot is open now, and if not the rule that forbids it
     {"kind": "record_sheet"}                   the seat's own Record Sheet (14.2): Order, Rank and
                                                 title, points and what the next Rank needs, Tasks
                                                 held with their markers, Gems, Secret Wizards, the
@@ -38,7 +43,8 @@ from shared.wizards.state import afflicted, position
 from shared.wizards.world import World, world_for
 
 FIELDS = {"destinations": ({"points"}, {"white"}), "path": ({"to"}, {"points", "white"}),
-          "space": ({"territory", "white", "red"}, set()), "record_sheet": (set(), set())}
+          "space": ({"territory", "white", "red"}, set()), "record_sheet": (set(), set()),
+          "tile_cells": ({"at", "rotation"}, {"tile"})}
 MAX_POINTS = 99
 UNLIMITED = 10_000  # "path" without points: walking and sailing with no limit
 WHOLE_TURN = ("swim", "stone", "circle", "fly", "ride")
@@ -52,6 +58,8 @@ def answer(view: dict, seat: int | None, query) -> dict:
         raise MalformedAction(f"{kind} asks about the asking seat's player: send a seat token")
     if kind == "record_sheet":
         return record_sheet(view, seat)
+    if kind == "tile_cells":
+        return tile_cells(view, seat, query)
     white = _die(query, "white") if "white" in query else None
     if kind == "destinations":
         return destinations(view, seat, _points(query["points"]), white)
@@ -263,3 +271,40 @@ def record_sheet(view: dict, seat: int) -> dict:
         "events": me["events"],
         "lair_time": me["lair_time"],
     }
+
+
+# --- a tile before it is placed (3.21-3.23) ---------------------------------------------------
+def tile_cells(view: dict, seat: int, query: dict) -> dict:
+    """The hexes a tile laid at `at` turned `rotation` would cover, and whether that spot is open
+    (placement.check_spot's rules, read from the view); terrain only for a tile the seat holds
+    (a face-down stack or another player's hand is not its to read)."""
+    from shared.hexgrid import distance
+    from shared.wizards.geometry import OVERLAP_DISTANCE, board, free_cells, placed_hex
+
+    at, rotation, tile = query["at"], query["rotation"], query.get("tile")
+    if not (isinstance(at, list) and len(at) == 2 and all(type(v) is int for v in at)):
+        raise MalformedAction("'at' is [q, r] with integer q and r: where the tile's Center goes")
+    if type(rotation) is not int or not 0 <= rotation <= 5:
+        raise MalformedAction("'rotation' is a whole number 0-5 (sixth-turns clockwise)")
+    tiles = view["tiles"]
+    hand = [] if tiles["face_down"] else tiles["hands"][seat]
+    if tile is not None and tile not in hand:
+        raise MalformedAction(f"'tile' must be a tile of your hand ({', '.join(hand) or 'none'})")
+    spaces = pack().tiles[tile]["spaces"] if tile else {}
+    centre = (at[0], at[1])
+    cells = [{"label": label, "at": list(placed_hex(centre, rotation, label)),
+              **({"kind": spaces[label]["kind"]} if tile else {})} for label in pack().labels]
+    placed = [(p["at"][0], p["at"][1]) for p in tiles["placed"]]
+    to_place = sum(len(h) for h in tiles["hands"]) + tiles["stack"]
+    b = board()
+    rule: str | None
+    why: str | None
+    if centre not in b.cells_hit:
+        rule, why = "3.22", "each hexagon on the tile must fully cover a Game Board Water hexagon"
+    elif any(distance(c, centre) <= OVERLAP_DISTANCE for c in placed):
+        rule, why = "3.22", "tiles may not be placed such that they overlap each other"
+    elif len(free_cells(placed) - b.cells_hit[centre]) < to_place - 1:
+        rule, why = "3.21", "it would leave too little room for the tiles still to place"
+    else:
+        rule = why = None
+    return {"cells": cells, "open": rule is None, "rule": rule, "why": why}

@@ -10,6 +10,7 @@ from shared.hexgrid import distance
 from shared.wizards.geometry import board, free_cells
 from shared.wizards.pack import pack
 from shared.wizards.placement import allowed_centers, placed_centers, tiles_to_place
+from shared.wizards.world import world_for
 from tests.wizards.scenario import ENGINE, config
 
 
@@ -194,3 +195,24 @@ def test_each_listed_placement_has_its_own_values():
     s2, _ = ENGINE.apply(s2, seat, ENGINE.legal_actions(s2, seat)[0])
     s2.edit("tiles", "placed", 0, "at")[0] += 1  # nor is the placed tile's 'at' shared with a listing
     assert ENGINE.legal_actions(s, seat)[0]["at"] == before[0]
+
+
+def test_a_client_sees_the_cells_a_chosen_tile_would_cover_before_placing_it():
+    """3.21-3.23 previewed (Board.Query tile_cells): the 19 hexes of a tile of his hand at a spot and a
+    turn, with their terrain, and whether the spot is open; another player's tile is not his to read."""
+    s = dealt(2)
+    seat = s.await_["seat"]
+    tile = s.tiles["hands"][seat][0]
+    spot = allowed_centers(s)[0]
+    answer = ENGINE.query(s, seat, {"kind": "tile_cells", "tile": tile, "at": list(spot), "rotation": 2})
+    assert answer["open"] and len(answer["cells"]) == 19
+    terrain = {k: v["kind"] for k, v in pack().tiles[tile]["spaces"].items()}
+    assert {c["label"]: c["kind"] for c in answer["cells"]} == terrain
+    s2, _ = ENGINE.apply(s, seat, {"kind": "place_tile", "tile": tile, "at": list(spot), "rotation": 2})
+    laid = world_for(s2)
+    assert all(laid.hex_of[(tile, c["label"])] == tuple(c["at"]) for c in answer["cells"])
+    other = s.tiles["hands"][1 - seat][0]
+    with pytest.raises(MalformedAction):
+        ENGINE.query(s, seat, {"kind": "tile_cells", "tile": other, "at": list(spot), "rotation": 0})
+    blocked = ENGINE.query(s2, 1 - seat, {"kind": "tile_cells", "at": list(spot), "rotation": 0})
+    assert not blocked["open"] and blocked["rule"] == "3.22" and "kind" not in blocked["cells"][0]
