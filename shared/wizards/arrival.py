@@ -32,6 +32,10 @@ def arrive(state: WizardsState, seat: int, old: Hex | None, new: Hex, how: str, 
         if p["trap"] is not None:  # 8.31: transport frees him from a Trap
             p["trap"] = None
             events.append({"type": "trap_ends", "seat": seat, "rule": "8.31"})
+        if p.get("stranded") is not None:  # 7.3031: no longer where he asked for help
+            p["stranded"] = None
+    if old != new and p.get("dispel_tried"):
+        p["dispel_tried"] = []  # 11.24: Demons met anew are a new adversary
     p["at"] = [new[0], new[1]]
     tile = w.tile_of(new)
     if tile and tile not in p["visited"]:

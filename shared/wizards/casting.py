@@ -159,12 +159,15 @@ def transport_pools(where: dict) -> list:
 
 
 def ask_transport(state: WizardsState, seat: int, where: dict, reason: str, resume: str, events: list,
-                  extra_turn: bool = False) -> None:
-    """Transport the player to `where`, rolling for the space first when it is random (section 4)."""
+                  extra_turn: bool = False, avoid: list | None = None) -> None:
+    """Transport the player to `where`, rolling for the space first when it is random (section 4);
+    a space in `avoid` is rolled over (7.30311: a different island)."""
     if not where.get("stone"):
         where = dict(randomspace.effective(where, unavailable(state)))
     then = {"do": "transported", "seat": seat, "where": where, "reason": reason, "resume": resume,
             "extra_turn": extra_turn}
+    if avoid:
+        then["avoid"] = avoid
     pools = transport_pools(where)
     if pools:
         ask(state, pools, then)
@@ -211,8 +214,9 @@ def on_transported(state: WizardsState, then: dict, faces: list, events: list) -
     else:
         got = randomspace.fixed_place(where) or randomspace.read(where, faces, unavailable(state))
         h = w.hex_of.get(got) if got else None
-    if h is None:  # 12.45: roll over
-        events.append({"type": "reroll", "seat": seat, "dice": [f[0] for f in faces], "rule": "12.45"})
+    if h is None or (then.get("avoid") and ls(h) in then["avoid"]):  # 12.45 (7.30311): roll over
+        rule = "12.45" if h is None else "7.30311"
+        events.append({"type": "reroll", "seat": seat, "dice": [f[0] for f in faces], "rule": rule})
         ask(state, transport_pools(where), then)
         return
     p = player(state, seat)

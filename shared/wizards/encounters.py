@@ -75,8 +75,9 @@ def specific_due(state: WizardsState, w: World, seat: int, h: Hex, ignore_tasks:
     place = PLACE_ENCOUNTERS.get(w.kind(h))
     if place and place != "dragon":  # 7.4 c
         due.append({"kind": place})
-    for other in players_met(state, seat, h):  # 7.4 d
-        due.append({"kind": "player", "seat": other})
+    others = players_met(state, seat, h)
+    if others:  # 7.4 d: one encounter with everyone met there (meetings.py)
+        due.append({"kind": "player", "others": others})
     if h in (hx(d) for d in state.demons):  # 7.4 e
         due.append({"kind": "demons"})
     if hx(state.dragon) == h or w.kind(h) == "lair":  # 7.4 f, 7.305
@@ -108,7 +109,13 @@ def encounters_due(state: WizardsState, w: World, seat: int) -> dict:
     Encounters of the space he entered this turn (7.6: none for staying put) and
     whether his red die (5.21) gives a Random Encounter."""
     turn = current_turn(state)
-    h = position(player(state, seat))
+    p = player(state, seat)
+    h = position(p)
+    if p["trap"] is not None:  # 8.31: a trapped player may NOT have any other encounters
+        return {"specific": [], "random": False, "red": False}
+    if turn.get("dragon_again"):  # 7.305 5: he remained in the Center to meet the Dragon again
+        return {"specific": [d for d in specific_due(state, w, seat, h) if d["kind"] == "dragon"], "random": False,
+                "red": False}
     called = specific_due(state, w, seat, h) if turn["arrived"] else []
     # 7.6 / 7.354: the second-encounter limit; staying gives only Hamdrel or a detention
     specific = remaining.limit(state, seat, h, called) if turn["arrived"] else remaining.staying(state, seat)
@@ -137,11 +144,20 @@ def items_for(state: WizardsState, seat: int, due: dict) -> list[dict]:
     return items
 
 
+# Offers the Encounter Segment makes when nothing is due (11.221 Animal Summoning):
+# each hook gives items for (state, seat, due).
+SEGMENT_HOOKS: list = []
+
+
 def resolve_encounters(state: WizardsState, seat: int, due: dict, events: list, then_step: str) -> None:
     """The Encounter Segment (5.2): announce what is due, then resolve it in order."""
+    p = player(state, seat)
     if due["specific"] or due["random"]:
-        events.append({"type": "encounter_due", "seat": seat, "space": player(state, seat)["at"], **due})
-    resolution.begin(state, items_for(state, seat, due), then_step)
+        events.append({"type": "encounter_due", "seat": seat, "space": p["at"], **due})
+    items = items_for(state, seat, due)
+    for hook in SEGMENT_HOOKS:
+        items += hook(state, seat, due)
+    resolution.begin(state, items, then_step)
 
 
 class Encounter(resolution.Handler):

@@ -3,11 +3,15 @@ holds it; the engine imports this module once."""
 from __future__ import annotations
 
 from shared.wizards import (  # noqa: F401  (registration)
+    adversaries,
     decks,
+    encounter_spells,
     eventcards,
     fate,
+    meetings,
     mentors,
     places,
+    randoms,
     record,
     special_spells,
     tasks,

@@ -23,7 +23,9 @@ def check(state: WizardsState) -> None:
     # Cards: every card is somewhere exactly once (decks, discards, aside, held).
     if state.decks["task"] or state.phase != "setup":
         held_events = [h["card"] for q in state.players for h in q["events"]]
-        events = state.decks["event"] + state.discards["event"] + held_events
+        # an Event Card drawn and still being resolved is on its item (eventcards.py, 8.5)
+        in_play = [i["card"] for i in state.pending if i["do"] == "event_card" and "card" in i]
+        events = state.decks["event"] + state.discards["event"] + held_events + in_play
         assert sorted(events) == list(range(1, len(p.event_cards) + 1))
         wizard = state.decks["wizard"] + state.discards["wizard"] + state.wizard_aside
         assert sorted(wizard) == sorted(c["id"] for c in p.wizard_cards)
@@ -91,6 +93,9 @@ def check(state: WizardsState) -> None:
         assert markers_in_use(q) <= TASK_MARKERS_PER_COLOUR, "more Task Markers than a colour has (1)"
     assert len(state.demons) <= DEMON_MARKERS
     assert len({tuple(d) for d in state.demons}) == len(state.demons), "two Demon Markers in a space"
+    for q in state.players:
+        trap = q["trap"]
+        assert trap is None or {"lose_turns", "roll_to_leave"} & set(trap), "a Trap says how it ends"
     if state.dragon is not None:
         assert w.is_land(hx(state.dragon)), "the Dragon stands on land"
     cal = state.calendar

@@ -9,7 +9,7 @@ once when a player enters the Lair while the Dragon is away.
 from __future__ import annotations
 
 from shared.hexgrid import Hex
-from shared.wizards import randomspace
+from shared.wizards import randomspace, resolution
 from shared.wizards.afflictions import become_dragonbound
 from shared.wizards.dice import ask
 from shared.wizards.pack import LAIR_TILE
@@ -81,6 +81,9 @@ def on_dragon_moved(state: WizardsState, then: dict, faces: list, events: list) 
                        "random": False, "rule": then["reason"]})
     if then.get("resume"):
         state.step = then["resume"]
+        items = [{"do": "dragon", "seat": s, "at": ls(h), "rule": then["reason"]} for s in met]
+        if items and all(i["do"] in resolution.HANDLERS for i in items):
+            resolution.begin(state, items, then["resume"])
 
 
 def day_check(state: WizardsState, events: list) -> None:

@@ -95,7 +95,9 @@ class Player(TypedDict):
     space_encounters: dict[str, int]  # 7.6: encounters per space of the tile he is on ("q,r" -> n)
     hamdrel: dict[str, int]  # 7.354: {"visits", "turns"}
     detained: At | None  # 7.301 3: the space he must stay in on his next turn
-    stranded: NotRequired[bool]  # 7.303 Rescue
+    stranded: dict[str, Any] | None  # 7.3031: {"asked": days played} once he has asked for help
+    dragon_again: bool  # 7.305 5: he stays in the Lair's Center to meet the Dragon on his next turn
+    dispel_tried: list[At]  # 11.24: spaces whose Demons he has cast Demon Dispelling against
 
 
 class Boat(TypedDict):
@@ -151,6 +153,7 @@ class Turn(TypedDict):
     summon: NotRequired[list[list[Any]] | None]  # Boat Summoning choices: [boat id, [q, r]]
     lost: NotRequired[bool]  # a turn lost (8.3, 7.304 1)
     detained: NotRequired[bool]  # a turn he must stay and meet the Common Folk again (7.301 3)
+    dragon_again: NotRequired[bool]  # 7.305 5: a turn spent meeting the Dragon again, not moving
 
 
 Await = TypedDict("Await", {"seat": int, "for": str})  # the seat the state waits for, and for what
@@ -315,7 +318,10 @@ def new_player(seat: int) -> Player:
         "turns_taken": 0,
         "extra_turns": 0,
         "lost_turns": 0,
-        "trap": None,
+        "trap": None,  # {"rule", "lose_turns": n | "roll_to_leave": [5, 6]} (8.3, 8.51)
+        "stranded": None,  # {"asked": days played} once a stranded player asks for help (7.3031)
+        "dragon_again": False,  # 7.305 5: he stays in the Lair's Center to meet the Dragon on his next turn
+        "dispel_tried": [],  # spaces whose Demons he has cast Demon Dispelling against (11.24)
         "swum": 0,
         "visited": [],
         "space_encounters": {},  # 7.6: encounters per space of the tile he is on ("q,r" -> n)

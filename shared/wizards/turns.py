@@ -15,13 +15,14 @@
 from __future__ import annotations
 
 from shared.engine import MalformedAction, RuleViolation, d6
+from shared.hexgrid import distance
 from shared.wizards import casting, eventcards, lair, remaining, resolution
 from shared.wizards.arrival import arrive
 from shared.wizards.cards import movement_modifiers
 from shared.wizards.dice import ask
 from shared.wizards.encounters import encounters_due, resolve_encounters
-from shared.wizards.movement import ANIMAL_BONUS, Move, legal_moves, options, refusal
-from shared.wizards.pack import pack
+from shared.wizards.movement import ANIMAL_BONUS, Move, legal_moves, mover, options, refusal, route, walk_search
+from shared.wizards.pack import LAIR_TILE, pack
 from shared.wizards.state import Turn, WizardsState, current_turn, hx, ls, next_seat, player
 from shared.wizards.world import world_for
 
@@ -41,7 +42,7 @@ def step_turn_start(state: WizardsState, events: list) -> None:
         p["lost_turns"] -= 1
         events.append({"type": "turn_lost", "seat": seat, "left": p["lost_turns"]})
         if p["lost_turns"] == 0 and p["trap"] is not None and p["trap"].get("lose_turns") is not None:
-            p["trap"] = None  # a Trap of lost turns expires with the last turn lost (8.51, eventcards.py)
+            p["trap"] = None  # a Trap of lost turns expires with the last turn lost (7.3032, 8.51)
             events.append({"type": "trap_ends", "seat": seat, "rule": "8.51"})
         state.turn["ended"] = True
         state.turn["lost"] = True
@@ -50,9 +51,24 @@ def step_turn_start(state: WizardsState, events: list) -> None:
     if remaining.start_detained(state, seat, events):  # 7.301 3: he stays and meets the Common Folk again
         state.step = "encounter"
         return
-    state.step = "pre_roll" if casting.transport_casts(state, seat) else "movement_roll"
+    nxt = "pre_roll" if casting.transport_casts(state, seat) else "movement_roll"
+    if p["dragon_again"]:  # 7.305 5: he must remain in the Center and encounter the Dragon again
+        p["dragon_again"] = False
+        events.append({"type": "must_remain", "seat": seat, "rule": "7.305 5"})
+        state.turn["ended"] = state.turn["dragon_again"] = True
+        nxt = "encounter"
+    offers = [i for i in (hook(state, seat) for hook in TURN_START_HOOKS) if i]
     if eventcards.kept_uses(state, seat):  # 8.51: a kept Event Card may be used now
-        resolution.begin(state, [{"do": "kept_cards", "seat": seat}], state.step)
+        offers.append({"do": "kept_cards", "seat": seat})
+    if offers:
+        resolution.begin(state, offers, nxt)
+        return
+    state.step = nxt
+
+
+# Items offered at the start of a player's own turn (7.3031: asking for help when stranded;
+# 11.222 Demon Dispelling): each hook gives an item or None for (state, seat).
+TURN_START_HOOKS: list = []
 
 
 def step_pre_roll(state: WizardsState, events: list) -> None:
@@ -138,6 +154,8 @@ def apply_move(state: WizardsState, seat: int, move: Move, events: list) -> None
     p, t = player(state, seat), current_turn(state)
     w = world_for(state)
     old = hx(p["at"])
+    if move.by == "walk":
+        lair_on_the_way(state, seat, old, move, events)
     t["mp"] -= move.cost
     if move.animal_leaves:
         assert p["animal"] is not None, "only an Animal with him can leave him"
@@ -163,6 +181,29 @@ def apply_move(state: WizardsState, seat: int, move: Move, events: list) -> None
     events.append({"type": "moved", "seat": seat, "by": move.by, "from": ls(old), "to": ls(move.to),
                    "cost": move.cost, "space": w.space_name(move.to), "points_left": t["mp"]})
     arrive(state, seat, old, move.to, move.by, events)
+
+
+def lair_on_the_way(state: WizardsState, seat: int, old, move: Move, events: list) -> None:
+    """12.511 / 8.421 along a walk: every Lair space walked through places (and leaving removes)
+    the Lair Time Marker and calls an absent Dragon home, not only where the walk ends. The
+    path is the cheapest walk the move was listed for (movement.walk_search, route)."""
+    w = world_for(state)
+    if old is None or not any(distance(old, h) < move.cost for h in w.tile_spaces(LAIR_TILE)):
+        return  # no Lair space lies strictly on the way
+    reached = walk_search(state, w, mover(state, seat))
+    node = next((n for n in reached if n[0] == move.to), None)
+    if node is None:
+        return
+    path = [n[0] for n in route(reached, node)][:-1]
+    if not any(w.in_lair(h) for h in path):
+        return
+    prev = old
+    for h in path:
+        lair.track(state, w, seat, prev, h, events)
+        lair.recall_if_away(state, w, h)
+        prev = h
+    if prev is not None and w.in_lair(prev) and not w.in_lair(move.to):
+        lair.track(state, w, seat, prev, move.to, events)
 
 
 def act_end_move(state: WizardsState, seat: int, action: dict, events: list) -> None:

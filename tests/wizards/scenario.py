@@ -263,3 +263,82 @@ def enter(tile: str, label: str, prepare=None, white: int = 6, seats: int = 1, *
         if ("walk", target) in moves(st, 0):
             return move(st, 0, "walk", target)
     raise AssertionError(f"no walk into {tile} {label}")
+
+
+# --- part two: encounters on the resolution stack ------------------------------------------
+# Append-only builders for tests of encounters, spells and other players (sections 7, 8, 11).
+
+def ranked(seat: int, order: str | None, rank: int, **fields):
+    """A `prepare` putting a player in an Order at a Rank (and any other player fields)."""
+    def prep(s):
+        s.players[seat].update(order=order, rank=rank, **fields)
+    return prep
+
+
+def resolving(state: dict, *items: dict, then: str = "turn_end") -> tuple[dict, list]:
+    """The state with `items` put on the resolution stack (as an encounter would), settled:
+    the first item given resolves first; afterwards the flow goes on at `then`."""
+    from shared.wizards import resolution
+    st = ENGINE.decode(ENGINE.encode(state))  # a state of its own, to change in place
+    st.chance = st.await_ = None
+    resolution.begin(st, list(items), then)
+    events: list = []
+    settle(st, events)
+    return st, events
+
+
+def top(state: dict) -> dict | None:
+    """The item the resolution stack resolves next."""
+    return state.pending[-1] if state.pending else None
+
+
+def waits_for(state: dict) -> str | None:
+    """What the state waits for: the `then` of its dice, or the seat's purpose."""
+    if state.chance:
+        return state.chance["then"]["do"] if state.chance["then"]["do"] != "pending" \
+            else state.chance["then"]["item"]
+    return state.await_["for"] if state.await_ else None
+
+
+class Recorder:
+    """Stands in for an item kind resolved elsewhere (another module not yet written):
+    records each item that reaches it and finishes it. Use with `record_kinds`."""
+
+    rule = "test"
+    kinds: tuple = ()
+
+    def __init__(self):
+        self.items: list = []
+
+    def run(self, state, item, events):
+        from shared.wizards import resolution
+        self.items.append({k: v for k, v in item.items() if k != "stage"})
+        resolution.done(state, item)
+
+
+def record_kinds(monkeypatch, *kinds: str) -> dict:
+    """Register a Recorder for each kind not yet handled; kind -> the items it saw."""
+    from shared.wizards import resolution
+    seen = {}
+    for k in kinds:
+        if k in resolution.HANDLERS and not isinstance(resolution.HANDLERS[k], Recorder):
+            continue
+        rec = Recorder()
+        monkeypatch.setitem(resolution.HANDLERS, k, rec)
+        seen[k] = rec.items
+    return seen
+
+
+def isolated_cottage_layout() -> dict:
+    """LAYOUT with Hamdrel's Cottage moved out of swimming range of every other tile."""
+    layout = dict(LAYOUT)
+    layout["M5"] = ((-7, 19), 0)
+    return layout
+
+
+def lair_crossroads_layout() -> dict:
+    """LAYOUT with the Dragon's Lair and Sunnyvale (C1) changing places: the Lair lies between
+    tiles, so some cheapest walks cross it (from C2 B2 through M6 B5 to E1 B3)."""
+    layout = dict(LAYOUT)
+    layout["M6"], layout["C1"] = LAYOUT["C1"], LAYOUT["M6"]
+    return layout

@@ -49,8 +49,12 @@ def test_8_5_immediate_ops_extra_and_lost_turns_task_demon_star_crest():
     assert st.players[0]["extra_turns"] == 1
     st, _ = event(st, 5)
     assert st.players[0]["lost_turns"] == 1
-    st, _ = event(st, 9)  # a Demon Marker in his space
-    assert st.demons == [list(hex_of(st, "C5", "A1"))]
+    st, ev = event(st, 9)  # a Demon Marker in his space: he meets the Demons at once (7.5)
+    assert any(e["type"] == "demon_placed" and e["at"] == list(hex_of(st, "C5", "A1")) for e in ev)
+    st, _ = chance(st, 6, 1)  # 7.304 6: the Demons depart
+    st, _ = chance(st, 1)
+    st, _ = choose(st, 0, "take_points", points={"power": 1})
+    assert st.demons == []
     st, _ = event(st, 14)
     assert st.players[0]["star_crest_directed"] is True
     top_deck(st, "task", 63)

@@ -485,6 +485,10 @@ def test_druids_transport_from_a_stone_with_an_extra_turn():
     st, ev = chance(st, 1, 1)
     assert tuple(st.players[0]["at"]) == hex_of(st, "E2", "A1")
     assert any(e["type"] == "extra_turn" for e in ev)
+    # 11.221: nothing was encountered, so the Mystic's Animal Summoning is offered first
+    assert st.await_ == {"seat": 0, "for": "choice"}
+    st, more = ENGINE.apply(st, 0, {"kind": "encounter_spell", "spell": "animal_summoning", "cast": False})
+    ev = ev + more
     begins = [e for e in ev if e["type"] == "turn_begins"]
     assert begins and begins[-1]["extra"] is True and begins[-1]["day"] == 1
     st2 = solo("C5", "Center", prepare=druid(3))  # off the stones: no Transporting for a Mystic
