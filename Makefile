@@ -39,7 +39,7 @@ test: setup system-tools
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # the packages whose types are checked (every engine's typed state among them)
-TYPED := shared/engine shared/hexgrid.py shared/fairdice.py shared/tower shared/wizards
+TYPED := shared/engine shared/hexgrid.py shared/fairdice.py shared/tower shared/incantris shared/wizards
 
 lint: setup
 	$(PY) -m ruff check .
