@@ -139,7 +139,6 @@ def items_for(state: WizardsState, seat: int, due: dict) -> list[dict]:
             i["red"] = bool(due.get("red"))
     if due["random"]:
         items.append({"do": "random_encounter", "seat": seat, "at": at})
-    items = [i for i in items if i["do"] in resolution.HANDLERS]
     remaining.record(state, seat, items)  # 7.6, 7.354
     return items
 

@@ -82,7 +82,7 @@ def on_dragon_moved(state: WizardsState, then: dict, faces: list, events: list) 
     if then.get("resume"):
         state.step = then["resume"]
         items = [{"do": "dragon", "seat": s, "at": ls(h), "rule": then["reason"]} for s in met]
-        if items and all(i["do"] in resolution.HANDLERS for i in items):
+        if items:
             resolution.begin(state, items, then["resume"])
 
 

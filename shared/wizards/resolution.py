@@ -77,19 +77,11 @@ def begin(state: WizardsState, items: Sequence[Item], then_step: str) -> None:
 
 
 def push(state: WizardsState, *items: Item) -> None:
-    """Put items on top of the stack; the first of them resolves first. An item whose
-    handler is not registered is left out (`STRICT` makes that an error)."""
-    known = [dict(i) for i in items if i["do"] in HANDLERS or _unknown(i)]
-    state.pending.extend(reversed(known))
-
-
-STRICT = False  # True once every kind of item the handlers push is registered
-
-
-def _unknown(item: Item) -> bool:
-    if STRICT:
-        raise AssertionError(f"no handler for {item['do']!r}")
-    return False
+    """Put items on top of the stack; the first of them resolves first."""
+    for i in items:
+        if i["do"] not in HANDLERS:
+            raise AssertionError(f"no handler for {i['do']!r}")
+    state.pending.extend(reversed([dict(i) for i in items]))
 
 
 def top(state: WizardsState) -> Item:

@@ -8,7 +8,6 @@ import pytest
 
 from shared.wizards import tasks
 from shared.wizards.pack import PackError, check_constraints, load_documents
-from shared.wizards.resolution import HANDLERS
 from tests.wizards.scenario import (
     ENGINE,
     both,
@@ -248,8 +247,6 @@ def test_9_9_an_impossible_tasks_markers_become_demons_one_a_space():
 
 
 def test_7_5_a_demon_replacing_a_marker_in_his_space_attacks_him_at_once():
-    if "demons" not in HANDLERS:
-        pytest.skip("the Demon encounter (7.304) is not registered yet")
     st = solo("C5", "A1", prepare=member())
     hold_task(st, 0, 2, at={0: ("C5", "A1")})
     tasks.make_impossible(st, 0, 2, "9.9", [])
