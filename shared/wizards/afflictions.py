@@ -7,7 +7,7 @@
     trapped      8.51      a Movement Event Card in use is discarded
 
 The movement rules of the afflictions (every space as Mountains, 7.3043 e / 7.3051 f)
-are read from `afflictions` by movement.py; part two's encounters call these
+are read from `afflictions` by movement.py; the encounters call these
 functions when a Demon dazes a player or a Trap catches him. Lair Time makes a
 player Dragonbound (12.511, lair.py).
 """

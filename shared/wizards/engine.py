@@ -7,10 +7,9 @@ running steps until one waits for a seat (`state.await_`) or for dice
 dispatched by kind to small functions that change the step's draft, `state.successor()`
 (the small fields most steps change are copied, the rest shared until `edit`ed: state.py).
 
-Part one (this module's scope): the world, the set-up, random spaces and getting
-around. Part two adds encounters, tasks, orders, spells at encounters, the Evil
-attack, gems and winning; until then a match ends after MatchConfig.options["days"]
-days (default 13, the days before the first Evil attack on Day 14).
+Encounters, Tasks and spells resolve on the resolution stack (resolution.py). The Evil
+attack, the Gems and winning are still to come; until then a match ends after
+MatchConfig.options["days"] days (default 13, the days before the first Evil attack).
 """
 from __future__ import annotations
 

@@ -51,7 +51,7 @@ def recall_if_away(state: WizardsState, w: World, new: Hex) -> None:
 
 def dragon_goes_to(state: WizardsState, h: Hex, reason: str, events: list) -> None:
     """8.42: the Dragon Marker moves into a player's space (a Random Encounter or Animal
-    Summoning; part two calls this). 8.421: off his tile he stays there until a player enters
+    Summoning; randoms.py calls this). 8.421: off his tile he stays there until a player enters
     the Lair tile, and if a player is on it already he returns to a random Lair space at once."""
     w = world_for(state)
     state.replace("dragon", ls(h))

@@ -1,6 +1,6 @@
 """Which Magic Spells a player may cast and how they succeed (10.11-10.13, 11.1, 11.24,
-7.3043 b-c, 7.3051 c). Part one casts the Movement Spells (type A); the others are
-listed here so part two only adds their effects."""
+7.3043 b-c, 7.3051 c). The Movement Spells (type A) are cast in casting.py, the Encounter
+Spells in encounter_spells.py and the Special Spells in special_spells.py."""
 from __future__ import annotations
 
 from shared.wizards.pack import pack

@@ -39,7 +39,7 @@ from shared.hexgrid import Hex
 
 POINT_TYPES = ("knowledge", "perception", "power")
 AFFLICTIONS = ("demon_dazed", "dragonbound")
-DEFAULT_DAYS = 13  # part-one placeholder end: before the first Evil attack on Day 14 (12.1)
+DEFAULT_DAYS = 13  # the placeholder end until the Evil attack exists: before the first Evil attack on Day 14 (12.1)
 
 At = list[int]  # a space of the board as [q, r]
 

@@ -10,7 +10,7 @@
     turn_end        the Dragon moves if he ends his turn in the Lair (12.52)
     turn_close      Animals count down their turns (8.43-8.46)
     next_turn       extra turns, then the player on the left; the dealer advances the Day
-                    Marker before his turn (3.74); part one ends after the configured days
+                    Marker before his turn (3.74); the match ends after the configured days
 """
 from __future__ import annotations
 
@@ -263,14 +263,14 @@ def step_next_turn(state: WizardsState, events: list) -> None:
 
 def advance_day(state: WizardsState, events: list, due: list | None = None) -> bool:
     """3.74: the dealer moves the Day Marker on before his next turn. True when the
-    part-one placeholder end (the configured number of days) is reached."""
+    placeholder end (the configured number of days) is reached."""
     cal = state.calendar
     cal["days_played"] += 1
     if cal["days_played"] >= state.days_limit:
         state.phase = "over"
         state.step = "over"
         state.turn = None
-        summary = f"part-one placeholder end after {cal['days_played']} days (no winner yet)"
+        summary = f"placeholder end after {cal['days_played']} days (no winner yet)"
         state.replace("result", {"scores": [0] * state.seats, "winners": [], "summary": summary})
         events.append({"type": "match_ends", "days": cal["days_played"], "reason": "placeholder day limit"})
         return True
