@@ -130,6 +130,22 @@ def _dispel_offer(state: WizardsState, seat: int) -> dict | None:
 turns.TURN_START_HOOKS.append(_dispel_offer)
 
 
+def table_rolled(h, state: WizardsState, item: Item, faces: list, events: list, extra: dict | None = None) -> None:
+    """The faces of a Demon or Dragon encounter: the spell's cast die, or the table's two dice (the
+    higher counts); after a failed spell a 6 is rolled again (11.222, 11.223)."""
+    if item["stage"] == "casting":
+        h.cast_rolled(state, item, faces, events)
+        return
+    r = higher(faces)
+    if r == 6 and item.get("no_six"):
+        events.append({"type": "reroll", "seat": item["seat"], "dice": [f[0] for f in faces], "rule": h.spell_rule})
+        two_dice(state, item, h.purpose)
+        return
+    item["result"] = r
+    item["stage"] = "effect"
+    events.append({"type": h.event, "seat": item["seat"], "roll": r, "rule": h.table, **(extra or {})})
+
+
 @handler("place_demon")
 class PlaceDemon(resolution.Handler):
     """A Demon Marker put on a space (given, or rolled for); 7.5: whoever stands there meets it."""
@@ -212,26 +228,18 @@ class Demons(Encounter, SpellStages):
             item["stage"] = "table"
         if item["stage"] == "table":
             item["stage"] = "table_roll"
-            two_dice(state, item, "Demons (7.304)")
+            two_dice(state, item, self.purpose)
             return
         if stage == "effect":
             self.effect(state, item, events)
             return
         done(state, item)
 
+    table, purpose, spell_rule, event = "7.304", "Demons (7.304)", "11.222", "demons"
+
     def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
-        if item["stage"] == "casting":
-            self.cast_rolled(state, item, faces, events)
-            return
-        r = higher(faces)
-        if r == 6 and item.get("no_six"):
-            events.append({"type": "reroll", "seat": item["seat"], "dice": [f[0] for f in faces], "rule": "11.222"})
-            two_dice(state, item, "Demons (7.304)")
-            return
-        item["result"] = r
-        item["stage"] = "effect"
-        events.append({"type": "demons", "seat": item["seat"], "roll": r, "rule": "7.304",
-                       **({"dragonbound": item["bound"]} if "bound" in item else {})})
+        table_rolled(self, state, item, faces, events,
+                     {"dragonbound": item["bound"]} if "bound" in item else {})
 
     def depart(self, state: WizardsState, item: Item, rule: str, events: list) -> None:
         """The Demons are dispelled or depart (7.304 6, 11.222): the marker goes, a die of points."""
@@ -351,7 +359,7 @@ class Dragon(Encounter, SpellStages):
                 return
             item["no_six"] = item.get("cast") is False
             item["stage"] = "table_roll"
-            two_dice(state, item, "Dragon (7.305)")
+            two_dice(state, item, self.purpose)
             return
         if stage == "effect":
             self.effect(state, item, events)
@@ -367,18 +375,10 @@ class Dragon(Encounter, SpellStages):
             events.append({"type": "lair_time_back", "seat": seat, "days": days, "day": p["lair_time"],
                            "rule": "12.512"})
 
+    table, purpose, spell_rule, event = "7.305", "Dragon (7.305)", "11.223", "dragon_encounter"
+
     def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
-        if item["stage"] == "casting":
-            self.cast_rolled(state, item, faces, events)
-            return
-        r = higher(faces)
-        if r == 6 and item.get("no_six"):
-            events.append({"type": "reroll", "seat": item["seat"], "dice": [f[0] for f in faces], "rule": "11.223"})
-            two_dice(state, item, "Dragon (7.305)")
-            return
-        item["result"] = r
-        item["stage"] = "effect"
-        events.append({"type": "dragon_encounter", "seat": item["seat"], "roll": r, "rule": "7.305"})
+        table_rolled(self, state, item, faces, events)
 
     def effect(self, state: WizardsState, item: Item, events: list) -> None:
         done(state, item)

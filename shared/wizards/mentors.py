@@ -59,13 +59,9 @@ def fulfil(state: WizardsState, seat: int, whom: str, events: list) -> bool:
 
 
 def may_get_task(state: WizardsState, seat: int) -> str | None:
-    """None when a Task may be assigned, else the rule that stops it (3.73, 13)."""
-    p = player(state, seat)
-    if p["order"] is None:
-        return "3.73"
-    if p["rank"] >= 4:
-        return "13"
-    return None
+    """None when a Task may be assigned, else the rule that stops it: the rules that stop
+    points stop Tasks too (3.73, 13)."""
+    return record.points_frozen(state, seat)
 
 
 def assign_task(state: WizardsState, seat: int, rule: str, mandatory: bool, events: list) -> bool:
