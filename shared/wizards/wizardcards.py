@@ -198,6 +198,9 @@ class WizardCard(Handler):
                 return
             c = {"type": "high_wizard", "wizard": name}
         item["stage"] = "return"
+        # 7.302 results 4: "Each player in the encounter encounters the High Wizard, Trap, or
+        # Phantasm drawn", in the order of 7.3021; elsewhere the one player who drew it
+        seats = item.get("seats") or [seat]
         if c["type"] == "high_wizard":
             name = c["wizard"]
             item["met"] = name
@@ -205,15 +208,19 @@ class WizardCard(Handler):
                 state.aside_for[name] = item.pop("drawn")  # kept aside until he is met (8.74)
                 push(state, {"do": "place_wizard", "wizard": name, "seat": seat, "rule": item["rule"]})
                 return
-            if in_center(state, seat):  # 7.32, AMB25: not met; the card goes back now
-                events.append({"type": "high_wizard_forbidden", "seat": seat, "wizard": name, "rule": "7.32"})
-                return
-            push(state, {"do": "meet_high_wizard", "seat": seat, "wizard": name, "rule": item["rule"]})
+            meeting = []
+            for s in seats:
+                if in_center(state, s):  # 7.32, AMB25: not met there; the card goes back now
+                    events.append({"type": "high_wizard_forbidden", "seat": s, "wizard": name, "rule": "7.32"})
+                else:
+                    meeting.append({"do": "meet_high_wizard", "seat": s, "wizard": name, "rule": item["rule"]})
+            push(state, *meeting)
         elif c["type"] == "phantasm":  # 8.72
-            events.append({"type": "phantasm", "seat": seat, "wizard": c["wizard"], "rule": "8.72"})
+            for s in seats:
+                events.append({"type": "phantasm", "seat": s, "wizard": c["wizard"], "rule": "8.72"})
         else:  # 8.73: a Trap; Escaping may avoid it (11.2241: "escapable")
-            push(state, {"do": "transport", "seat": seat, "where": dict(c["destination"]), "rule": "8.73",
-                         "escapable": "trap"})
+            push(state, *[{"do": "transport", "seat": s, "where": dict(c["destination"]), "rule": "8.73",
+                           "escapable": "trap"} for s in seats])
 
 
 def random_space_pools() -> list:

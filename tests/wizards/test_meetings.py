@@ -239,3 +239,17 @@ def test_dragonbound_restrictions():
     st.players[1]["at"] = list(a1)
     st3, _ = resolving(st, {"do": "player", "seat": 1, "at": ls(a1), "others": [0]})
     assert waits_for(st3) == "demons" and st3.pending[-1]["bound"] == 0  # i
+
+
+def test_rank_1_to_3_table_4_every_player_meets_the_card_drawn():
+    """7.302 Rank 1-3 result 4: ONE Wizard Card is drawn and "each player in the encounter encounters
+    the High Wizard, Trap, or Phantasm drawn", the mover first, then clockwise (7.3021)."""
+    from tests.wizards.scenario import top_deck
+
+    st = three()
+    top_deck(st, "wizard", "W1")  # Ishkatar
+    st, _ = meet(st)
+    st, ev = chance(st, 4, 1)
+    assert [(e["seat"], e["wizard"]) for e in ev if e["type"] == "meets_high_wizard"] == [(0, "Ishkatar")]
+    waiting = [(i["seat"], i["wizard"]) for i in reversed(st.pending) if i["do"] == "meet_high_wizard"]
+    assert waiting == [(0, "Ishkatar"), (1, "Ishkatar"), (2, "Ishkatar")]  # seat 0's is under way
