@@ -88,7 +88,8 @@ def live(redis_url, tmp_path_factory):
                 return (time.monotonic() - started >= PLAY_S and any(over) and bool(p99)
                         and 0 < float(p99[0]["value"][1]) < float("inf"))
 
-            wait_for(played_enough, 120, interval=0.5, what="AI matches to be played and scraped")
+            # a bound, not a sleep: on a loaded machine the first all-AI match takes much longer
+            wait_for(played_enough, 300, interval=0.5, what="AI matches to be played and scraped")
             # every rule evaluated at least once since the traffic began
             deadline = time.monotonic() + 10
             while not all(r.get("lastEvaluation", "0001").startswith("20") for r in _rules(prom)):

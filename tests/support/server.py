@@ -48,6 +48,8 @@ class ServerThread:
             await self.mounted.stop(0.5)
             await self.platform.close()
 
-        self.run(down())
+        # on a machine with both cores busy, closing the store and the channels has been seen to take
+        # past 30 s; a teardown waits longer rather than failing the test it follows
+        self.run(down(), timeout=120)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5)
