@@ -21,9 +21,10 @@ from tests.ops.prometheus_run import Prometheus
 from tests.ops.promql import dashboard_queries, exposed_names, metric_names, rule_queries, rules
 from tests.ops.tools import need
 from tests.support.processes import wait_for
+from tests.support.redis_db import RedisServer
 from tests.trust.support import identity
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = pytest.mark.timeout(300)
 
 # Dashboard panels allowed to be empty after a short healthy run, and why.
 MAY_BE_EMPTY = {
@@ -62,11 +63,13 @@ def drive(p: SplitPlatform) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def live(redis_url, tmp_path_factory):
+def live(tmp_path_factory):
+    """A Redis of its own: the suite's database holds matches other tests left with AI turns due,
+    and this platform's sweeper would queue every one of them to its two workers."""
     binary = need("prometheus")
     env = {"DICE_MODE": "inprocess", "MATCH_TTL_S": "900", "FINISHED_TTL_S": "120", "TICKET_TTL_S": "120",
            "MM_INTERVAL_S": "0.1"}
-    with SplitPlatform(redis_url, workers=2, env=env) as p:
+    with RedisServer(durable=False) as own_redis, SplitPlatform(own_redis.url, workers=2, env=env) as p:
         prom = Prometheus(binary, p.all_metrics_ports(), tmp_path_factory.mktemp("prometheus"))
         try:
             wait_for(lambda: all(t["health"] == "up" for t in prom.api("targets")["data"]["activeTargets"]),
@@ -77,27 +80,29 @@ def live(redis_url, tmp_path_factory):
 
             mm = matchmaking_pb2_grpc.MatchmakingStub(grpc.insecure_channel(p.addr["matchmaking"]))
             more_ai = matchmaking_pb2.CreateMatchRequest(game="tower", seats=[matchmaking_pb2.SeatSpec(kind="ai")] * 2)
+            playing = list(matches)
+
+            def finished(match_id: str) -> bool:
+                return board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), timeout=10).status == "finished"
 
             def played_enough() -> bool:
                 """Long enough for every panel, an all-AI match over, and battles inside the rate window.
-                An AI match takes a few seconds, so new ones keep the traffic going meanwhile."""
-                mm.CreateMatch(more_ai, timeout=30)
+                A new AI match starts whenever one ends, so the traffic goes on at a pace the workers hold."""
+                playing[:] = [m for m in playing if not finished(m)]
+                while len(playing) < 3:
+                    playing.append(mm.CreateMatch(more_ai, timeout=30).match_id)
                 p99 = prom.query(COMBAT_P99)["data"]["result"]
-                over = [board.GetMatch(board_pb2.GetMatchRequest(match_id=m), timeout=10).status == "finished"
-                        for m in matches]
-                return (time.monotonic() - started >= PLAY_S and any(over) and bool(p99)
+                return (time.monotonic() - started >= PLAY_S and any(finished(m) for m in matches) and bool(p99)
                         and 0 < float(p99[0]["value"][1]) < float("inf"))
 
             # a bound, not a sleep: on a loaded machine the first all-AI match takes much longer
-            wait_for(played_enough, 300, interval=0.5, what="AI matches to be played and scraped")
+            wait_for(played_enough, 200, interval=0.5, what="AI matches to be played and scraped")
             # every rule evaluated at least once since the traffic began
             deadline = time.monotonic() + 10
             while not all(r.get("lastEvaluation", "0001").startswith("20") for r in _rules(prom)):
                 assert time.monotonic() < deadline, "the rules were not evaluated"
                 time.sleep(0.2)
-            finished = sum(board.GetMatch(board_pb2.GetMatchRequest(match_id=m), timeout=10).status == "finished"
-                           for m in matches)
-            yield p, prom, finished
+            yield p, prom, sum(finished(m) for m in matches)
         finally:
             prom.stop()
 
