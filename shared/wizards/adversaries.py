@@ -10,9 +10,10 @@ Items:
                         7.3051 i: no Demon Dispelling; 6 transports the Dragonbound player)
         "group": true   one of the Demon attacks of a Player Encounter (7.302 1): the marker
                         goes only when every player dispels it (meetings.py keeps the tally)
-    {"do": "place_demon", "rule", "at": [q, r] | "where": randomspace where, "seat"?}
-        a Demon Marker put on the board (7.3041, 8.2, 9.9, 12.14); players in that space
-        meet it at once (7.5), the item's seat first and then clockwise
+    {"do": "place_demon", "rule", "at": [q, r] | "where": randomspace where, "seat"?, "boat"?}
+        a Demon Marker put on the board (7.3041, 8.2, 9.9, 12.11 B, 12.14); players in that space
+        meet it at once (7.5), the item's seat first and then clockwise; "boat": the Boat it is
+        put in (12.141: it stays in the Boat, and moves with it, until dispelled)
     {"do": "dragon", "seat", "at"}          7.305 (the Lair's Center or the Dragon's space; met
         also when the Dragon called by 8.42 has gone straight home, 8.421: he met it first)
     {"do": "trap", "seat", "rule", "effect"?}
@@ -87,6 +88,9 @@ def demon_at(state: WizardsState, h: Hex) -> bool:
 
 def remove_demon(state: WizardsState, h: Hex, rule: str, events: list) -> None:
     state.demons = [d for d in state.demons if hx(d) != h]
+    for b in state.boats:  # 12.141: a Demon left in a Boat is gone with it once dispelled
+        if b.get("demon") and hx(b["at"]) == h:
+            del state.edit("boats", b["id"])["demon"]
     events.append({"type": "demon_removed", "at": ls(h), "rule": rule})
 
 
@@ -182,6 +186,9 @@ class PlaceDemon(resolution.Handler):
             return
         state.demons.append(ls(h))
         events.append({"type": "demon_placed", "at": ls(h), "space": w.space_name(h), "rule": item["rule"]})
+        boat = item.get("boat")
+        if boat is not None and hx(state.boats[boat]["at"]) == h:  # 12.141: it stays in that Boat
+            state.edit("boats", boat)["demon"] = True
         if item.get("meet", True) is False:
             return
         first = item.get("seat")

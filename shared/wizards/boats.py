@@ -1,5 +1,5 @@
-"""Boats: where the Boat Markers start (3.3-3.32) and how far a summoned Boat
-comes over water (11.211-11.2111)."""
+"""Boats: where the Boat Markers start (3.3-3.32), how far a summoned Boat comes over
+water (11.211-11.2111), and a Boat moving with the Demon left in it (12.141)."""
 from __future__ import annotations
 
 from collections import deque
@@ -7,6 +7,7 @@ from collections import deque
 from shared import hexgrid
 from shared.hexgrid import Hex
 from shared.wizards.pack import pack
+from shared.wizards.state import WizardsState
 from shared.wizards.world import World
 
 BOAT_MARKERS = 10  # 1) Equipment: 10 Boat Markers
@@ -57,3 +58,20 @@ def water_distances(w: World, start: Hex) -> dict[Hex, int]:
                 dist[y] = dist[x] + 1
                 queue.append(y)
     return dist
+
+
+def move_boat(state: WizardsState, boat_id: int, to: list[int], events: list) -> None:
+    """A Boat moves (sailing, 6; Boat Summoning, 11.211). 12.141: a Demon left in a Boat stays
+    in it until dispelled, so it goes with the Boat; where a Demon Marker stands already the
+    Boat's goes back to the supply (7.3041: one Demon Marker a space) and the Boat is free of it."""
+    boat = state.edit("boats", boat_id)
+    old = list(boat["at"])
+    boat["at"] = list(to)
+    if not boat.get("demon") or old == list(to):
+        return
+    state.demons.remove(old)
+    if list(to) in state.demons:
+        del boat["demon"]
+        events.append({"type": "demon_removed", "at": list(to), "rule": "7.3041", "boat": boat_id})
+    else:
+        state.demons.append(list(to))

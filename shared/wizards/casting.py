@@ -12,7 +12,7 @@ from shared.engine import MalformedAction, RuleViolation, d6
 from shared.hexgrid import Hex
 from shared.wizards import randomspace, spells
 from shared.wizards.arrival import arrive
-from shared.wizards.boats import water_distances
+from shared.wizards.boats import move_boat, water_distances
 from shared.wizards.dice import ask
 from shared.wizards.setup import unavailable
 from shared.wizards.state import Player, WizardsState, current_turn, hx, ls, player, position
@@ -138,7 +138,7 @@ def act_summon_boat(state: WizardsState, seat: int, action: dict, events: list) 
     if [boat, to] not in (current_turn(state)["summon"] or []):
         raise RuleViolation("11.211", "the summoned Boat must be unoccupied, within range over Water, and placed in a "
                                       "Water space adjacent to the player")
-    state.edit("boats", boat)["at"] = to
+    move_boat(state, boat, to, events)  # with a Demon left in it (12.141)
     current_turn(state)["summon"] = None
     events.append({"type": "boat_summoned", "seat": seat, "boat": boat, "to": to})
     state.step = "movement"

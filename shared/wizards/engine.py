@@ -7,9 +7,10 @@ running steps until one waits for a seat (`state.await_`) or for dice
 dispatched by kind to small functions that change the step's draft, `state.successor()`
 (the small fields most steps change are copied, the rest shared until `edit`ed: state.py).
 
-Encounters, Tasks and spells resolve on the resolution stack (resolution.py). The Evil
-attack, the Gems and winning are still to come; until then a match ends after
-MatchConfig.options["days"] days (default 13, the days before the first Evil attack).
+Encounters, Tasks and spells resolve on the resolution stack (resolution.py); the Evil
+attack of Day 14 (section 12) is evil.py. A match ends by a rule (12.46: the Sacred Circle
+falls); MatchConfig.options["days"], off by default, ends it after that many days with no
+winner (evil.time_is_up).
 """
 from __future__ import annotations
 
@@ -28,14 +29,14 @@ from shared.engine import (
     RuleViolation,
 )
 from shared.engine.state import tree_copy
-from shared.wizards import handlers, invariants, lair, queries, resolution, setup, turns
+from shared.wizards import evil, handlers, invariants, lair, queries, resolution, setup, turns
 from shared.wizards.dice import request_of
 from shared.wizards.pack import pack
 from shared.wizards.placement import legal_placements
 from shared.wizards.state import DEFAULT_DAYS, WizardsState, awaited, new_state
 from shared.wizards.views import view as redact
 
-STEPS = {**setup.STEPS, **turns.STEPS}
+STEPS = {**setup.STEPS, **turns.STEPS, **evil.STEPS}
 CHANCE_HANDLERS = {**setup.CHANCE, **turns.CHANCE}
 ACTIONS = {**setup.ACTIONS, **turns.ACTIONS, **{k: resolution.act_choice for k in resolution.CHOICE_KINDS}}
 LEGAL = {**setup.LEGAL, **turns.LEGAL, "place_tile": legal_placements}
@@ -73,8 +74,8 @@ class WizardsEngine(GameEngine[WizardsState]):
             raise InvalidConfig("the solitaire game (Appendix A) has one player")
         options = dict(config.options)
         days = options.get("days", DEFAULT_DAYS)
-        if type(days) is not int or days < 1:
-            raise InvalidConfig("options.days must be a whole number of days, at least 1")
+        if days is not None and (type(days) is not int or days < 1):
+            raise InvalidConfig("options.days (a time limit) must be a whole number of days, at least 1")
         removed = options.get("removed_tiles")
         if removed is not None and (type(removed) is not int or not 0 <= removed <= 6):
             raise InvalidConfig("options.removed_tiles (solitaire difficulty) must be 0-6 (Appendix A 3)")

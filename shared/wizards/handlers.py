@@ -6,6 +6,7 @@ from shared.wizards import (  # noqa: F401  (registration)
     adversaries,
     decks,
     encounter_spells,
+    evil,
     eventcards,
     fate,
     meetings,

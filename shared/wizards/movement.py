@@ -22,6 +22,8 @@ points it added count only while it stays, so such a path is costed as if the
 animal's points had never been there. A Hound's point never moves a Boat (8.46).
 Afflictions: a Demon Dazed or Dragonbound player treats every space, Water too, as
 Mountains, except the Sacred Circle (7.3043 e, 7.3051 f).
+12.41: no move of any kind enters a Territory taken over by Evil (`state.taken`); its tile
+still lies on the board, so Water does not run through it.
 """
 from __future__ import annotations
 
@@ -60,6 +62,7 @@ class Mover:
     boarded: bool
     star_crest_ok: bool
     swum: int
+    lost: frozenset = frozenset()  # Territories taken by Evil: never entered (12.41)
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ def mover(state: Board, seat: int) -> Mover:
         white=t["roll"]["white"] if t["roll"] else None, afflicted=afflicted(p),
         dragonbound="dragonbound" in p["afflictions"], as_plains=plains | frozenset(t["swiftness"]),
         animal=animal, boarded=t["boarded"] is not None, star_crest_ok=star_crest_permitted(state, w, seat),
-        swum=p["swum"])
+        swum=p["swum"], lost=frozenset(state.taken))
 
 
 def land_cost(m: Mover, kind: str) -> int:
@@ -124,6 +127,8 @@ def shy_of(w: World, h: Hex) -> bool:
 
 
 def may_walk_into(w: World, m: Mover, h: Hex) -> bool:
+    if w.tile_of(h) in m.lost:
+        return False  # 12.41: never onto a tile after it has been taken over
     kind = w.kind(h)
     if kind in ("stone", "circle"):
         return False  # only by the Movement Roll (6: Sacred Circle)
@@ -263,6 +268,8 @@ def _circle(state: Board, w: World, m: Mover, out: dict) -> None:
         if w.wall_between(m.at, n):
             continue
         s = w.spaces.get(n)
+        if s and s.tile in m.lost:
+            continue  # 12.41
         if s and s.kind == "stone" and s.dots == m.white:  # 6: dots equal the Movement Roll
             out[("stone", n)] = Move("stone", n, m.mp, leaves, None, True)
         if s and s.kind == "circle" and w.kind(m.at) == "stone" and m.white <= 3:  # Rüktal present on 1-3
@@ -276,11 +283,11 @@ def _flights(state: Board, w: World, m: Mover, out: dict) -> None:
         for h in iter_within(m.at, FLIGHT):
             s = w.spaces.get(h)
             # 8.44: not the Center of the Sacred Circle nor any space of Dragon's Lair; 8.441: no Water.
-            if s and h != m.at and s.kind != "circle" and not w.in_lair(h):
+            if s and h != m.at and s.kind != "circle" and not w.in_lair(h) and s.tile not in m.lost:
                 out[("fly", h)] = Move("fly", h, m.mp, False, None, True)
     if m.animal == "unicorn":
         for h, s in w.spaces.items():
-            if h != m.at and s.kind != "circle":  # 8.43, 8.431
+            if h != m.at and s.kind != "circle" and s.tile not in m.lost:  # 8.43, 8.431, 12.41
                 out[("ride", h)] = Move("ride", h, m.mp, False, None, True)
 
 
@@ -319,6 +326,9 @@ def refusal(state: WizardsState, seat: int, by: str, to: Hex) -> RuleViolation:
     if not w.on_board(to):
         return RuleViolation("6", f"{list(to)} is not a space of the Game Board")
     kind = w.kind(to)
+    if w.tile_of(to) in m.lost:
+        return RuleViolation("12.41", f"{w.space_name(to)} lies in a Territory taken over by Evil: players may "
+                                      "never enter a tile after it has been taken over")
     if by == "fly":
         if m.animal != "winged_horse":
             return RuleViolation("8.44", "only a player with a Winged Horse may fly")

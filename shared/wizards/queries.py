@@ -119,6 +119,7 @@ class Seen:
     wizard_markers: Any
     secret_wizards: Any
     tiles: Any
+    taken: Any
 
 
 def seen(view: dict) -> Seen:
@@ -156,7 +157,8 @@ def mover(view: dict, seat: int, points: int, white: int | None) -> Mover:
     return Mover(seat=seat, at=position(p), boat=p["boat"], mp=points, bonus=ANIMAL_BONUS.get(animal or "", 0),
                  unmoved=True, white=white, afflicted=afflicted(p), dragonbound="dragonbound" in p["afflictions"],
                  as_plains=plains, animal=animal, boarded=False,
-                 star_crest_ok=movement.star_crest_permitted(ahead, world_for(seen(view)), seat), swum=p["swum"])
+                 star_crest_ok=movement.star_crest_permitted(ahead, world_for(seen(view)), seat), swum=p["swum"],
+                 lost=frozenset(view["taken"]))
 
 
 def _order(key) -> tuple:

@@ -84,11 +84,16 @@ def effective(where: Mapping, unavailable: Sequence[str]) -> Mapping:
     """The where actually rolled for, once lost Territories are accounted for.
 
     12.41: a player sent to a specific Territory that is lost goes to a random
-    Dragon's Lair space instead. 12.45 re-rolls lost Territories; when a listing has
-    no Territory left at all, re-rolling could never end, so (authored) the roll is
-    made as RANDOM instead."""
+    Dragon's Lair space instead; so does one sent to a named place on a lost tile (the
+    Star Crest, Hamdrel's Cottage, a Tower: a place is in its Territory). 12.45 re-rolls
+    lost Territories; when a listing has no Territory left at all, re-rolling could never
+    end, so (authored) the roll is made as RANDOM instead."""
     if "territory" in where and where["territory"] in unavailable:
         return {"territory": LAIR_TILE}
+    if "place" in where:
+        fixed = fixed_place(where)
+        if fixed is not None and fixed[0] in unavailable:
+            return {"territory": LAIR_TILE}
     if "random" in where and not available_tiles(where["random"], unavailable):
         return {"random": "RANDOM"}
     return where

@@ -21,7 +21,7 @@ GLYPH = {
     "plains": ".", "woods": "%", "mountains": "^", "town": "T", "dwelling": "E", "abbey": "A", "tower": "M",
     "cottage": "H", "lair": "L", "high_hollow": "O", "star_crest": "*", "circle": "@",
 }
-WATER, FACE_DOWN, WALL = "~", "?", "#"
+WATER, FACE_DOWN, WALL, TAKEN = "~", "?", "#", "X"
 # The character of an outlined side in each direction (E, SE, SW, W, NW, NE): pointy-top hexes.
 OUTLINE = ("|", "/", "\\", "|", "/", "\\")
 COLOUR = {"common": "\033[33m", "elven": "\033[32m", "magic": "\033[35m", "water": "\033[34m", "wall": "\033[1;31m"}
@@ -31,7 +31,7 @@ MARGIN = 9  # "r12 q -3 " before each row: the row (r) and the q of its first he
 LEGEND = (
     "~ water  . plains  % woods  ^ mountains  T town  E dwelling  A Shrineheart Abbey  M Sorcerer's Tower\n"
     "H Hamdrel's Cottage  L Dragon's Lair  O High Hollow  * Star Crest  1-6 Sacred Circle stones (dots)\n"
-    "@ Center of the Sacred Circle  ? face-down tile  # wall  | / \\ tile edges\n"
+    "@ Center of the Sacred Circle  ? face-down tile  X a Territory taken by Evil (12.12)  # wall  | / \\ tile edges\n"
     "left of a space: a-f players (seat 0-5); right of it: D Dragon  W Wizard marker  S Secret Wizard marker\n"
     "x Demon  B Boat  t your Task Marker  o another's Task Marker  + more than one (see the list below)")
 
@@ -123,6 +123,7 @@ def board_lines(view: dict, seat: int | None, colour: bool = False) -> list[str]
             if t["tile"] is None:
                 hidden[h] = True
     players, marks = _tokens(view, seat)
+    taken = set(view.get("taken") or ())
     height, width = frame.size
     grid = [[" "] * width for _ in range(height)]
     style: dict[tuple[int, int], str] = {}
@@ -131,6 +132,8 @@ def board_lines(view: dict, seat: int | None, colour: bool = False) -> list[str]
         s = w.spaces.get(h)
         if h in hidden:
             glyph = FACE_DOWN
+        elif s is not None and s.tile in taken:
+            glyph = TAKEN
         elif s is None:
             glyph = WATER
         elif s.kind == "stone":
@@ -218,9 +221,12 @@ def _player_line(p: dict, w) -> str:
 def render(view: dict, seat: int | None, colour: bool = False) -> str:
     w = _world(view)
     cal = view["calendar"]
+    limit = f"/{view['days_limit']}" if view["days_limit"] else ""
     out = [f"WIZARDS - Day {cal['day']} of Fortnight {cal['fortnight']} "
-           f"(days played {cal['days_played']}/{view['days_limit']}) - Completion {view['completion']}, "
-           f"Thwart: {view['thwart']}"]
+           f"(days played {cal['days_played']}{limit}) - Completion {view['completion']}, "
+           f"Thwart: {view['thwart']} ({view['thwarts']} banked)"]
+    if view["taken"]:
+        out.append("Taken by Evil: " + ", ".join(f"{t} {pack().tiles[t]['name']}" for t in view["taken"]))
     if view["result"]:
         out.append(f"Match over: {view['result']['summary']}")
     elif view["await"]:

@@ -39,7 +39,7 @@ from shared.hexgrid import Hex
 
 POINT_TYPES = ("knowledge", "perception", "power")
 AFFLICTIONS = ("demon_dazed", "dragonbound")
-DEFAULT_DAYS = 13  # the placeholder end until the Evil attack exists: before the first Evil attack on Day 14 (12.1)
+DEFAULT_DAYS: int | None = None  # no time limit: the match ends by a rule (12.46, 13); options["days"] sets one
 
 At = list[int]  # a space of the board as [q, r]
 
@@ -104,6 +104,7 @@ class Boat(TypedDict):
     id: int
     at: At
     rider: int | None  # the seat in it
+    demon: NotRequired[bool]  # 12.141: a Demon placed on its rider stays in the Boat until dispelled
 
 
 class Placement(TypedDict):
@@ -197,7 +198,7 @@ class WizardsState(GameState):
     config: Config
     seats: int
     solitaire: bool
-    days_limit: int
+    days_limit: int | None  # options["days"]: the match ends after that many days; None: no time limit
     phase: str  # "setup" | "play" | "over"
     step: str  # the next automatic step (setup.STEPS, turns.STEPS)
     chance: Chance | None  # the dice the state waits for
@@ -274,6 +275,8 @@ class Board(Protocol):
     def secret_wizards(self) -> list[SecretWizard]: ...
     @property
     def tiles(self) -> Tiles: ...
+    @property
+    def taken(self) -> list[str]: ...
 
 
 @overload
@@ -330,7 +333,7 @@ def new_player(seat: int) -> Player:
     }
 
 
-def new_state(seats: int, variant: str, options: dict, days: int) -> WizardsState:
+def new_state(seats: int, variant: str, options: dict, days: int | None) -> WizardsState:
     return WizardsState(
         game="wizards",
         config={"seats": seats, "variant": variant, "options": options},

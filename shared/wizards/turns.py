@@ -10,13 +10,14 @@
     turn_end        the Dragon moves if he ends his turn in the Lair (12.52)
     turn_close      Animals count down their turns (8.43-8.46)
     next_turn       extra turns, then the player on the left; the dealer advances the Day
-                    Marker before his turn (3.74); the match ends after the configured days
+                    Marker before his turn (3.74); on Day 14 the Evil attack comes first
+                    (12.1, evil.py), and a time limit (options["days"]) may end the match
 """
 from __future__ import annotations
 
 from shared.engine import MalformedAction, RuleViolation, d6
 from shared.hexgrid import distance
-from shared.wizards import casting, eventcards, lair, remaining, resolution
+from shared.wizards import boats, casting, eventcards, lair, remaining, resolution
 from shared.wizards.arrival import arrive
 from shared.wizards.cards import movement_modifiers
 from shared.wizards.dice import ask
@@ -164,7 +165,7 @@ def apply_move(state: WizardsState, seat: int, move: Move, events: list) -> None
         t["bonus"] = 0
     if move.by == "sail":
         assert p["boat"] is not None, "one sails in a Boat"
-        state.edit("boats", p["boat"])["at"] = ls(move.to)
+        boats.move_boat(state, p["boat"], ls(move.to), events)  # with a Demon left in it (12.141)
     elif p["boat"] is not None:
         state.edit("boats", p["boat"])["rider"] = None  # he steps out; the Boat stays
         p["boat"] = None
@@ -262,25 +263,48 @@ def step_next_turn(state: WizardsState, events: list) -> None:
 
 
 def advance_day(state: WizardsState, events: list, due: list | None = None) -> bool:
-    """3.74: the dealer moves the Day Marker on before his next turn. True when the
-    placeholder end (the configured number of days) is reached."""
+    """3.74: the dealer moves the Day Marker on before his next turn; Events and Lair Time
+    count the day (8.51, 12.511; Day 14 too, 12.1), then DAY_HOOKS (evil.py: the attack of
+    Day 14, 12.1, and the new Fortnight, 12.3). True when the flow goes elsewhere: the Evil
+    attack is being resolved, or the match is over (the time limit of options["days"]:
+    evil.time_is_up)."""
     cal = state.calendar
     cal["days_played"] += 1
-    if cal["days_played"] >= state.days_limit:
-        state.phase = "over"
-        state.step = "over"
-        state.turn = None
-        summary = f"placeholder end after {cal['days_played']} days (no winner yet)"
-        state.replace("result", {"scores": [0] * state.seats, "winners": [], "summary": summary})
-        events.append({"type": "match_ends", "days": cal["days_played"], "reason": "placeholder day limit"})
+    if state.days_limit and cal["days_played"] >= state.days_limit:
+        TIME_UP[0](state, events)
         return True
     cal["day"] = cal["day"] % 14 + 1
     if cal["day"] == 1:
         cal["fortnight"] += 1
     events.append({"type": "day_advanced", "day": cal["day"], "fortnight": cal["fortnight"]})
-    eventcards.day_passed(state, events, due if due is not None else [])  # 8.51; Day 14 counts (12.1)
+    due = due if due is not None else []
+    eventcards.day_passed(state, events, due)  # 8.51; Day 14 counts (12.1)
     lair.day_check(state, events)
-    return False
+    return any([hook(state, events, due) for hook in DAY_HOOKS])
+
+
+# Set by evil.py: what the Day Marker's moving on sets off (12.1 the Evil attack of Day 14, 12.3
+# the next Fortnight), each hook (state, events, due) -> True when it takes the flow; and how
+# the match ends when its time limit is up.
+DAY_HOOKS: list = []
+TIME_UP: list = []
+
+
+def end_match(state: WizardsState, summary: str, reason: str, rule: str, events: list,
+              winners: list[int] | None = None) -> None:
+    """The match is over: nothing more is resolved or awaited. Wizards keeps no score (13: the
+    one who delivers the Gems wins), so every seat scores 0; `winners` empty: all have lost."""
+    state.phase = "over"
+    state.step = "over"
+    state.turn = None
+    state.await_ = None
+    state.chance = None
+    state.pending = []
+    state.interrupts = []
+    won = list(winners or [])
+    state.replace("result", {"scores": [0] * state.seats, "winners": won, "summary": summary})
+    events.append({"type": "match_ends", "days": state.calendar["days_played"], "reason": reason, "rule": rule,
+                   "winners": won, "summary": summary})
 
 
 STEPS = {

@@ -29,13 +29,14 @@ LAYOUT = {
 
 
 def build(seats: int = 2, layout: dict | None = None, at: dict | None = None, dragon: tuple = ("M6", "C3"),
-          dealer: int = 0, days: int = 13, prepare=None) -> WizardsState:
+          dealer: int = 0, days: int | None = None, prepare=None, variant: str = "standard") -> WizardsState:
     """A state in play on Day 1, the dealer about to roll for movement.
 
     `at` maps seat -> (tile, label); by default seat i starts on Meadowfarm (C5) spaces.
-    `prepare(state)` runs before the first turn begins (give players Orders, animals...)."""
+    `prepare(state)` runs before the first turn begins (give players Orders, animals...).
+    `days`: a time limit (options["days"]), none by default."""
     p = pack()
-    st = new_state(seats, "standard", {"days": days}, days)
+    st = new_state(seats, variant, {} if days is None else {"days": days}, days)
     st.decks = {"task": [c["number"] for c in p.task_cards], "event": [c["number"] for c in p.event_cards],
                 "wizard": [c["id"] for c in p.wizard_cards]}
     st.gem_boxes = dict(zip(p.high_wizards, [c["id"] for c in p.gem_cards]))

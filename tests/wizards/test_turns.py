@@ -77,8 +77,8 @@ def test_turns_pass_clockwise_from_the_dealer_and_he_advances_the_day():
 
 
 def test_calendar_runs_to_day_fourteen_and_round_again():
-    """3.5 / 12.3: the Day Marker runs along the Calendar; after Day 14 the next Fortnight begins at Day 1
-    (the Evil attack of Day 14 is part two's; here the day passes as a normal turn)."""
+    """3.5 / 12.3: the Day Marker runs along the Calendar; after Day 14 (played here as a thwarted Day 14
+    is, with normal turns) the next Fortnight begins at Day 1."""
     def late(s):
         s.calendar = {"day": 14, "fortnight": 1, "days_played": 13}
     st = roll(build(seats=1, days=20, prepare=late), 1)
@@ -113,15 +113,16 @@ def test_trap_needing_five_or_six_holds_the_player():
     assert st.turn["mp"] == 5 and st.players[0]["trap"] is None
 
 
-def test_part_one_ends_after_the_configured_days():
-    """Part-one placeholder end: MatchConfig.options["days"] days, then TERMINAL with no winner."""
+def test_a_time_limit_ends_the_match_with_no_winner():
+    """options["days"] (a time limit, off by default; reading in evil.py): after that many days the match is
+    TERMINAL: the Sacred Gems were not delivered, so no one wins (13) and every score is 0."""
     st = build(seats=2, days=2)
     for _ in range(4):
         st = roll(st, 1)
         st, _ = ENGINE.apply(st, st.turn["seat"], {"kind": "end_move"})
     assert ENGINE.actor(st) == TERMINAL
     out = ENGINE.outcome(st)
-    assert out.winners == () and out.scores == (0, 0) and "placeholder" in out.summary
+    assert out.winners == () and out.scores == (0, 0) and "time limit" in out.summary
     assert ENGINE.legal_actions(st, 0) == [] and ENGINE.chance_request(st) is None
 
 
