@@ -343,3 +343,58 @@ def lair_crossroads_layout() -> dict:
     layout = dict(LAYOUT)
     layout["M6"], layout["C1"] = LAYOUT["C1"], LAYOUT["M6"]
     return layout
+
+
+# --- section 12: the Evil attack ---------------------------------------------------------------
+def day_fourteen(seats: int = 2, fortnight: int = 1, prepare=None, **kw) -> tuple[WizardsState, list]:
+    """The Day Marker reaching Day 14 of `fortnight`: a state (built as `build` does, `prepare`
+    run first) whose last turn of Day 13 is over, settled from the dealer's advance; with the
+    events of that advance (12.1). The attack then waits for its first dice, or (thwarted) the
+    dealer's Day 14 turn begins."""
+    def late(s):
+        s.calendar = {"day": 13, "fortnight": fortnight, "days_played": 14 * (fortnight - 1) + 12}
+        if prepare:
+            prepare(s)
+    st = ENGINE.decode(ENGINE.encode(build(seats=seats, prepare=late, **kw)))
+    st.chance = st.await_ = None
+    st.pending = []
+    st.turn = {"seat": (st.dealer - 1) % st.seats, "extra": False}
+    st.step = "next_turn"
+    events: list = []
+    settle(st, events)
+    return st, events
+
+
+def random_space_faces(tile: str, label: str) -> list[int]:
+    """The four dice of a RANDOM space (4.1, 4.211) that land on (tile, label): type, number, letter, number."""
+    white = {"C": 1, "E": 3, "M": 5}[tile[0]]
+    return [white, int(tile[1]), "ABC".index(label[0]) * 2 + 1, int(label[1])]
+
+
+def space_faces(label: str) -> list[int]:
+    """The two dice of an exact space in a SPECIFIC Territory (4.2) that land on `label`."""
+    return ["ABC".index(label[0]) * 2 + 1, int(label[1])]
+
+
+def take(state: WizardsState, *tiles: str) -> None:
+    """Territories already taken by Evil (test set-up only, 12.12)."""
+    state.replace("taken", list(state.taken) + list(tiles))
+
+
+def wizard_marker(state: WizardsState, name: str, tile: str, label: str) -> None:
+    """A High Wizard's marker on a space with his card kept aside for it (8.74; test set-up only)."""
+    card = "W" + str(1 + list(state.wizard_markers).index(name))
+    state.wizard_markers[name] = list(hex_of(state, tile, label))
+    state.decks["wizard"].remove(card)
+    state.wizard_aside.append(card)
+    state.aside_for[name] = [card]
+
+
+def answer_dice(state: WizardsState, face: int = 1, until: str = "movement_rolled") -> tuple[WizardsState, list]:
+    """Answer every chance step with dice showing `face` until the state waits for `until` (a chance
+    handler), for a seat, or is over; with the events on the way."""
+    events: list = []
+    while state.chance is not None and state.chance["then"]["do"] != until:
+        state, more = ENGINE.apply_chance(state, [[face] * p["count"] for p in state.chance["request"]["pools"]])
+        events += more
+    return state, events
