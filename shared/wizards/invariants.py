@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from shared.hexgrid import distance
 from shared.wizards.geometry import OVERLAP_DISTANCE, board
-from shared.wizards.pack import pack
+from shared.wizards.pack import LAIR_TILE, pack
 from shared.wizards.state import AFFLICTIONS, WizardsState, hx, position
 from shared.wizards.taskmarkers import DEMON_MARKERS, TASK_MARKERS_PER_COLOUR, markers_in_use
 from shared.wizards.world import world_for
@@ -96,6 +96,26 @@ def check(state: WizardsState) -> None:
     for q in state.players:
         trap = q["trap"]
         assert trap is None or {"lose_turns", "roll_to_leave"} & set(trap), "a Trap says how it ends"
+    # 12.141: a Boat holding a Demon has a Demon Marker in its space.
+    for boat in state.boats:
+        if boat.get("demon"):
+            assert boat["at"] in state.demons, f"boat {boat['id']} holds a Demon that is not on the board"
+    # 12.4 / 12.41 / 12.5: lost Territories are on the board, never the Dragon's Lair, and nobody stays in one
+    # (a player on a tile that has just fallen is about to be transported to the Lair).
+    placed = {x["tile"] for x in t["placed"]}
+    assert len(set(state.taken)) == len(state.taken) and set(state.taken) <= placed and LAIR_TILE not in state.taken
+    if state.phase == "play":
+        for q in state.players:
+            if w.tile_of(position(q)) in state.taken:
+                assert any(i["do"] == "transport" and i.get("seat") == q["seat"] and i.get("rule") == "12.41"
+                           for i in state.pending), f"seat {q['seat']} stays in a Territory taken by Evil"
+    # 12.21-12.3: the Thwart Marker stands in the Evil Thwarted box while a thwart is banked, and through the
+    # thwarted Day 14 that spent the last one.
+    assert state.thwarts >= 0 and state.thwart in ("takeover", "thwarted")
+    if state.thwarts > 0:
+        assert state.thwart == "thwarted"
+    elif state.thwart == "thwarted":
+        assert state.calendar["day"] == 14, "the Thwart Marker stays thwarted after Day 14"
     if state.dragon is not None:
         assert w.is_land(hx(state.dragon)), "the Dragon stands on land"
     cal = state.calendar

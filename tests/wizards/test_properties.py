@@ -60,7 +60,8 @@ def check_state(state: WizardsState, rng: random.Random) -> None:
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), seats=st.integers(1, 6))
 def test_random_play_ends_and_keeps_every_invariant(seed, seats):
-    """Random legal play reaches TERMINAL (part one: after the configured days) with invariants at each step."""
+    """Random legal play reaches TERMINAL (here by a time limit of 3 days, options["days"]) with invariants at
+    each step."""
     rng = random.Random(seed)
     config = MatchConfig(seats, options={"days": 3})
     final, log = random_playout(ENGINE, config, rng, max_steps=4000, on_state=lambda s: check_state(s, rng))
@@ -162,6 +163,70 @@ def test_random_play_with_spells_animals_and_afflictions(seed, seats):
             s, _ = ENGINE.apply(s, who, action)
             log.append(("act", who, action))
     assert ENGINE.actor(s) == TERMINAL
+    again = start
+    for step in log:
+        if step[0] == "chance":
+            again = ENGINE.apply_chance(again, step[1])[0]
+        else:
+            again = ENGINE.apply(again, step[1], step[2])[0]
+    assert ENGINE.encode(again) == ENGINE.encode(s)
+
+
+def late_game(rng: random.Random):
+    """Equipped players (as `equip`) in Fortnight 2, Day 11, with every Common and Elven Territory and three
+    Sorcerers' Towers lost to Evil: the next Day 14 transports everyone (12.11), the ones after it take
+    Hamdrel's Cottage and the Sacred Circle (12.12-12.13), and the Circle's fall ends the match (12.46)."""
+    from tests.wizards.scenario import hex_of, take
+
+    lost = [t for t in pack().tile_ids if t[0] in "CE"] + ["M2", "M3", "M4"]
+    spots = [("M1", "B1"), ("M1", "B2"), ("M1", "B4"), ("M1", "B5"), ("M5", "A1"), ("M6", "A2")]
+
+    def prepare(s):
+        equip(rng)(s)
+        take(s, *lost)
+        from shared.wizards.world import world_for
+        w = world_for(s)
+        for p, (tile, label) in zip(s.players, spots):
+            if w.tile_of(tuple(p["at"])) in lost:
+                p["at"] = list(hex_of(s, tile, label))
+                p["lair_time"] = 14 if tile == "M6" and "dragonbound" not in p["afflictions"] else None
+        taken_spots = [tuple(p["at"]) for p in s.players]
+        if len(set(taken_spots)) != len(taken_spots):  # 3.72: no two start in one space
+            for p, (tile, label) in zip(s.players, spots):
+                p["at"] = list(hex_of(s, tile, label))
+                p["lair_time"] = 14 if tile == "M6" and "dragonbound" not in p["afflictions"] else None
+        s.calendar = {"day": 11, "fortnight": 2, "days_played": 24}
+    return prepare
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), seats=st.integers(1, 6))
+def test_random_play_past_day_fourteen_ends_only_by_a_rule(seed, seats):
+    """Random legal play through the Evil attacks (12.1-12.46) keeps every invariant, hides what it must,
+    round-trips, replays to the same bytes, and ends only when the Sacred Circle falls (12.46): no time
+    limit is set."""
+    from tests.wizards.scenario import build
+
+    rng = random.Random(seed)
+    start = build(seats=seats, prepare=late_game(rng))
+    s, log = start, []
+    attacks = 0
+    for _ in range(40000):
+        check_state(s, rng)
+        who = ENGINE.actor(s)
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            faces = sample_chance(ENGINE.chance_request(s), rng)
+            s, events = ENGINE.apply_chance(s, faces)
+            log.append(("chance", faces))
+        else:
+            action = rng.choice(ENGINE.legal_actions(s, who))
+            s, events = ENGINE.apply(s, who, action)
+            log.append(("act", who, action))
+        attacks += sum(1 for e in events if e["type"] == "evil_attacks")
+    assert ENGINE.actor(s) == TERMINAL and s.days_limit is None
+    assert s.taken[-1] == "M1" and "Sacred Circle" in ENGINE.outcome(s).summary and attacks >= 2
     again = start
     for step in log:
         if step[0] == "chance":
