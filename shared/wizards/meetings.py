@@ -59,24 +59,27 @@ STRANDED_POINTS = {"lair": 25, "cottage": 20, "water": 20, "island": 15}  # 7.30
 
 
 # --- stranded (7.3031) ---------------------------------------------------------------------
-def island_of(w: World, h: Hex) -> set:
-    """The land spaces a player can walk to from `h` (walls respected)."""
+def island_of(w: World, h: Hex, lost: frozenset = frozenset()) -> set:
+    """The land spaces a player can walk to from `h` (walls respected; never into a Territory
+    taken by Evil, 12.41)."""
     seen, todo = {h}, [h]
     while todo:
         x = todo.pop()
         for n in w.neighbours(x):
-            if n not in seen and w.is_land(n) and not w.wall_between(x, n):
+            if n not in seen and w.is_land(n) and w.tile_of(n) not in lost and not w.wall_between(x, n):
                 seen.add(n)
                 todo.append(n)
     return seen
 
 
-def _swim_off(w: World, water: set, island: set, reach: int) -> bool:
-    """From these Water spaces, can he reach land off `island` swimming `reach` spaces?"""
+def _swim_off(w: World, water: set, island: set, reach: int, lost: frozenset = frozenset()) -> bool:
+    """From these Water spaces, can he reach land off `island` swimming `reach` spaces (not in a
+    Territory taken by Evil, 12.41)?"""
     frontier = set(water)
     for _ in range(reach):
         for x in frontier:
-            if any(w.is_land(n) and n not in island and not w.wall_between(x, n) for n in w.neighbours(x)):
+            if any(w.is_land(n) and n not in island and w.tile_of(n) not in lost and not w.wall_between(x, n)
+                   for n in w.neighbours(x)):
                 return True
         frontier = {n for x in frontier for n in w.neighbours(x) if w.is_water(n) and not w.wall_between(x, n)}
     return False
@@ -106,20 +109,21 @@ def stranded_place(state: WizardsState, seat: int) -> str | None:
     if spells.may_cast(p, "transporting"):
         return None
     w = world_for(state)
+    lost = frozenset(state.taken)  # 12.41: land taken by Evil is no way off
     horse = p["animal"] is not None and p["animal"]["kind"] == "horse"
     if w.is_water(h):  # b: beyond swimming range without a Boat
         if free_boat_at(state, h) is not None:
             return None
-        if any(w.is_land(n) and not w.wall_between(h, n) for n in w.neighbours(h)):
+        if any(w.is_land(n) and w.tile_of(n) not in lost and not w.wall_between(h, n) for n in w.neighbours(h)):
             return None
-        if horse and p["swum"] < 2 and _swim_off(w, {n for n in w.neighbours(h) if w.is_water(n)}, set(), 1):
+        if horse and p["swum"] < 2 and _swim_off(w, {n for n in w.neighbours(h) if w.is_water(n)}, set(), 1, lost):
             return None
         return "water"
-    island = island_of(w, h)  # a: on an island with no means of getting off
+    island = island_of(w, h, lost)  # a: on an island with no means of getting off
     water = {n for x in island for n in w.neighbours(x) if w.is_water(n) and not w.wall_between(x, n)}
     if any(free_boat_at(state, n) is not None for n in water):
         return None
-    if _swim_off(w, water, island, 2 if horse else 1):
+    if _swim_off(w, water, island, 2 if horse else 1, lost):
         return None
     if _summonable(state, w, p, water):
         return None

@@ -365,3 +365,21 @@ def test_a_time_limit_of_fourteen_days_plays_the_attack_first():
     st, ev = chance(st, *space_faces("C6"))
     assert ENGINE.actor(st) == TERMINAL and ENGINE.outcome(st).winners == ()
     assert any(e["type"] == "match_ends" and e["reason"] == "time limit" for e in ev)
+
+
+def test_a_swimmer_beside_a_fallen_tile_stays_in_the_water_and_may_be_stranded_12_41():
+    """12.41 (reading in evil.py): a player swimming beside a tile when it falls is not in that Territory and
+    stays in the Water; land taken by Evil is no way off, so with no other land in reach he is stranded
+    (7.3031)."""
+    from shared.wizards.meetings import stranded_place
+    probe = build(seats=1)
+    w = world_for(probe)
+    water = next(h for h in sorted(w.water) if {w.tile_of(n) for n in neighbours(h) if w.is_land(n)} == {"C2"}
+                 and all(not w.wall_between(h, n) for n in neighbours(h))
+                 and list(h) not in [b["at"] for b in probe.boats])
+    def prep(s):
+        s.players[0]["at"] = list(water)
+    st = build(seats=1, prepare=prep)
+    assert stranded_place(st, 0) is None
+    st = build(seats=1, prepare=both(prep, lambda s: take(s, "C2")))
+    assert stranded_place(st, 0) == "water"
