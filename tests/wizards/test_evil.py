@@ -383,3 +383,19 @@ def test_a_swimmer_beside_a_fallen_tile_stays_in_the_water_and_may_be_stranded_1
     assert stranded_place(st, 0) is None
     st = build(seats=1, prepare=both(prep, lambda s: take(s, "C2")))
     assert stranded_place(st, 0) == "water"
+
+
+def test_the_attacks_choices_are_served_by_combat_12_11():
+    """The attack resolves on the resolution stack: a Demon appearing on a player offers Demon Dispelling
+    (11.222) as a choice of the stack, an action of the combat path (Combat.Resolve), and its metrics are
+    labelled by that kind."""
+    from tests.wizards.scenario import member
+    st, _ = day_fourteen(seats=2, fortnight=1, prepare=member(0, "druids", 2))
+    st, _ = chance(st, *random_space_faces("C1", "A1"))
+    st, _ = chance(st, *space_faces("A1"))
+    legal = ENGINE.legal_actions(st, 0)
+    assert legal and all(a["kind"] == "encounter_spell" for a in legal)
+    assert {ENGINE.action_domain(a) for a in legal} == {"combat"}
+    st, ev = ENGINE.apply(st, 0, next(a for a in legal if a["cast"]))
+    st, ev = chance(st, 1)  # the cast succeeds: the Demon is dispelled (and a die of points follows)
+    assert list(hex_of(st, "C1", "A1")) not in st.demons
