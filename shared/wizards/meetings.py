@@ -38,6 +38,8 @@ Readings:
   where he is rescued: a space of Dragon's Lair 25, of Hamdrel's Cottage 20, Water 20, any
   other island 15. 7.30311: the rescued player is transported to a RANDOM space on another
   island (a space of his island is rolled over); he asked for it, so no Escaping (AMB16).
+  His island is the land he can walk to, never through a Territory taken by Evil (12.41); when
+  no land off it is left (12.45: every other Territory lost), any RANDOM space will do.
 * AMB17: a rescuer of Rank 0 or Rank 4 still rescues; he gains no points (3.73, 13).
 """
 from __future__ import annotations
@@ -50,6 +52,7 @@ from shared.wizards.encounters import Encounter
 from shared.wizards.pack import COTTAGE_TILE, LAIR_TILE, pack
 from shared.wizards.record import days_played
 from shared.wizards.resolution import Handler, Item, done, handler, higher, push, two_dice
+from shared.wizards.setup import unavailable
 from shared.wizards.state import Player, WizardsState, free_boat_at, hx, player
 from shared.wizards.taskmarkers import markers_free
 from shared.wizards.world import World, world_for
@@ -195,7 +198,12 @@ class Rescue(Handler):
         events.append({"type": "rescued", "seat": other, "by": rescuer, "from": place, "rule": "7.30311"})
         w = world_for(state)
         at = here(o["at"])
-        avoid = [] if w.is_water(at) else sorted([h[0], h[1]] for h in island_of(w, at))
+        lost = frozenset(state.taken)
+        island = set() if w.is_water(at) else island_of(w, at, lost)
+        left = [h for h, sp in w.spaces.items() if sp.tile not in unavailable(state)]
+        if all(h in island for h in left):  # 12.45: no land off his island is left to be sent to
+            island = set()
+        avoid = sorted([h[0], h[1]] for h in island)
         push(state, {"do": "points", "seat": rescuer, "amount": STRANDED_POINTS[place], "split": True,
                      "rule": "7.3033"},
              {"do": "transport", "seat": other, "where": {"random": "RANDOM"}, "rule": "7.30311",

@@ -8,7 +8,7 @@ from shared.engine import TERMINAL, MatchConfig, RuleViolation
 from shared.hexgrid import neighbours
 from shared.wizards import evil
 from shared.wizards.adversaries import remove_demon
-from shared.wizards.render import TAKEN, board_lines, render
+from shared.wizards.render import TAKEN, board_lines, render, render_events
 from shared.wizards.world import world_for
 from tests.wizards.scenario import (
     ENGINE,
@@ -149,6 +149,7 @@ def test_a_common_territory_falls_first_terrain_side_down_12_12_12_131():
     lines = board_lines(ENGINE.view(st, 0), 0)
     assert sum(line.count(TAKEN) for line in lines) == 19
     assert "Taken by Evil: C2" in render(ENGINE.view(st, 0), 0)
+    assert "Woodswall (C2) is taken over by Evil (1 markers, 12.12)" in render_events(ev)
 
 
 def test_every_elven_territory_falls_before_any_magic_one_12_131():
@@ -399,3 +400,24 @@ def test_the_attacks_choices_are_served_by_combat_12_11():
     st, ev = ENGINE.apply(st, 0, next(a for a in legal if a["cast"]))
     st, ev = chance(st, 1)  # the cast succeeds: the Demon is dispelled (and a die of points follows)
     assert list(hex_of(st, "C1", "A1")) not in st.demons
+
+
+def test_a_rescue_with_no_other_island_left_sends_him_to_any_random_space_12_45():
+    """7.30311 with 12.41 / 12.45 (reading in meetings.py): the rescued player's island is the land he can walk
+    to, never through a lost Territory; with no land off it left, he goes to any RANDOM space (no endless
+    re-roll)."""
+    from tests.wizards.scenario import resolving
+
+    lost = COMMON + ELVEN + ["M2", "M3", "M4", "M5"]
+    def prep(s):
+        take(s, *lost)
+        put(s, 0, "M1", "B1")
+        put(s, 1, "M1", "B2")
+        s.players[0]["stranded"] = {"asked": 0}
+    st = build(seats=2, prepare=prep)
+    w = world_for(st)
+    st, _ = resolving(st, {"do": "rescue", "seat": 1, "at": st.players[0]["at"], "other": 0})
+    st, _ = answer_dice(st, 1, until="transported")
+    avoid = {tuple(h) for h in st.chance["then"].get("avoid") or []}
+    left = [h for h, sp in w.spaces.items() if sp.tile not in lost]
+    assert any(h not in avoid for h in left)

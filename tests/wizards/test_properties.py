@@ -211,7 +211,7 @@ def test_random_play_past_day_fourteen_ends_only_by_a_rule(seed, seats):
     start = build(seats=seats, prepare=late_game(rng))
     s, log = start, []
     attacks = 0
-    for _ in range(40000):
+    for _ in range(20000):
         check_state(s, rng)
         who = ENGINE.actor(s)
         if who == TERMINAL:
