@@ -132,7 +132,7 @@ def play_match(stubs, game: str, variant: str, ai: int, options_json: str) -> di
         seen = view.last_seq  # what the view shows; anything newer wakes _wait_for_change
         if view.status == "finished":
             print(render.render(json.loads(view.view_json), 0) if render else view.view_json)
-            print("match over:", view.outcome_json)
+            print(how_it_ended(json.loads(view.outcome_json) if view.outcome_json else {}, 0, seats))
             print(f"verify it: archmage verify {created.match_id}")
             return json.loads(view.outcome_json) if view.outcome_json else {}
         if view.to_act != 0:
@@ -150,6 +150,23 @@ def play_match(stubs, game: str, variant: str, ai: int, options_json: str) -> di
             (combat.Resolve if picked.service == "combat" else board.Move)(request, metadata=meta)
         except grpc.RpcError as exc:
             print(f"refused: {exc.details()}")
+
+
+def how_it_ended(outcome: dict, me: int, seats) -> str:
+    """One plain sentence for the player in seat `me`: who won, or that nobody did, and the game's own words."""
+    names = [("you" if i == me else (seat.name or f"seat {i}")) for i, seat in enumerate(seats)]
+    winners = outcome.get("winners") or []
+    if not winners:
+        verdict = "Nobody won"
+    elif me in winners:
+        others = [names[w] for w in winners if w != me]
+        verdict = "You won" + (f", with {' and '.join(others)}" if others else "")
+    else:
+        verdict = f"{' and '.join(names[w] for w in winners)} won; you did not"
+    scores = outcome.get("scores") or []
+    tally = ", ".join(f"{names[i]} {s}" for i, s in enumerate(scores) if i < len(names))
+    summary = outcome.get("summary")
+    return f"Match over. {verdict}." + (f" {summary}." if summary else "") + (f" Scores: {tally}." if tally else "")
 
 
 SHOWN = 40
