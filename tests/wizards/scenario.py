@@ -29,13 +29,16 @@ LAYOUT = {
 
 
 def build(seats: int = 2, layout: dict | None = None, at: dict | None = None, dragon: tuple = ("M6", "C3"),
-          dealer: int = 0, days: int = 13, prepare=None) -> WizardsState:
+          dealer: int = 0, days: int = 13, prepare=None, variant: str = "standard") -> WizardsState:
     """A state in play on Day 1, the dealer about to roll for movement.
 
     `at` maps seat -> (tile, label); by default seat i starts on Meadowfarm (C5) spaces.
-    `prepare(state)` runs before the first turn begins (give players Orders, animals...)."""
+    `prepare(state)` runs before the first turn begins (give players Orders, animals...).
+    `variant`: "standard" (also for one seat: the rules of the multi-player game on the full
+    board, which the engine's set-up gives no client), "solitaire" (Appendix A's own winning and
+    losing) or "partnership" (Appendix B)."""
     p = pack()
-    st = new_state(seats, "standard", {"days": days}, days)
+    st = new_state(seats, variant, {"days": days}, days)
     st.decks = {"task": [c["number"] for c in p.task_cards], "event": [c["number"] for c in p.event_cards],
                 "wizard": [c["id"] for c in p.wizard_cards]}
     st.gem_boxes = dict(zip(p.high_wizards, [c["id"] for c in p.gem_cards]))
@@ -117,8 +120,10 @@ def chance(state: WizardsState, *faces: int):
     return ENGINE.apply_chance(state, [[f] for f in faces])
 
 
-def config(seats: int = 2, **options) -> MatchConfig:
-    return MatchConfig(seats, options=options)
+def config(seats: int = 2, variant: str | None = None, **options) -> MatchConfig:
+    """A match configuration; with no variant named, the one a client naming none gets
+    (one seat: the solitaire game, Appendix A)."""
+    return MatchConfig(seats, variant or ENGINE.default_variant(seats), options=options)
 
 
 # --- Tasks, Events and the resolution stack (section 9, 8.5) ------------------------------

@@ -62,7 +62,7 @@ def check_state(state: WizardsState, rng: random.Random) -> None:
 def test_random_play_ends_and_keeps_every_invariant(seed, seats):
     """Random legal play reaches TERMINAL (part one: after the configured days) with invariants at each step."""
     rng = random.Random(seed)
-    config = MatchConfig(seats, options={"days": 3})
+    config = MatchConfig(seats, ENGINE.default_variant(seats), {"days": 3})
     final, log = random_playout(ENGINE, config, rng, max_steps=4000, on_state=lambda s: check_state(s, rng))
     assert ENGINE.actor(final) == TERMINAL
     assert ENGINE.encode(replay(ENGINE, config, log)) == ENGINE.encode(final)
@@ -74,7 +74,7 @@ def test_every_listed_action_is_accepted_and_garbage_refused(seed, seats):
     """legal_actions is complete and apply accepts exactly those: a random listed action always applies,
     and mutated actions raise only engine errors."""
     rng = random.Random(seed)
-    s = ENGINE.setup(MatchConfig(seats, options={"days": 2}))
+    s = ENGINE.setup(MatchConfig(seats, ENGINE.default_variant(seats), {"days": 2}))
     for _ in range(600):
         who = ENGINE.actor(s)
         if who == TERMINAL:
