@@ -17,6 +17,9 @@ until he is done (so any exchange the two agree on can be made).
 Readings (README):
 * The partners are neighbours at the table (0-1, 2-3, 4-5): fixed, so a seat knows its partner
   from the match's set-up.
+* While both are gathering Gems each partner is asked (and asked again after each Gem he gives)
+  whatever he holds, so the flow shows nothing of his Gem Record; the number of secret actions
+  in the log (shown to others as redacted entries) is all that others may count.
 * "Gathering Gems": at Rank FOUR with every Mandatory Task done (9.41, 13), the player who may
   ask a High Wizard for a Gem (7.326). A Gem given is erased from the giver's Gem Record and
   written on the receiver's across from the same High Wizard (14.25); one the receiver holds
@@ -97,7 +100,9 @@ class Partners(Handler):
             return
         giver = item.setdefault("giver", mover)
         taker = other if giver == mover else mover
-        if gifts(state, giver, taker):
+        # Both gathering Gems, each is asked whatever he holds: whether he is asked, or asked again
+        # after a Gem given, must not tell the other seats what his Gem Record holds (14.3).
+        if gifts(state, giver, taker) or (gathering(state, giver) and gathering(state, taker)):
             resolution.ask(state, giver)
             return
         self.next_giver(state, item)
