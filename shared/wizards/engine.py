@@ -7,9 +7,16 @@ running steps until one waits for a seat (`state.await_`) or for dice
 dispatched by kind to small functions that change the step's draft, `state.successor()`
 (the small fields most steps change are copied, the rest shared until `edit`ed: state.py).
 
-Encounters, Tasks and spells resolve on the resolution stack (resolution.py). The Evil
-attack, the Gems and winning are still to come; until then a match ends after
+Encounters, Tasks and spells resolve on the resolution stack (resolution.py). A player who
+delivers the six Sacred Gems to Rüktal wins (13, 7.336: gems.py); the solitaire game has its own
+losing (Appendix A: solitaire.py), the partnership game its partners (Appendix B:
+partnership.py). The Evil attack is still to come; until then a match nobody wins ends after
 MatchConfig.options["days"] days (default 13, the days before the first Evil attack).
+
+Variants (SEAT_COUNTS): "standard" for 2-6, "solitaire" for 1 (Appendix A), "partnership" for
+FOUR or SIX (Appendix B). A configuration is set up as asked or refused (InvalidConfig): a one-seat
+"standard" match is refused, never set up as the solitaire game; a client naming no variant gets
+`default_variant(seats)`.
 """
 from __future__ import annotations
 

@@ -39,6 +39,12 @@ Readings:
   other island 15. 7.30311: the rescued player is transported to a RANDOM space on another
   island (a space of his island is rolled over); he asked for it, so no Escaping (AMB16).
 * AMB17: a rescuer of Rank 0 or Rank 4 still rescues; he gains no points (3.73, 13).
+* Appendix A: in the solitaire game nobody can rescue him, so he is never asked to ask for help
+  (the effects of being stranded there: solitaire.py).
+* Appendix B: Telepathic Partners who meet have no normal Player Encounter (a partner is left out
+  of the table's group) and gain no points for rescuing each other (the rescue happens); instead
+  they may exchange (item "partners", partnership.py). A Dragonbound partner's Demon encounter
+  (7.3051 i) still happens: it is the affliction, not a normal Player Encounter.
 """
 from __future__ import annotations
 

@@ -7,6 +7,7 @@
     10.22    never demoted; points never below zero
     10.3     changing Orders: Apprentice again, points kept, Mandatory Tasks become Optional
     13       at Rank FOUR no Tasks are assigned and no points gained or lost
+    App. B   in the partnership game the points one partner gains the other gains too (`share`)
 
 Reading of 10.21 (AMB7): "a gap of at least THREE days must transpire" counts days
 played (the Calendar's `days_played`, which runs on across Day 14 and Day 1): promoted
