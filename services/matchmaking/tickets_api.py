@@ -20,7 +20,7 @@ def checked_ticket_request(req, player: str) -> dict:
     if req.game not in game_names():
         raise BadRequest(f"unknown game {req.game!r}; this platform hosts {', '.join(game_names())}")
     engine = engine_for(req.game)
-    variant = req.variant or engine.variants[0]
+    variant = req.variant or (engine.default_variant(req.seats) if req.seats else engine.variants[0])
     if variant not in engine.variants:
         raise BadRequest(f"{engine.title} has no variant {variant!r}; it has {', '.join(engine.variants)}")
     if req.seats and not engine.min_seats <= req.seats <= engine.max_seats:
