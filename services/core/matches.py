@@ -137,11 +137,14 @@ class Matches:
         if game not in game_names():
             raise BadRequest(f"unknown game {game!r}; this platform hosts {', '.join(game_names())}")
         engine = engine_for(game)
-        variant = variant or engine.variants[0]
+        variant = variant or engine.default_variant(len(seats))
         if variant not in engine.variants:
             raise BadRequest(f"{engine.title} has no variant {variant!r}; it has {', '.join(engine.variants)}")
         if not engine.min_seats <= len(seats) <= engine.max_seats:
             raise BadRequest(f"{engine.title} seats {engine.min_seats} to {engine.max_seats} players, not {len(seats)}")
+        if len(seats) not in engine.seat_counts(variant):
+            counts = ", ".join(str(n) for n in engine.seat_counts(variant))
+            raise BadRequest(f"{engine.title} {variant} is played by {counts} players, not {len(seats)}")
         for kind, name in seats:
             if kind not in SEAT_KINDS:
                 raise BadRequest(f"a seat is 'human' or 'ai', not {kind!r}")
@@ -275,7 +278,11 @@ class Matches:
             probe["kind"] = action["kind"][:40] if action["kind"] in _known_kinds(engine, rec) else "invalid"
             raise
         probe["kind"] = action["kind"]
-        events: list[tuple[str, dict]] = [("action", {"seat": seat, "action": action, "action_id": action_id})]
+        logged = {"seat": seat, "action": action, "action_id": action_id}
+        private = engine.action_visible_to(rec.state, seat, action)
+        if private is not None:
+            logged["visible_to"] = list(private)  # a secret exchange: only its seats read it
+        events: list[tuple[str, dict]] = [("action", logged)]
         events += [(e["type"], e) for e in game_events]
         state, cursor = await self._run_chance(engine, match_id, rec.raw, rec.raw["dice_token"].decode(),
                                                state, rec.cursor, events)

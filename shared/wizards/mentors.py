@@ -36,7 +36,7 @@ Readings (README):
 """
 from __future__ import annotations
 
-from shared.wizards import record, wizardcards
+from shared.wizards import gems, record, wizardcards
 from shared.wizards.encounters import Encounter
 from shared.wizards.pack import pack
 from shared.wizards.resolution import Handler, Item, ask, done, handler, higher, push, top, two_dice
@@ -322,7 +322,9 @@ class HighWizardMarker(Encounter):
 @handler("ruktal")
 class Ruktal(Mentor):
     """7.33-7.337: Rüktal in the Center of the Sacred Circle, Mentor of the Druids.
-    7.336 (receiving the six Gems) is the end of the game and comes with section 13."""
+    7.336 / 13: a player holding all six Sacred Gems gives them to him and wins (gems.py):
+    before anything else Rüktal does, whatever the player's Order, once healing is past
+    (an afflicted player is healed and nothing more, 7.332 / 7.3044)."""
 
     rule = "7.33"
     order = "druids"
@@ -331,6 +333,11 @@ class Ruktal(Mentor):
 
     def who(self, state: WizardsState, item: Item) -> str:
         return "ruktal"
+
+    def s_heal(self, state: WizardsState, item: Item, events: list) -> None:
+        super().s_heal(state, item, events)
+        if settled(state, item) and gems.holds_all(state, item["seat"]):
+            gems.deliver(state, item["seat"], events)  # 7.336: the match is over
 
     def by(self, state: WizardsState, item: Item) -> str:
         return "Rüktal"

@@ -28,6 +28,8 @@ def view(state: WizardsState, seat: int | None) -> dict:
         "seats": s["seats"],
         "variant": s["config"]["variant"],
         "solitaire": s["solitaire"],
+        # Appendix B: the Telepathic Partnerships (seats side by side), public from the set-up
+        "partners": [[i, i + 1] for i in range(0, s["seats"], 2)] if s["config"]["variant"] == "partnership" else [],
         "days_limit": s["days_limit"],
         "phase": s["phase"],
         "step": s["step"],

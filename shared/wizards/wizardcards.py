@@ -317,6 +317,11 @@ class GemAttempt(Handler):
     rule = "7.326"
 
     def run(self, state: WizardsState, item: Item, events: list) -> None:
+        if item["wizard"] in player(state, item["seat"])["gems"]:  # AMB20: his Gem is on the record already
+            events.append({"type": "no_gem", "seat": item["seat"], "wizard": item["wizard"], "rule": "7.326",
+                           "why": "his Gem is on the Gem Record already", "visible_to": [item["seat"]]})  # 14.3
+            done(state, item)
+            return
         roll(state, item, [d6(f"die: a Sacred Gem from {item['wizard']} (1-5 given)")])
 
     def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:

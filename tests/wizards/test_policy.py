@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import random
 
-from shared.engine import CHANCE, TERMINAL, MatchConfig
+from shared.engine import CHANCE, TERMINAL
 from shared.engine.playout import policy_playout, sample_chance
 from shared.hexgrid import distance
 from shared.wizards.policy import choose
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, build, hex_of, moves, roll
+from tests.wizards.scenario import ENGINE, build, config, hex_of, moves, roll
 
 
 def play(seats: int, seed: int, days: int = 6):
-    state, _ = policy_playout(ENGINE, MatchConfig(seats, options={"days": days}), choose, random.Random(seed), 5000)
+    state, _ = policy_playout(ENGINE, config(seats, days=days), choose, random.Random(seed), 5000)
     return state
 
 
