@@ -129,9 +129,10 @@ def in_company(state: WizardsState, seat: int) -> bool:
                for q in state.players)
 
 
-def may_gem_from(state: WizardsState, seat: int, name: str) -> bool:
-    """7.326 with 7.3461 and AMB20."""
-    if not wizardcards.may_ask_gem(state, seat, name):
+def offers_gems(state: WizardsState, seat: int) -> bool:
+    """7.326 with 7.3461: a High Wizard offers him the chance of a Gem (what he may then ask
+    for, by AMB20, depends on his secret Gem Record: wizardcards.gem_choice_legal)."""
+    if not wizardcards.gathering_gems(state, seat):
         return False
     return player(state, seat)["order"] != "sorcerers" or in_company(state, seat)
 
@@ -199,7 +200,7 @@ class Mentor(Handler):
             return [{"kind": "join_order", "order": self.order, "accept": True},
                     {"kind": "join_order", "order": self.order, "accept": False}]
         if item["stage"] == "gem_offered":
-            return wizardcards.gem_choice_legal(item)
+            return wizardcards.gem_choice_legal(state, item)
         return []
 
     def choose(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
@@ -280,7 +281,7 @@ class MeetHighWizard(Mentor):
         return False
 
     def _gems(self, state: WizardsState, item: Item, events: list) -> None:
-        if may_gem_from(state, item["seat"], item["wizard"]):
+        if offers_gems(state, item["seat"]):
             item["gem_from"] = item["wizard"]
             item["stage"] = "gem_offered"
             ask(state, item["seat"])
