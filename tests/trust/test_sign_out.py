@@ -132,3 +132,20 @@ def test_a_credential_issued_without_an_id_can_be_signed_out(players, queue, pla
     assert code == grpc.StatusCode.UNAUTHENTICATED and "revoked" in details
     assert refusal(lambda: queue.ListMyMatches(mm.ListMyMatchesRequest(), metadata=bearer(guest.token)))[0] \
         == grpc.StatusCode.OK
+
+
+def test_a_credential_check_that_cannot_ask_redis_is_unavailable_never_a_pass():
+    from tests.support.redis_db import RedisServer
+
+    with RedisServer(durable=False) as redis_server:
+        server = ServerThread(redis_server.url)
+        server.start()
+        try:
+            with grpc.insecure_channel(server.address) as ch:
+                guest = players_pb2_grpc.PlayersStub(ch).SignInAsGuest(pp.GuestRequest(), timeout=10)
+                redis_server.kill()
+                code, details = refusal(lambda: matchmaking_pb2_grpc.MatchmakingStub(ch).ListMyMatches(
+                    mm.ListMyMatchesRequest(), metadata=bearer(guest.token), timeout=10))
+        finally:
+            server.stop()
+    assert code == grpc.StatusCode.UNAVAILABLE and "Redis is unavailable" in details, (code, details)
