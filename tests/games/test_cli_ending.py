@@ -1,12 +1,9 @@
 """The terminal client says plainly how a match ended (services/cli/play.py)."""
 from __future__ import annotations
 
-from archmage.matchmaking.v1 import matchmaking_pb2
-
 from services.cli.play import how_it_ended
 
-SEATS = [matchmaking_pb2.SeatSpec(kind="human", name="you"), matchmaking_pb2.SeatSpec(kind="ai", name="AI 1"),
-         matchmaking_pb2.SeatSpec(kind="ai", name="AI 2")]
+SEATS = ["you", "AI 1", "AI 2"]
 
 
 def test_a_win_a_loss_a_shared_win_and_nobody():
