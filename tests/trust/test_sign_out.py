@@ -8,7 +8,6 @@ import uuid
 
 import grpc
 import jwt
-import pytest
 from archmage.board.v1 import board_pb2, board_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 from archmage.matchmaking.v1 import matchmaking_pb2_grpc
@@ -18,16 +17,6 @@ from archmage.players.v1 import players_pb2_grpc
 from services.client.session import bearer
 from services.players.credentials import REVOKED_SLACK_S, revoked_key
 from tests.support.server import ServerThread
-
-
-@pytest.fixture
-def players(raw_channel):
-    return players_pb2_grpc.PlayersStub(raw_channel)
-
-
-@pytest.fixture
-def queue(raw_channel):
-    return matchmaking_pb2_grpc.MatchmakingStub(raw_channel)
 
 
 def refusal(call) -> tuple[grpc.StatusCode, str]:
