@@ -50,6 +50,8 @@ class TowerEngine(GameEngine[TowerState]):
         stage = state.stage
         if stage == "over":
             return TERMINAL
+        if stage == "choose":
+            return assembly.chooser(state)
         if stage != "play":
             return CHANCE
         task = state.tasks[-1]
@@ -66,6 +68,8 @@ class TowerEngine(GameEngine[TowerState]):
     def legal_actions(self, state: TowerState, seat: int) -> list[Action]:
         if self.actor(state) != seat or seat < 0:
             return []
+        if state.stage == "choose":
+            return sorted(assembly.choices(state), key=canonical_json)
         task = state.tasks[-1]
         return sorted(TASKS[task["task"]].legal(state, task), key=canonical_json)
 
@@ -74,11 +78,18 @@ class TowerEngine(GameEngine[TowerState]):
         if who < 0 or seat != who:
             raise NotYourTurn(f"seat {seat} may not act now" + (f"; seat {who} is to act" if who >= 0 else ""))
         actions.check_shape(action)
+        if state.stage == "choose":
+            if action not in assembly.choices(state):
+                raise assembly.refuse(state, action)
+            new = state.successor()
+            events: list[Event] = []
+            assembly.choose(new, tree_copy(action), events)
+            return new, events
         handler = TASKS[state.tasks[-1]["task"]]
         if not handler.accepts(state, state.tasks[-1], action):
             raise handler.refuse(state, state.tasks[-1], action)
         new = state.successor()
-        events: list[Event] = []
+        events = []
         handler.apply(new, new.tasks[-1], tree_copy(action), events)
         self._settle(new, events)
         return new, events

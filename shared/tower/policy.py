@@ -20,6 +20,11 @@ def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict
     if len(legal) == 1:
         return legal[0]
     kinds = {a["kind"] for a in legal}
+    if "eliminate_character" in kinds:
+        return _eliminate_character(view, legal)
+    if kinds & {"eliminate_wizard", "select_wizard"}:
+        # the Wizards differ only in colour: each has 4 symbols placed at random and 25 Pennants
+        return rng.choice(legal)
     if "move" in kinds or "fly" in kinds:
         return _go(view, seat, legal, rng)
     if "fight" in kinds:
@@ -35,6 +40,22 @@ def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict
                 return {"kind": "home", "choice": choice}
         return legal[0]
     return max(legal, key=lambda a: (_spell_value(view, seat, a), rng.random()))
+
+
+# --- set-up -----------------------------------------------------------------------------
+def _margin(character: str, others: list[str]) -> float:
+    """How lopsided a Character's fights are: dice it rolls minus dice rolled against it, on average."""
+    dice = pack().dice
+    return sum(dice[character][o] - dice[o][character] for o in others) / max(len(others), 1)
+
+
+def _eliminate_character(view: dict, legal: list[dict]) -> dict:
+    """Eliminate the Character whose fights are the most lopsided (the Orc, then the Dragon): Characters are
+    dealt and come out of the Tower by chance, so a lopsided one adds luck for whoever draws it, and
+    the AI would rather the odds it reads, and the transformations it times, decided the battles."""
+    left = [a["character"] for a in legal]
+    return max(legal, key=lambda a: (abs(_margin(a["character"], [c for c in left if c != a["character"]])),
+                                     a["character"]))
 
 
 # --- reading the view ---------------------------------------------------------------

@@ -43,6 +43,8 @@ def _token(square: dict) -> str:
 def _decision(view: dict) -> str:
     if view["stage"] == "over":
         return "Game over: the Wizard King has reached the top of his Tower."
+    if view["stage"] == "choose":
+        return _setup_decision(view)
     if view["stage"] != "play":
         return "Setting up: waiting for the dice."
     task = view["tasks"][-1]
@@ -69,6 +71,23 @@ def _decision(view: dict) -> str:
             line += f"  dice {attacker} v {defender}"
         return line + f"  [{task['stage']}]"
     return kind
+
+
+def _setup_decision(view: dict) -> str:
+    """Whose set-up choice it is and what it is (assembly.py)."""
+    seats, removed = len(view["players"]), view["removed"]
+    k, made = 4 - seats, view["setup"]["made"]
+    order = view["setup"]["order"]
+    out = (f"; out so far: {', '.join(removed['characters'] + removed['wizards'])}"
+           if removed["characters"] or removed["wizards"] else "")
+    if made < 2 * k:
+        seat = order[made % len(order)]
+        what = f"eliminate a Character ({made + 1} of {k})" if made < k else f"eliminate a Wizard ({made - k + 1} of {k})"
+    else:
+        seat = next(s for s in order if view["players"][s]["wizard"] is None)
+        what = "select your Wizard"
+    first = order[-1]
+    return f"Set-up: seat {seat} to {what}{out}. Seat {first} will move first."
 
 
 def render(view: dict, seat: int | None, colour: bool = False) -> str:
@@ -110,6 +129,11 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _wizard_name(w: str) -> str:
+    wiz = next((x for x in pack().wizards if x.id == w), None)
+    return f"{wiz.name}, {wiz.title} ({wiz.colour})" if wiz else w
+
+
 def _where(t: str | None) -> str:
     terr = pack().territories.get(t) if t else None
     return terr.name if terr else "the rocky space"
@@ -127,8 +151,16 @@ def _event(e: dict) -> str:
     kind = e["type"]
     dice = lambda xs: " ".join(map(str, xs))  # noqa: E731
     text = {
-        "eliminated": lambda: (f"Set-up: out of the game - Characters {', '.join(e['characters'])}; "
-                               f"Wizards {', '.join(e['wizards'])}"),
+        "eliminated": lambda: (f"Set-up by chance: out of the game - Characters {', '.join(e['characters']) or 'none'};"
+                               f" Wizards {', '.join(e['wizards']) or 'none'}; the seats are "
+                               + ", ".join(_wizard_name(w) for w in e["seats"])),
+        "first_player": lambda: (f"Set-up: seat {e['seat']} goes first; the set-up choices go"
+                                 f" {', '.join(f'seat {s}' for s in e['choosing'])}"),
+        "character_eliminated": lambda: (f"Set-up: seat {e['seat']} eliminates the {e['character']}"
+                                         " (and its Home Castle)"),
+        "wizard_eliminated": lambda: f"Set-up: seat {e['seat']} eliminates the {_wizard_name(e['wizard'])}",
+        "wizard_selected": lambda: (f"Set-up: seat {e['seat']} {'takes the last Wizard,' if e.get('last') else 'selects'}"
+                                    f" {_wizard_name(e['wizard'])}"),
         "castle_sites": lambda: (f"Set-up: castle tokens on {len(e['territories'])} territories; "
                                  f"Ramp tokens on steps {dice(e['ramp_steps'])}"),
         "tokens_placed": lambda: (f"Set-up: {e['face_down']} tokens face down, {e['ramp_tokens']} on the Ramp, "
