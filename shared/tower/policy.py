@@ -161,14 +161,50 @@ def _go(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
 
 
 # --- battle -----------------------------------------------------------------------------
+RAMP_TOKEN = 1.5  # a Ramp token, in Pennants: Conquer a Castle and Power (2) are worth most, Protection less
+
+
+def _lead(view: dict, seat: int) -> int:
+    """This seat's Pennants on Castles less the best of the others'."""
+    others = [_score(view, s) for s in range(len(view["players"])) if s != seat]
+    return _score(view, seat) - max(others)
+
+
+def climb_value(view: dict, seat: int) -> float:
+    """What one more step of the Wizard King is worth to this seat when it moves him (by
+    transforming), in Pennants: the Ramp token on that step, which it takes and uses; and the
+    clock - a leader wants the game over, someone behind wants time. The last step ends the game
+    after this battle, so a safe lead makes it worth more than anything the battle could bring."""
+    lead = _lead(view, seat)
+    nxt = view["king"] + 1
+    if nxt > pack().ramp_steps:
+        return 6.0 if lead >= 3 else 2.0 * max(-3, min(3, lead))
+    token = RAMP_TOKEN if str(nxt) in view["ramp"] else 0.0
+    return token + 0.12 * max(-5, min(5, lead))
+
+
+def stakes(view: dict, battle: dict) -> tuple[float, float]:
+    """(what winning is worth, what losing costs) the attacker, in Pennants against the defender:
+    a win places his Pennant and, on a Castle, sends the defender's home; a loss adds one of his."""
+    return 1.0 + _defended(view, battle), 1.0
+
+
 def _ready(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+    """Fight as it is, or transform first ('If you ... don't like the difference in strength'):
+    the battle's expected swing either way, the transformation's averaged over who may come out
+    of the Tower, plus what moving the King brings (climb_value)."""
     battle = view["tasks"][-1]
     defender = battle["defender"]
     pennants = _defended(view, battle)
+    win, loss = stakes(view, battle)
     now = _odds(view, seat, defender, pennants=pennants)
     inside = _in_tower(view)
-    after = sum(_odds(view, seat, defender, c, pennants) for c in inside) / len(inside) if inside else 0.0
-    if after > now + 0.05:
+    if not inside:
+        return {"kind": "fight"}
+    after = sum(_odds(view, seat, defender, c, pennants) for c in inside) / len(inside)
+    fight = now * win - (1 - now) * loss
+    change = after * win - (1 - after) * loss + climb_value(view, seat)
+    if change > fight + 0.05:
         return rng.choice([a for a in legal if a["kind"] == "transform"])
     return {"kind": "fight"}
 
@@ -229,6 +265,9 @@ def _spell_value(view: dict, seat: int, action: dict) -> float:
         loss = src_n if src_owner == me["wizard"] else -src_n
         return gain - loss
     if kind == "transform_other":
+        # the changed player moves the King and takes the Ramp token on the next step: give it to the weakest
+        if str(view["king"] + 1) in view["ramp"]:
+            return -_score(view, action["seat"])
         return _score(view, action["seat"])
     if kind == "reveal":
         return 1.0 if board[action["territory"]]["castle"] else 0.5

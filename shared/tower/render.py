@@ -82,7 +82,8 @@ def _setup_decision(view: dict) -> str:
            if removed["characters"] or removed["wizards"] else "")
     if made < 2 * k:
         seat = order[made % len(order)]
-        what = f"eliminate a Character ({made + 1} of {k})" if made < k else f"eliminate a Wizard ({made - k + 1} of {k})"
+        what = (f"eliminate a Character ({made + 1} of {k})" if made < k
+                else f"eliminate a Wizard ({made - k + 1} of {k})")
     else:
         seat = next(s for s in order if view["players"][s]["wizard"] is None)
         what = "select your Wizard"
@@ -159,7 +160,8 @@ def _event(e: dict) -> str:
         "character_eliminated": lambda: (f"Set-up: seat {e['seat']} eliminates the {e['character']}"
                                          " (and its Home Castle)"),
         "wizard_eliminated": lambda: f"Set-up: seat {e['seat']} eliminates the {_wizard_name(e['wizard'])}",
-        "wizard_selected": lambda: (f"Set-up: seat {e['seat']} {'takes the last Wizard,' if e.get('last') else 'selects'}"
+        "wizard_selected": lambda: (f"Set-up: seat {e['seat']}"
+                                    f" {'takes the last Wizard,' if e.get('last') else 'selects'}"
                                     f" {_wizard_name(e['wizard'])}"),
         "castle_sites": lambda: (f"Set-up: castle tokens on {len(e['territories'])} territories; "
                                  f"Ramp tokens on steps {dice(e['ramp_steps'])}"),

@@ -110,6 +110,7 @@ class Turn(TypedDict):
 class TurnEndTask(TypedDict):
     task: Literal["turn"]
     extra: bool
+    settled: NotRequired[bool]  # counted already: the King's patience climb gave a Ramp token first
 
 
 class MoveTask(TypedDict):

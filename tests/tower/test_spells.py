@@ -164,14 +164,14 @@ def test_transport_flies_anywhere_and_regular_rules_apply():
 
 def test_transport_is_another_turn_that_may_be_passed():
     """Spell of Transport: 'This Token allows you to take another turn by flying' - an extra turn, which like
-    every extra turn may be passed (turns.py); extra turns do not count for the King's patience."""
+    every extra turn may be passed (turns.py); like every turn it counts for the King's patience."""
     state = game()
     state.turn["quiet"] = 3
     new, _ = cast_map_spell(state, "transport")
     assert new.turn["quiet"] == 4, "the regular turn that found the token counts"
     passed, events = act(new, 0, {"kind": "pass"})
     assert passed.players[0]["at"] == "goldmeadow" and E.actor(passed) == 1
-    assert passed.turn["quiet"] == 4 and "passed" in types(events)
+    assert passed.turn["quiet"] == 5 and "passed" in types(events)
     with pytest.raises(RuleViolation):
         act(new, 0, {"kind": "move", "to": "foggy-fen", "path": [["walk", "foggy-fen"]]})
 
