@@ -22,7 +22,7 @@ from shared.engine import (
 from shared.engine.chance import Face
 from shared.engine.contract import Action, canonical_json
 from shared.engine.state import tree_copy
-from shared.tower import actions, assembly, invariants, pennants, queries
+from shared.tower import actions, assembly, invariants, pennants, queries, render
 from shared.tower.battle import Battle, final_battle_under_way
 from shared.tower.pack import pack
 from shared.tower.spells import Flight, RampToken, SpellChoice
@@ -153,6 +153,10 @@ class TowerEngine(GameEngine[TowerState]):
 
     def describe(self, action: Action) -> str:
         return actions.describe(action)
+
+    def label(self, state: TowerState, seat: int, action: Action) -> str:
+        # from the seat's view: a battle's dice counts and odds, the faces a re-roll picks up
+        return render.label(self.view(state, seat), seat, action)
 
     def check_invariants(self, state: TowerState) -> None:
         invariants.check(state)
