@@ -1,10 +1,12 @@
 """A sensible AI seat for Tower of the Wizard King, reading only its own view.
 
 It heads for its own Wizard symbols and its Home Castle, turns over unknown tokens,
-attacks Castles when the dice odds (the defender's re-rolls counted) make the swing worth it, transforms before a battle
-when the Characters it might become fight that defender better on average, re-rolls its
-lowest dice when a defence is being lost, and aims spells at its biggest Castles or the
-leader's. Everything it uses is public: the view, the legal list and the content pack.
+attacks Castles when the dice odds (the defender's re-rolls counted) make the swing worth it,
+transforms before a battle when a player would (the Characters it might become fight that
+defender better, the next step holds a Ramp token, or it leads and wants the King on his
+Tower), re-rolls its lowest dice when a defence is being lost, and aims spells at its biggest
+Castles or the leader's. In set-up it eliminates lopsided Characters and takes any Wizard.
+Everything it uses is public: the view, the legal list and the content pack.
 """
 from __future__ import annotations
 
