@@ -153,6 +153,9 @@ def _go(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     for action in legal:
         if action["kind"] == "pass":
             value = 0.0
+        elif action["to"] == _me(view, seat)["at"]:
+            # out and back: landing again where it stands does something only against another's Castle
+            value = _value(view, seat, action["to"]) if view["board"][action["to"]]["token"] is None else -0.5
         else:
             t = action["to"]
             value = _value(view, seat, t) + _near_unknown(view, t)
