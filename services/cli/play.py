@@ -81,6 +81,8 @@ def _print_events(render, events) -> None:
                     print("  " + line)
                 game_bodies = []
             line = platform_line(e.type, body, None)
+            if e.type == "roll" and getattr(render, "ROLLS_SHOWN", False):
+                line = None  # the game's own events show its rolls; print each roll once
             if line:
                 print("  " + line)
         elif not body.get("redacted"):

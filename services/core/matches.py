@@ -413,7 +413,7 @@ class Matches:
         seat = seat_tokens.check(claim, match_id, rec.token_hashes)
         engine = engine_for(rec.game)
         actions = [] if rec.finished else engine.legal_actions(rec.state, seat)
-        return rec, seat, [(a, engine.describe(a), engine.action_domain(a)) for a in actions]
+        return rec, seat, [(a, engine.label(rec.state, seat, a), engine.action_domain(a)) for a in actions]
 
     async def watch(self, match_id: str, claim, from_seq: int) -> AsyncIterator[LoggedEvent]:
         """Events after from_seq as the caller may see them, live until the match ends."""

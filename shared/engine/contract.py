@@ -132,6 +132,12 @@ class GameEngine(ABC, Generic[S]):
         """A one-line label for a person choosing among legal actions."""
         return " ".join(f"{k}={v}" for k, v in sorted(action.items()))
 
+    def label(self, state: S, seat: int, action: Action) -> str:
+        """The label `seat` sees for one of its legal actions now. By default describe(action);
+        an engine whose labels need the position (the odds of a battle, the faces of the dice)
+        overrides it, using only what that seat may see."""
+        return self.describe(action)
+
     def check_invariants(self, state: S) -> None:
         """Raise AssertionError if the state breaks an invariant of the game."""
 
