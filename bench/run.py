@@ -11,6 +11,9 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
     policy_<game>_p50_ms, _p99_ms  each game's AI policy, per choice, in process
     games_per_s_<game>, copy_vs_json_<game>   the engines alone (bench/engines.py)
     wizards_rank2_share, wizards_encounters_*  all-AI Wizards, 28 days (bench/wizards_life.py)
+    wizards4_*                     all-AI 4-player Wizards matches to their end (bench/wizards_match.py)
+    tower_climbs_<n>p_<cause>_share  what moves the Wizard King in all-AI Tower matches, 2-4 players
+                                   (bench/tower_clock.py)
 and, when the matchmaking benchmark is present, its figures (mm_*).
 """
 from __future__ import annotations
@@ -80,6 +83,12 @@ ROWS = [  # figure, unit, what it is
     ("wizards_rank2_share", "share", "Wizards players at Rank 2+ after 28 days, all-AI 3 seats"),
     ("wizards_order_share", "share", "of them, players who joined an Order"),
     ("wizards_tasks_completed", "tasks", "Tasks completed per 28-day match"),
+    ("tower_climbs_2p_attack_share", "share", "Tower, 2 players: climbs by an attacker's transformation"),
+    ("tower_climbs_2p_patience_share", "share", "Tower, 2 players: climbs by the King's patience (safety net)"),
+    ("tower_climbs_3p_attack_share", "share", "the same, 3 players"),
+    ("tower_climbs_3p_patience_share", "share", "the same, 3 players"),
+    ("tower_climbs_4p_attack_share", "share", "the same, 4 players"),
+    ("tower_climbs_4p_patience_share", "share", "the same, 4 players"),
     ("ai_matches_per_min", "matches/min", "all-AI 2-seat Tower matches, split, 2 Celery workers"),
     ("ai_actions_per_s", "actions/s", "AI turns played in those matches"),
     ("metrics_overhead_pct", "%", "CPU of a resolution with vs without metrics (in process, paired)"),
@@ -131,6 +140,13 @@ def main(argv: list[str] | None = None) -> dict:
     from bench.wizards_life import measure as wizards_life
 
     figures.update(wizards_life())
+    from bench.tower_clock import measure as tower_clock
+
+    print("Tower: what moves the Wizard King in all-AI matches...", flush=True)
+    figures.update(tower_clock())
+    from bench.wizards_match import measure as wizards_matches
+
+    figures.update(wizards_matches())
     figures.update(measure(redis_url))
 
     print("split platform: combat load, then all-AI matches...", flush=True)

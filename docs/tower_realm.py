@@ -240,8 +240,9 @@ def _ramp_and_rules() -> list[str]:
         f"each time a Character is transformed in the Tower; the game ends when he steps onto the top. The "
         f"{len(p.ramp_tokens())} Ramp tokens lie one on a random step of each of {p.ramp_stretches} stretches of "
         f"{stretch} steps{AUTHORED_MARK}.",
-        f"- The King's patience: after {p.king_patience} {rules['king_patience']['unit']}{AUTHORED_MARK} of regular "
-        "turns without a climb, he climbs a step on his own (the reason is listed below).",
+        f"- The King's patience, a safety net: after {p.king_patience} {rules['king_patience']['unit']}{AUTHORED_MARK}"
+        " of turns (extra turns counted) without a climb, he climbs a step on his own, and the seat whose turn it was "
+        "takes the Ramp token there (the reason is listed below).",
         f"- The Tower: a ring of {p.chambers} chambers, {p.chambers - 1} Characters and the empty one at the door; "
         f"a transforming player pulls the lever {' or '.join(map(str, p.pulls))} times.",
         f"- Battles: six-sided Battle dice with faces {p.die_faces[0]}-{p.die_faces[-1]}{AUTHORED_MARK}; the "
@@ -249,7 +250,9 @@ def _ramp_and_rules() -> list[str]:
         f"(Defender's Special Pennant Power; more than {max(p.rerolls)} count as {max(p.rerolls)}, and the reading "
         f"of the two columns is authored{AUTHORED_MARK}):",
         "", *rerolls, "",
-        f"- First player: seat {p.first_player}{AUTHORED_MARK}, then clockwise.", "",
+        "- First player: picked by a public draw among the seats, then clockwise. The set-up choices (eliminating "
+        "Characters and Wizards with 2 or 3 players, selecting the Wizards) go round from the last player to the "
+        "first; the match option `setup: chance` lets chance make them (`shared/tower/assembly.py`).", "",
     ]
 
 

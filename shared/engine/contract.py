@@ -132,8 +132,28 @@ class GameEngine(ABC, Generic[S]):
         """A one-line label for a person choosing among legal actions."""
         return " ".join(f"{k}={v}" for k, v in sorted(action.items()))
 
+    def label(self, state: S, seat: int, action: Action) -> str:
+        """The label `seat` sees for one of its legal actions now. By default describe(action);
+        an engine whose labels need the position (the odds of a battle, the faces of the dice)
+        overrides it, using only what that seat may see."""
+        return self.describe(action)
+
     def check_invariants(self, state: S) -> None:
         """Raise AssertionError if the state breaks an invariant of the game."""
+
+    # --- configurations ----------------------------------------------------------------
+    def seat_counts(self, variant: str) -> tuple[int, ...]:
+        """The numbers of seats `variant` is played by (setup refuses others with InvalidConfig)."""
+        return tuple(range(self.min_seats, self.max_seats + 1))
+
+    def default_variant(self, seats: int) -> str:
+        """The variant a match of `seats` gets when its client names none."""
+        return self.variants[0]
+
+    def action_visible_to(self, state: S, seat: int, action: Action) -> list[int] | None:
+        """The seats that may read this action in the match's log, when it is private
+        (a secret exchange between two seats); None: public, like most actions."""
+        return None
 
     # --- bytes ------------------------------------------------------------------------
     @abstractmethod

@@ -1,7 +1,8 @@
 """The actions a seat may send: their shapes (checked before any rule, so garbage is
 MalformedAction and never a KeyError), the service that owns each kind, and labels.
 
-`board` owns moving on the map (move, pass, the Transport spells' flights); `combat`
+`board` owns the set-up choices and moving on the map (move, pass, the Transport spells'
+flights); `combat`
 owns battles, spells, transformations and token effects."""
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ from shared.tower.pack import pack
 
 STR, INT = "str", "int"
 FIELDS: dict[str, dict[str, Any]] = {
+    "eliminate_character": {"character": STR},
+    "eliminate_wizard": {"wizard": STR},
+    "select_wizard": {"wizard": STR},
     "move": {"to": STR, "path": "path"},
     "pass": {},
     "fly": {"to": STR},
@@ -28,7 +32,7 @@ FIELDS: dict[str, dict[str, Any]] = {
     "accept": {},
     "reroll": {"dice": "indices"},
 }
-BOARD_KINDS = frozenset({"move", "pass", "fly"})
+BOARD_KINDS = frozenset({"move", "pass", "fly", "eliminate_character", "eliminate_wizard", "select_wizard"})
 MAX_PATH = 32
 
 
@@ -92,7 +96,21 @@ HOME_LABELS = {
     "leave": "Leave the other colour's Pennants on your Home Castle",
 }
 
+
+def _wizard(w: str) -> str:
+    wiz = next((x for x in pack().wizards if x.id == w), None)
+    return f"{wiz.name}, {wiz.title} ({wiz.colour})" if wiz else w
+
+
+def _character_out(c: str) -> str:
+    home = pack().homes.get(c)
+    return f"Eliminate the {c} from the game" + (f", with its Home Castle ({home.name})" if home else "")
+
+
 LABELS = {
+    "eliminate_character": lambda a: _character_out(a["character"]),
+    "eliminate_wizard": lambda a: f"Eliminate {_wizard(a['wizard'])}: his symbols stay on the board",
+    "select_wizard": lambda a: f"Select {_wizard(a['wizard'])} as your Wizard",
     "move": _move_label,
     "pass": lambda a: "Pass (stay where you are)",
     "fly": lambda a: f"Fly to {_name(a['to'])}",

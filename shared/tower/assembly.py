@@ -1,26 +1,58 @@
-"""Assembly and Setup, and the Variations for 2 and 3 Players, as three chance steps.
+"""Assembly and Setup, and the Variations for 2 and 3 Players: the players' choices and
+the chance steps, in this order.
 
-1. `removals` (2-3 players, public): 'Eliminate any 1 [2] Character(s) completely',
-   with its Home Castle token, and 'Eliminate one [2] Wizard(s)' whose symbol tokens stay
-   on the board. The rulebook leaves the pick to the players; here chance picks, so a
-   match needs no negotiation. Seats take the Wizards left in pack order.
-2. `sites` (public): the castle tokens of each terrain go on 'any 6 of the matching
+1. `first` (chance, public): 'Pick a player to go first' - one draw among the seats
+   (a die with a face per seat). Play passes to the left (seat + 1). He is picked before
+   the other choices because they go round from him; nothing else in set-up depends on it.
+2. The set-up choices, made by the seats (`choose`, the default) in reverse turn order,
+   starting with the last player (the first player's right-hand neighbour) and ending with
+   the first player, who moves first and so chooses last:
+   * 2-3 players: 'Eliminate any 2 [1] Characters completely' with their Home Castle
+     tokens, one Character per choice, the seats taking turns in that order;
+   * then 'Eliminate any 2 Wizards' ('one Wizard Card' with 3 players), going on round
+     from the next seat; the eliminated Wizards' symbol tokens stay on the board;
+   * then 'Each player selects one of the remaining Wizards' (with 4 players: 'Whichever
+     Wizard Card you select'), each seat once, in the same order from its start; the last
+     seat gets the one Wizard left without being asked.
+   The match option `{"setup": "chance"}` (quick games) lets chance decide all of them
+   instead, in one public step `removals`: the eliminations and a shuffle dealing the
+   Wizards left to the seats.
+3. `sites` (public): the castle tokens of each terrain go on 'any 6 of the matching
    color territories' (fewer when a Home Castle token was removed: 23 or 22 Castles);
    and one Ramp token on a random step of each of the Ramp's 6 stretches ('It's more
    fun if you space them out').
-3. `secret`: shuffles nobody may see: the Characters (the first 4 into the Tower's ring,
+4. `secret`: shuffles nobody may see: the Characters (the first 4 into the Tower's ring,
    'the empty chamber at the door', the rest dealt to the seats face up), each terrain's
    castle tokens onto its sites, the 15 spell tokens onto the remaining territories (a
    territory left over with 3 or 2 players stays empty) and the 6 Ramp tokens onto their steps.
+
+Reading: the Characters are dealt, not chosen. With 4 players the rulebook says 'Shuffle
+the "outside" Character Cards, and deal one face down to each player'; the Variations
+change only how many Characters there are ('Each player takes one of the 2 remaining
+Characters'), and keep 'selects' for the Wizards alone.
 """
 from __future__ import annotations
 
 from typing import Sequence
 
-from shared.engine import ChanceRequest, DicePool, Event, InvalidConfig, MatchConfig, apply_shuffle, shuffle_request
+from shared.engine import (
+    ChanceRequest,
+    DicePool,
+    Event,
+    InvalidConfig,
+    MatchConfig,
+    RuleViolation,
+    apply_shuffle,
+    shuffle_request,
+)
 from shared.engine.chance import Face
+from shared.engine.contract import Action
 from shared.tower.pack import ROCKY, TERRAINS, pack
-from shared.tower.state import TowerState
+from shared.tower.state import SetupMode, TowerState
+
+SETUP = "Assembly and Setup"
+VARIATION = {2: "Variation - For 2 Players", 3: "Variation - For 3 Players", 4: "The 4 Wizards and Their Pennants"}
+MODES: tuple[SetupMode, ...] = ("choose", "chance")
 
 
 def draws(purpose: str, n: int, k: int) -> list[DicePool]:
@@ -34,33 +66,97 @@ def setup(config: MatchConfig) -> TowerState:
         raise InvalidConfig("Tower of the Wizard King is played by 2, 3 or 4 players")
     if config.variant != "standard":
         raise InvalidConfig(f"unknown variant {config.variant!r}; only 'standard'")
-    if config.options:
-        raise InvalidConfig(f"no options are known: {sorted(config.options)}")
+    options = dict(config.options or {})
+    mode = options.pop("setup", "choose")
+    if options:
+        raise InvalidConfig(f"unknown options {sorted(options)}; known: 'setup'")
+    if mode not in MODES:
+        raise InvalidConfig(f"options.setup is 'choose' (the players make the set-up choices) or 'chance'"
+                            f" (chance makes them), not {mode!r}")
     n = config.seats
     return TowerState(
         seats=n,
-        stage="removals" if n < 4 else "sites",
+        stage="first",
+        setup={"mode": mode, "order": [], "made": 0},
         removed={"characters": [], "wizards": []},
-        players=[{"wizard": p.wizard_ids[s] if n == 4 else None, "character": None, "at": ROCKY,
-                  "supply": p.pennants} for s in range(n)],
+        players=[{"wizard": None, "character": None, "at": ROCKY, "supply": p.pennants} for s in range(n)],
         tower={"chambers": [None] * p.chambers, "door": 0},
         king=0,
         ramp={},
         board={t: {"castle": False, "token": None, "pennants": None, "protected": False} for t in p.territory_ids},
         sites=[],
-        turn={"seat": p.first_player, "regular": p.first_player, "extra": [], "played": 0, "quiet": 0},
+        turn={"seat": 0, "regular": 0, "extra": [], "played": 0, "quiet": 0},
         tasks=[],
         ended=False,
     )
 
 
+def eliminations(state: TowerState) -> int:
+    """Characters (and Wizards) the Variations eliminate: 2 with 2 players, 1 with 3, none with 4."""
+    return 4 - state.seats
+
+
+def chooser(state: TowerState) -> int:
+    """The seat making the next set-up choice (stage `choose`)."""
+    order, k = state.setup["order"], eliminations(state)
+    made = state.setup["made"]
+    if made < 2 * k:
+        return order[made % len(order)]
+    return next(s for s in order if state.players[s]["wizard"] is None)
+
+
+def choices(state: TowerState) -> list[Action]:
+    """The set-up choices open to `chooser(state)`."""
+    p, k, made = pack(), eliminations(state), state.setup["made"]
+    if made < k:
+        return [{"kind": "eliminate_character", "character": c} for c in p.character_names
+                if c not in state.removed["characters"]]
+    taken = set(state.removed["wizards"]) | {pl["wizard"] for pl in state.players}
+    kind = "eliminate_wizard" if made < 2 * k else "select_wizard"
+    return [{"kind": kind, "wizard": w} for w in p.wizard_ids if w not in taken]
+
+
+def refuse(state: TowerState, action: Action) -> RuleViolation:
+    wanted = choices(state)[0]["kind"].replace("_", " ")
+    return RuleViolation(VARIATION[state.seats] if wanted != "select wizard" or state.seats < 4 else SETUP,
+                         f"seat {chooser(state)} is to {wanted}: one of those still in the game")
+
+
+def choose(state: TowerState, action: Action, events: list[Event]) -> None:
+    """Apply a set-up choice (one of `choices(state)`); set-up goes on when the last is made."""
+    seat, kind = chooser(state), action["kind"]
+    if kind == "eliminate_character":
+        removed = state.edit("removed")
+        removed["characters"] = sorted(removed["characters"] + [action["character"]])
+        state.edit("setup")["made"] += 1
+        events.append({"type": "character_eliminated", "seat": seat, "character": action["character"]})
+    elif kind == "eliminate_wizard":
+        removed = state.edit("removed")
+        removed["wizards"] = sorted(removed["wizards"] + [action["wizard"]])
+        state.edit("setup")["made"] += 1
+        events.append({"type": "wizard_eliminated", "seat": seat, "wizard": action["wizard"]})
+    else:
+        state.players[seat]["wizard"] = action["wizard"]
+        events.append({"type": "wizard_selected", "seat": seat, "wizard": action["wizard"]})
+        left = [s for s in state.setup["order"] if state.players[s]["wizard"] is None]
+        if len(left) == 1:  # the last seat takes the one Wizard left
+            last = choices(state)[0]["wizard"]
+            state.players[left[0]]["wizard"] = last
+            events.append({"type": "wizard_selected", "seat": left[0], "wizard": last, "last": True})
+        if not left[1:]:
+            state.stage = "sites"
+
+
 def request(state: TowerState) -> ChanceRequest:
     p = pack()
     stage = state.stage
+    if stage == "first":
+        return ChanceRequest((DicePool("Pick a player to go first: seat", 1, tuple(range(state.seats))),))
     if stage == "removals":
-        k = 4 - state.seats
+        k = eliminations(state)
         return ChanceRequest(tuple(draws("eliminate a Character", len(p.character_names), k)
-                                   + draws("eliminate a Wizard", len(p.wizard_ids), k)))
+                                   + draws("eliminate a Wizard", len(p.wizard_ids), k)
+                                   + draws("Wizard Cards to the seats", len(p.wizard_ids) - k, state.seats)))
     if stage == "sites":
         pools = []
         for terrain in TERRAINS:
@@ -95,15 +191,25 @@ def apply(state: TowerState, outcome: Sequence[Sequence[Face]], events: list[Eve
     (its board, Tower, Ramp, sites and removals through edit and replace)."""
     p = pack()
     stage = state.stage
+    if stage == "first":
+        first = int(outcome[0][0])
+        state.turn["seat"] = state.turn["regular"] = first
+        n = state.seats
+        setup = state.edit("setup")
+        setup["order"] = [(first - 1 - i) % n for i in range(n)]  # from the last player back to the first
+        events.append({"type": "first_player", "seat": first, "choosing": list(setup["order"])})
+        state.stage = "removals" if setup["mode"] == "chance" else "choose"
+        return
     if stage == "removals":
-        k = 4 - state.seats
+        k = eliminations(state)
         gone = apply_shuffle(p.character_names, outcome[:k])[:k]
-        absent = apply_shuffle(p.wizard_ids, outcome[k:])[:k]
+        absent = apply_shuffle(p.wizard_ids, outcome[k:2 * k])[:k]
         state.replace("removed", {"characters": sorted(gone), "wizards": sorted(absent)})
-        left = [w for w in p.wizard_ids if w not in absent]
-        for seat, player in enumerate(state.players):
-            player["wizard"] = left[seat]
-        events.append({"type": "eliminated", "characters": sorted(gone), "wizards": sorted(absent)})
+        left = apply_shuffle([w for w in p.wizard_ids if w not in absent], outcome[2 * k:])
+        for player, wizard in zip(state.players, left):
+            player["wizard"] = wizard
+        events.append({"type": "eliminated", "characters": sorted(gone), "wizards": sorted(absent),
+                       "seats": [pl["wizard"] for pl in state.players]})
         state.stage = "sites"
         return
     if stage == "sites":

@@ -12,8 +12,11 @@ Readings (rules.json `battle` holds the authored values):
   after a forgotten King can never arise, so it is not offered.
 * Highest single die wins; ties look down the sorted dice; a side with a die left when
   the other has run out wins; a tie on every die goes to the defender.
-* Re-rolls: 'single' re-rolls one chosen die again and again, 'multi' re-rolls up to N
-  chosen dice once; the defender may stop at any time ('accept').
+* Re-rolls ('Re-roll 1 Die up to 2 more times, or re-roll 2 Dice'): 'single' re-rolls one
+  chosen die again and again (the same die), 'multi' re-rolls up to N chosen dice once; the
+  defender may stop at any time ('accept'). The same die, because with any die at each re-roll
+  two re-rolls in a row would always be at least as good as two dice at once, and the 'or'
+  would offer no choice.
 * Victory: the victor places 1 Pennant (a Warrior beating a Skeleton places 2). A
   winning attacker first sends the defender's Pennants home; a symbol Token leaves the
   board after its battle.

@@ -22,7 +22,7 @@ from shared.engine import (
 from shared.engine.chance import Face
 from shared.engine.contract import Action, canonical_json
 from shared.engine.state import tree_copy
-from shared.tower import actions, assembly, invariants, pennants, queries
+from shared.tower import actions, assembly, invariants, pennants, queries, render
 from shared.tower.battle import Battle, final_battle_under_way
 from shared.tower.pack import pack
 from shared.tower.spells import Flight, RampToken, SpellChoice
@@ -50,6 +50,8 @@ class TowerEngine(GameEngine[TowerState]):
         stage = state.stage
         if stage == "over":
             return TERMINAL
+        if stage == "choose":
+            return assembly.chooser(state)
         if stage != "play":
             return CHANCE
         task = state.tasks[-1]
@@ -66,6 +68,8 @@ class TowerEngine(GameEngine[TowerState]):
     def legal_actions(self, state: TowerState, seat: int) -> list[Action]:
         if self.actor(state) != seat or seat < 0:
             return []
+        if state.stage == "choose":
+            return sorted(assembly.choices(state), key=canonical_json)
         task = state.tasks[-1]
         return sorted(TASKS[task["task"]].legal(state, task), key=canonical_json)
 
@@ -74,11 +78,18 @@ class TowerEngine(GameEngine[TowerState]):
         if who < 0 or seat != who:
             raise NotYourTurn(f"seat {seat} may not act now" + (f"; seat {who} is to act" if who >= 0 else ""))
         actions.check_shape(action)
+        if state.stage == "choose":
+            if action not in assembly.choices(state):
+                raise assembly.refuse(state, action)
+            new = state.successor()
+            events: list[Event] = []
+            assembly.choose(new, tree_copy(action), events)
+            return new, events
         handler = TASKS[state.tasks[-1]["task"]]
         if not handler.accepts(state, state.tasks[-1], action):
             raise handler.refuse(state, state.tasks[-1], action)
         new = state.successor()
-        events: list[Event] = []
+        events = []
         handler.apply(new, new.tasks[-1], tree_copy(action), events)
         self._settle(new, events)
         return new, events
@@ -142,6 +153,10 @@ class TowerEngine(GameEngine[TowerState]):
 
     def describe(self, action: Action) -> str:
         return actions.describe(action)
+
+    def label(self, state: TowerState, seat: int, action: Action) -> str:
+        # from the seat's view: a battle's dice counts and odds, the faces a re-roll picks up
+        return render.label(self.view(state, seat), seat, action)
 
     def check_invariants(self, state: TowerState) -> None:
         invariants.check(state)

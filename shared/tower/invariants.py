@@ -11,9 +11,14 @@ from shared.tower.state import TowerState, wizard_of
 def check(state: TowerState) -> None:
     p = pack()
     stage = state.stage
-    assert stage in ("removals", "sites", "secret", "play", "over"), stage
+    assert stage in ("first", "removals", "choose", "sites", "secret", "play", "over"), stage
     players = state.players
     assert len(players) == state.seats
+    chosen = [pl["wizard"] for pl in players if pl["wizard"] is not None]
+    assert len(set(chosen)) == len(chosen) and not set(chosen) & set(state.removed["wizards"]), chosen
+    assert len(state.removed["characters"]) <= 4 - state.seats and len(state.removed["wizards"]) <= 4 - state.seats
+    if stage in ("sites", "secret"):
+        assert len(chosen) == state.seats, "every seat has its Wizard before the tokens are placed"
     if stage not in ("play", "over"):
         return
     # Characters: each one in exactly one place (a seat, the Tower, out of the game)

@@ -3,18 +3,24 @@
 A path is a list of legs, each `["walk", territory]` (to a touching territory) or
 `["cave", territory]` (underground to another cave territory). Readings of the rules:
 
-* 'move 1, 2 or 3 territories': a move is at least one leg and ends on another
-  territory than the start; re-entering spaces on the way is allowed, landing back on
-  the start is not (that would be a move of nothing). A turn with no such destination
-  is a pass (see turns.py).
+* 'move 1, 2 or 3 territories': a move is at least one leg. 'You may re-enter the same
+  space twice—or more—on the same turn!' names no exception for the space the move started
+  on, so a move may go out and come back to it (at least two legs, e.g. out and back) and
+  ends there like anywhere else: the Character lands on it again and all regular game play
+  rules apply (a face-up Token that could not be used before may be now; a Castle with
+  another's Pennants is fought for). A turn with no destination at all is a pass (turns.py).
 * 'you may pass through a space with a Character on it' but never land there.
 * 'You may not re-enter the rocky space after the start of the game': it is only ever
   a start, left by a walk onto a territory that touches it.
 * 'All Characters except the Dragon and Skeleton cross rivers only at a bridge.'
 * Caves: 'If you land in a Territory with a cave, if you wish, enter the cave
-  immediately': a Character that arrives in a cave territory during its move may go
-  underground to any other cave territory as one space and keep going. A Character that
-  starts its turn in a cave territory did not land there this move, so it walks out first.
+  immediately': a Character that lands in a cave territory during its move may go
+  underground to any other cave territory as one space and keep going. 'Land' is read as
+  the movement rules use it ('You may not land on a space occupied by another Character,
+  but you may pass through'): so a cave territory with another Character on it is passed
+  through, never landed in, and its cave is not entered; and a Character that starts its
+  turn in a cave territory did not land there this move, so it walks out first (coming back
+  to it later in the move is landing there again).
 * 'Ogres are allowed to move 2 extra spaces after exiting a Mountain cave' (Minotaurs: a
   Forest cave): the exit territory's terrain decides, once per turn, so a chain of caves
   cannot feed itself.
@@ -72,7 +78,7 @@ def reachable(start: str, character: str, occupied: set[str] | frozenset[str]) -
         if left <= 0:
             continue
         nexts = [("walk", t, left - 1, bonus_used) for t in walks(p, where, character)]
-        if may_cave and where in p.caves:
+        if may_cave and where in p.caves and where not in occupied:
             for cave in p.caves:
                 if cave != where:
                     nl, nb = _cave_exit(p, character, cave, left, bonus_used)
@@ -84,7 +90,7 @@ def reachable(start: str, character: str, occupied: set[str] | frozenset[str]) -
             came[nxt] = node
             leg_to[nxt] = [via, to]
             queue.append(nxt)
-            if to != start and to not in occupied and to not in found:
+            if to not in occupied and to not in found:
                 found[to] = nxt
     paths = {}
     for dest, node in found.items():
@@ -121,12 +127,14 @@ def check_path(start: str, character: str, occupied: set[str] | frozenset[str], 
         else:
             if not may_cave or where not in p.caves:
                 raise RuleViolation(CAVES, "enter a cave only on landing in a territory with a cave during the move")
+            if where in occupied:
+                raise RuleViolation(CAVES, "a cave territory with another Character on it is passed through, not "
+                                           "landed in, so its cave cannot be entered ('If you land in a Territory "
+                                           "with a cave')")
             if to not in p.caves or to == where:
                 raise RuleViolation(CAVES, "the caverns lead only to another territory with a cave")
             left, bonus_used = _cave_exit(p, character, to, left, bonus_used)
         where, may_cave = to, True
-    if where == start:
-        raise RuleViolation(MOVEMENT, "a move ends on another territory than the one it started on")
     if where in occupied:
         raise RuleViolation(MOVEMENT, "you may not land on a space occupied by another Character")
     return where

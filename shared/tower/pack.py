@@ -120,7 +120,6 @@ class Pack:
         self.rerolls: dict[int, tuple[int, int]] = {
             r["pennants"]: (r["single"], r["multi"]) for r in battle["rerolls"]["value"]
         }
-        self.first_player: int = rules["first_player"]["value"]
         self._check()
 
     # --- derived tables -----------------------------------------------------------

@@ -1,10 +1,12 @@
 """A sensible AI seat for Tower of the Wizard King, reading only its own view.
 
 It heads for its own Wizard symbols and its Home Castle, turns over unknown tokens,
-attacks Castles when the dice odds (the defender's re-rolls counted) make the swing worth it, transforms before a battle
-when the Characters it might become fight that defender better on average, re-rolls its
-lowest dice when a defence is being lost, and aims spells at its biggest Castles or the
-leader's. Everything it uses is public: the view, the legal list and the content pack.
+attacks Castles when the dice odds (the defender's re-rolls counted) make the swing worth it,
+transforms before a battle when a player would (the Characters it might become fight that
+defender better, the next step holds a Ramp token, or it leads and wants the King on his
+Tower), re-rolls its lowest dice when a defence is being lost, and aims spells at its biggest
+Castles or the leader's. In set-up it eliminates lopsided Characters and takes any Wizard.
+Everything it uses is public: the view, the legal list and the content pack.
 """
 from __future__ import annotations
 
@@ -20,6 +22,11 @@ def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict
     if len(legal) == 1:
         return legal[0]
     kinds = {a["kind"] for a in legal}
+    if "eliminate_character" in kinds:
+        return _eliminate_character(view, legal)
+    if kinds & {"eliminate_wizard", "select_wizard"}:
+        # the Wizards differ only in colour: each has 4 symbols placed at random and 25 Pennants
+        return rng.choice(legal)
     if "move" in kinds or "fly" in kinds:
         return _go(view, seat, legal, rng)
     if "fight" in kinds:
@@ -35,6 +42,22 @@ def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict
                 return {"kind": "home", "choice": choice}
         return legal[0]
     return max(legal, key=lambda a: (_spell_value(view, seat, a), rng.random()))
+
+
+# --- set-up -----------------------------------------------------------------------------
+def _margin(character: str, others: list[str]) -> float:
+    """How lopsided a Character's fights are: dice it rolls minus dice rolled against it, on average."""
+    dice = pack().dice
+    return sum(dice[character][o] - dice[o][character] for o in others) / max(len(others), 1)
+
+
+def _eliminate_character(view: dict, legal: list[dict]) -> dict:
+    """Eliminate the Character whose fights are the most lopsided (the Orc, then the Dragon): Characters are
+    dealt and come out of the Tower by chance, so a lopsided one adds luck for whoever draws it, and
+    the AI would rather the odds it reads, and the transformations it times, decided the battles."""
+    left = [a["character"] for a in legal]
+    return max(legal, key=lambda a: (abs(_margin(a["character"], [c for c in left if c != a["character"]])),
+                                     a["character"]))
 
 
 # --- reading the view ---------------------------------------------------------------
@@ -130,6 +153,9 @@ def _go(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     for action in legal:
         if action["kind"] == "pass":
             value = 0.0
+        elif action["to"] == _me(view, seat)["at"]:
+            # out and back: landing again where it stands does something only against another's Castle
+            value = _value(view, seat, action["to"]) if view["board"][action["to"]]["token"] is None else -0.5
         else:
             t = action["to"]
             value = _value(view, seat, t) + _near_unknown(view, t)
@@ -140,14 +166,50 @@ def _go(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
 
 
 # --- battle -----------------------------------------------------------------------------
+RAMP_TOKEN = 1.5  # a Ramp token, in Pennants: Conquer a Castle and Power (2) are worth most, Protection less
+
+
+def _lead(view: dict, seat: int) -> int:
+    """This seat's Pennants on Castles less the best of the others'."""
+    others = [_score(view, s) for s in range(len(view["players"])) if s != seat]
+    return _score(view, seat) - max(others)
+
+
+def climb_value(view: dict, seat: int) -> float:
+    """What one more step of the Wizard King is worth to this seat when it moves him (by
+    transforming), in Pennants: the Ramp token on that step, which it takes and uses; and the
+    clock - a leader wants the game over, someone behind wants time. The last step ends the game
+    after this battle, so a safe lead makes it worth more than anything the battle could bring."""
+    lead = _lead(view, seat)
+    nxt = view["king"] + 1
+    if nxt > pack().ramp_steps:
+        return 6.0 if lead >= 3 else 2.0 * max(-3, min(3, lead))
+    token = RAMP_TOKEN if str(nxt) in view["ramp"] else 0.0
+    return token + 0.12 * max(-5, min(5, lead))
+
+
+def stakes(view: dict, battle: dict) -> tuple[float, float]:
+    """(what winning is worth, what losing costs) the attacker, in Pennants against the defender:
+    a win places his Pennant and, on a Castle, sends the defender's home; a loss adds one of his."""
+    return 1.0 + _defended(view, battle), 1.0
+
+
 def _ready(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+    """Fight as it is, or transform first ('If you ... don't like the difference in strength'):
+    the battle's expected swing either way, the transformation's averaged over who may come out
+    of the Tower, plus what moving the King brings (climb_value)."""
     battle = view["tasks"][-1]
     defender = battle["defender"]
     pennants = _defended(view, battle)
+    win, loss = stakes(view, battle)
     now = _odds(view, seat, defender, pennants=pennants)
     inside = _in_tower(view)
-    after = sum(_odds(view, seat, defender, c, pennants) for c in inside) / len(inside) if inside else 0.0
-    if after > now + 0.05:
+    if not inside:
+        return {"kind": "fight"}
+    after = sum(_odds(view, seat, defender, c, pennants) for c in inside) / len(inside)
+    fight = now * win - (1 - now) * loss
+    change = after * win - (1 - after) * loss + climb_value(view, seat)
+    if change > fight + 0.05:
         return rng.choice([a for a in legal if a["kind"] == "transform"])
     return {"kind": "fight"}
 
@@ -208,6 +270,9 @@ def _spell_value(view: dict, seat: int, action: dict) -> float:
         loss = src_n if src_owner == me["wizard"] else -src_n
         return gain - loss
     if kind == "transform_other":
+        # the changed player moves the King and takes the Ramp token on the next step: give it to the weakest
+        if str(view["king"] + 1) in view["ramp"]:
+            return -_score(view, action["seat"])
         return _score(view, action["seat"])
     if kind == "reveal":
         return 1.0 if board[action["territory"]]["castle"] else 0.5

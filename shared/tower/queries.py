@@ -70,14 +70,15 @@ def paths(view: dict, seat: int, to: str) -> dict:
     at, character, others = _mover(view, seat)
     out = _head(view, seat)
     out["to"] = to
-    legs = [] if character is None else all_paths(at, character, to)
-    out["paths"] = [] if to in others or to == at else legs
+    legs = [] if character is None else all_paths(at, character, to, others)
+    out["paths"] = [] if to in others else legs
     if not out["paths"]:
         out["why"] = _why_not(at, character, others, to, legs)
     return out
 
 
-def all_paths(start: str, character: str, to: str) -> list[list[list[str]]]:
+def all_paths(start: str, character: str, to: str,
+              occupied: frozenset[str] | set[str] = frozenset()) -> list[list[list[str]]]:
     """Every path of legs from `start` that ends on `to` and that movement.check_path accepts
     (landing aside), fewest legs first. A depth-first walk over the same search nodes as
     movement.reachable: (territory, spaces left, cave bonus used, may go underground)."""
@@ -93,7 +94,7 @@ def all_paths(start: str, character: str, to: str) -> list[list[list[str]]]:
             legs.append(("walk", t))
             walk(t, left - 1, bonus_used, True, legs)
             legs.pop()
-        if may_cave and where in p.caves:
+        if may_cave and where in p.caves and where not in occupied:
             for cave in p.caves:
                 if cave != where:
                     nl, nb = movement._cave_exit(p, character, cave, left, bonus_used)
@@ -101,7 +102,7 @@ def all_paths(start: str, character: str, to: str) -> list[list[list[str]]]:
                     walk(cave, nl, nb, True, legs)
                     legs.pop()
 
-    if to != start and to != ROCKY:
+    if to != ROCKY:
         walk(start, p.characters[character].moves, False, False, [])
     return sorted(found, key=lambda legs: (len(legs), legs))
 
@@ -112,8 +113,6 @@ def _why_not(at: str, character: str | None, others: frozenset, to: str, legs: l
         return "the Characters are not dealt yet"
     if to == ROCKY:
         return "you may not re-enter the rocky space after the start of the game (Movement on the Board)"
-    if to == at:
-        return "a move ends on another territory than the one it started on (Movement on the Board)"
     if to in others:
         return "you may not land on a space occupied by another Character (Movement on the Board)"
     moves = pack().characters[character].moves

@@ -8,7 +8,14 @@ symbol]`, `[Revelation]` face-up ones; `red x3` Pennants; `(P)` a Spell of Prote
 a bridge, `=` over a bridge; `cave` marks a cave."""
 from __future__ import annotations
 
+from shared.tower.actions import describe
+from shared.tower.battle import winner
+from shared.tower.odds import attacker_wins_against_rerolls
 from shared.tower.pack import pack
+
+# Every public roll of this game is drawn by its own events (the first player, the set-up by chance, the
+# sites, a battle's dice and re-rolls), so a terminal client need not print the platform's roll lines too.
+ROLLS_SHOWN = True
 
 ANSI = {"red": "31", "blue": "34", "green": "32", "yellow": "33"}
 RINGS = (("inner", "Inner ring (touches the rocky space round the Tower)"), ("middle", "Middle ring"),
@@ -43,6 +50,8 @@ def _token(square: dict) -> str:
 def _decision(view: dict) -> str:
     if view["stage"] == "over":
         return "Game over: the Wizard King has reached the top of his Tower."
+    if view["stage"] == "choose":
+        return _setup_decision(view)
     if view["stage"] != "play":
         return "Setting up: waiting for the dice."
     task = view["tasks"][-1]
@@ -63,12 +72,121 @@ def _decision(view: dict) -> str:
         d = task["defender"]
         line = f"Battle for {pack().territories[task['at']].name}: seat {a} ({players[a]['character']})"
         line += f" v seat {d} ({players[d]['character']})" if d is not None else " v ? (declare an opponent)"
+        stage = task["stage"]
+        if stage == "ready":
+            return line + ": fight as you are or transform first (the choices give the dice and the odds)"
+        if stage == "declare":
+            return line + ": name the player you will do battle with"
         if task["dice"]:
             attacker = " ".join(map(str, task["dice"]["attacker"]))
             defender = " ".join(map(str, task["dice"]["defender"]))
-            line += f"  dice {attacker} v {defender}"
-        return line + f"  [{task['stage']}]"
+            left = task["reroll"]["single"] if task["reroll"]["die"] is not None else None
+            line += (f": seat {d} holds {defender} against {attacker};"
+                     + (f" re-roll the same die ({left} left) or keep" if left is not None else " re-roll or keep"))
+        return line
     return kind
+
+
+# --- labels for a seat's choices (TowerEngine.label): what a battle choice means in dice and odds --------
+def _pct(p: float) -> str:
+    return f"{round(100 * p)}%"
+
+
+def _rerolls(pennants: int) -> str:
+    single, multi = pack().reroll_allowance(pennants)
+    if not single and not multi:
+        return ""
+    if multi <= 1:
+        return f"; his {pennants} Pennants let him re-roll 1 die"
+    return f"; his {pennants} Pennants let him re-roll 1 die up to {single} times or {multi} dice once"
+
+
+def _battle_pennants(view: dict, task: dict) -> int:
+    """The defender's Pennants on the Castle fought for (his re-roll power)."""
+    if task["kind"] != "castle" or task["defender"] is None:
+        return 0
+    pen = view["board"][task["at"]]["pennants"]
+    return pen["count"] if pen and pen["wizard"] == view["players"][task["defender"]]["wizard"] else 0
+
+
+def _in_tower(view: dict) -> list[str]:
+    out = {pl["character"] for pl in view["players"]} | set(view["removed"]["characters"])
+    return [c for c in pack().character_names if c not in out]
+
+
+def _odds(a: str, d: str, pennants: int) -> float:
+    p = pack()
+    return attacker_wins_against_rerolls(p.dice[a][d], p.dice[d][a], *p.reroll_allowance(pennants))
+
+
+def _faces(dice: list[int], chosen: list[int]) -> str:
+    shown = [str(dice[i]) for i in chosen]
+    return " and ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 1 else shown)
+
+
+def label(view: dict, seat: int, action: dict) -> str:
+    """The label of one of `seat`'s legal actions, from its view: a battle's choices say the dice
+    each side rolls (Combat Strength) and the odds, the re-rolls name the faces they pick up."""
+    text = describe(action)
+    tasks = view.get("tasks") or []
+    if not tasks or tasks[-1]["task"] != "battle":
+        return text
+    task, p, kind = tasks[-1], pack(), action.get("kind")
+    players = view["players"]
+    mine = players[task["attacker"]]["character"]
+    if kind == "declare":
+        theirs = players[action["seat"]]["character"]
+        return f"{text} (the {theirs}): your {p.dice[mine][theirs]} dice against his {p.dice[theirs][mine]}"
+    if task["defender"] is None:
+        return text
+    theirs = players[task["defender"]]["character"]
+    pennants = _battle_pennants(view, task)
+    if kind == "fight":
+        return (f"Fight as the {mine}: your {p.dice[mine][theirs]} dice against the {theirs}'s"
+                f" {p.dice[theirs][mine]}{_rerolls(pennants)}: you win {_pct(_odds(mine, theirs, pennants))}")
+    if kind == "transform":
+        inside = _in_tower(view)
+        if not inside:
+            return text
+        odds = sum(_odds(c, theirs, pennants) for c in inside) / len(inside)
+        counts = sorted({p.dice[c][theirs] for c in inside})
+        step = view["king"] + 1
+        king = ("the King steps onto the Tower: this is the final battle" if step > p.ramp_steps
+                else f"the King climbs to step {step}" + (", where a Ramp token waits" if str(step) in view["ramp"]
+                                                         else ""))
+        return (f"{text}: one of {', '.join(inside)} comes out, rolling {'-'.join(map(str, counts))} dice against"
+                f" the {theirs}: you win {_pct(odds)} on average; {king}")
+    dice = task.get("dice")
+    if dice is None:
+        return text
+    if kind == "accept":
+        held = winner(dice["attacker"], dice["defender"]) == "defender"
+        return "Keep the dice: " + ("you hold the Castle" if held else "you lose the battle")
+    if kind == "reroll":
+        chosen = action["dice"]
+        numbers = ", ".join(str(i + 1) for i in chosen)
+        again = " again" if task["reroll"] and task["reroll"]["die"] is not None else ""
+        return (f"Re-roll die {numbers}{again} (showing {_faces(dice['defender'], chosen)})" if len(chosen) == 1
+                else f"Re-roll dice {numbers} (showing {_faces(dice['defender'], chosen)})")
+    return text
+
+
+def _setup_decision(view: dict) -> str:
+    """Whose set-up choice it is and what it is (assembly.py)."""
+    seats, removed = len(view["players"]), view["removed"]
+    k, made = 4 - seats, view["setup"]["made"]
+    order = view["setup"]["order"]
+    out = (f"; out so far: {', '.join(removed['characters'] + removed['wizards'])}"
+           if removed["characters"] or removed["wizards"] else "")
+    if made < 2 * k:
+        seat = order[made % len(order)]
+        what = (f"eliminate a Character ({made + 1} of {k})" if made < k
+                else f"eliminate a Wizard ({made - k + 1} of {k})")
+    else:
+        seat = next(s for s in order if view["players"][s]["wizard"] is None)
+        what = "select your Wizard"
+    first = order[-1]
+    return f"Set-up: seat {seat} to {what}{out}. Seat {first} will move first."
 
 
 def render(view: dict, seat: int | None, colour: bool = False) -> str:
@@ -110,6 +228,11 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _wizard_name(w: str) -> str:
+    wiz = next((x for x in pack().wizards if x.id == w), None)
+    return f"{wiz.name}, {wiz.title} ({wiz.colour})" if wiz else w
+
+
 def _where(t: str | None) -> str:
     terr = pack().territories.get(t) if t else None
     return terr.name if terr else "the rocky space"
@@ -127,8 +250,17 @@ def _event(e: dict) -> str:
     kind = e["type"]
     dice = lambda xs: " ".join(map(str, xs))  # noqa: E731
     text = {
-        "eliminated": lambda: (f"Set-up: out of the game - Characters {', '.join(e['characters'])}; "
-                               f"Wizards {', '.join(e['wizards'])}"),
+        "eliminated": lambda: (f"Set-up by chance: out of the game - Characters {', '.join(e['characters']) or 'none'};"
+                               f" Wizards {', '.join(e['wizards']) or 'none'}; the seats are "
+                               + ", ".join(_wizard_name(w) for w in e["seats"])),
+        "first_player": lambda: (f"Set-up: seat {e['seat']} goes first; the set-up choices go"
+                                 f" {', '.join(f'seat {s}' for s in e['choosing'])}"),
+        "character_eliminated": lambda: (f"Set-up: seat {e['seat']} eliminates the {e['character']}"
+                                         " (and its Home Castle)"),
+        "wizard_eliminated": lambda: f"Set-up: seat {e['seat']} eliminates the {_wizard_name(e['wizard'])}",
+        "wizard_selected": lambda: (f"Set-up: seat {e['seat']}"
+                                    f" {'takes the last Wizard,' if e.get('last') else 'selects'}"
+                                    f" {_wizard_name(e['wizard'])}"),
         "castle_sites": lambda: (f"Set-up: castle tokens on {len(e['territories'])} territories; "
                                  f"Ramp tokens on steps {dice(e['ramp_steps'])}"),
         "tokens_placed": lambda: (f"Set-up: {e['face_down']} tokens face down, {e['ramp_tokens']} on the Ramp, "
@@ -137,7 +269,7 @@ def _event(e: dict) -> str:
         "turn_started": lambda: (f"Seat {e['seat']}'s {'extra ' if e['extra'] else ''}turn"
                                  + (" (flying)" if e.get("by") == "fly" else "")),
         "moved": lambda: (f"Seat {e['seat']} ({e['character']}) moves from {_where(e['from'])} to {_where(e['to'])}"
-                          f" ({len(e['path'])} spaces)"),
+                          f" ({len(e['path'])} space{'s' if len(e['path']) != 1 else ''})"),
         "passed": lambda: f"Seat {e['seat']} passes",
         "flew": lambda: f"Seat {e['seat']} flies from {_where(e['from'])} to {_where(e['to'])}",
         "token_revealed": lambda: f"Token in {_where(e['territory'])} turned over: {e['token']}",
@@ -167,8 +299,8 @@ def _event(e: dict) -> str:
                                 f" v seat {e['defender']} rolls {dice(e['defender_dice'])}"),
         "battle_reroll": lambda: (f"Seat {e['defender']} re-rolls {dice(e['was'])} -> {dice(e['now'])}:"
                                   f" now {dice(e['defender_dice'])}"),
-        "battle_won": lambda: (f"Seat {e['winner']} wins the battle"
-                               f" ({dice(e['attacker_dice'])} v {dice(e['defender_dice'])})"),
+        "battle_won": lambda: (f"Seat {e['winner']} wins the battle for {_where(e['territory'])}"
+                               + (" and holds it" if e["side"] == "defender" else "")),
         "protection_placed": lambda: f"Seat {e['seat']} protects the Castle in {_where(e['territory'])}",
         "protection_moved": lambda: (f"Seat {e['seat']} moves a Protection"
                                      f" from {_where(e['from'])} to {_where(e['to'])}"),

@@ -13,10 +13,14 @@ Readings (each tested):
 * Transformation: its user picks the other player and the pulls; the changed player's
   Character acts on a Ramp token the King lands on.
 * Protection goes on a Castle holding Pennants (the map token: your own Pennants; the
-  Ramp token: 'a Castle of your choice'), never a Home Castle nor a Castle already
-  protected. Move a Protection moves one to another such Castle.
+  Ramp token: 'a Castle of your choice', anyone's), never a Home Castle nor a Castle already
+  protected. Not on a Castle without Pennants: nobody holds it, so there is nothing to
+  'protect ... from attack', and its face-down token may be a Home Castle, where a
+  Protection 'MAY NOT be placed'. Move a Protection moves one to another such Castle.
 * Conquer a Castle may not take a protected Castle or a Home Castle: both 'may not be
-  attacked', and seizing a Castle is the strongest attack there is.
+  attacked', and seizing a Castle is the strongest attack there is. The rulebook names the
+  one effect a protected Castle allows ('You may add a Pennant to a Castle protected by a
+  Spell of Protection'), and it is not Conquer.
 * Transport: 'take another turn by flying to any space of your choice': the token gives
   an extra turn (taken when this one ends) whose move is a flight to any territory but
   your own and those with a Character on them (the rocky space is never re-entered).

@@ -6,7 +6,7 @@ A step copies only what it changes (shared/engine/state.py). Copied for every st
 whose turn it is, the task stack). Shared until a rule changes them, and then changed only
 through `state.edit(...)` or `state.replace(...)`: the `board` (most of the bytes; a step
 changes one or two Territories of it), the `tower` and the `ramp` (changed by a
-transformation or a climb), and what set-up fixes once (`removed`, `sites`). The other
+transformation or a climb), and what set-up fixes once (`setup`, `removed`, `sites`). The other
 fields are numbers, strings and booleans: setting one never touches another state.
 """
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import ClassVar, Literal, NotRequired, TypedDict
 
 from shared.engine.state import GameState
 
-Stage = Literal["removals", "sites", "secret", "play", "over"]
+Stage = Literal["first", "removals", "choose", "sites", "secret", "play", "over"]
+SetupMode = Literal["choose", "chance"]
 
 
 class Removed(TypedDict):
@@ -26,8 +27,18 @@ class Removed(TypedDict):
     wizards: list[str]
 
 
+class Setup(TypedDict):
+    """Who makes the set-up choices (assembly.py): `mode` 'choose' (the seats) or 'chance'
+    (the match option for quick games), the seats in the order they choose, and how many
+    eliminations have been made."""
+
+    mode: SetupMode
+    order: list[int]
+    made: int
+
+
 class Player(TypedDict):
-    """A seat: its Wizard (None until the 2-3 player removals), its Character (None until
+    """A seat: its Wizard (None until it is selected), its Character (None until
     the deal), where the Character stands and the Pennants left in the supply."""
 
     wizard: str | None
@@ -92,13 +103,14 @@ class Turn(TypedDict):
     regular: int  # the seat of the regular turn (extra turns come between)
     extra: list[ExtraTurn]
     played: int  # turns played, extra ones included
-    quiet: int  # regular turns in a row without the King climbing (his patience)
+    quiet: int  # turns in a row without the King climbing (his patience)
 
 
 # --- the task stack (tasks.py): one shape per kind ------------------------------------
 class TurnEndTask(TypedDict):
     task: Literal["turn"]
     extra: bool
+    settled: NotRequired[bool]  # counted already: the King's patience climb gave a Ramp token first
 
 
 class MoveTask(TypedDict):
@@ -174,6 +186,7 @@ class TowerState(GameState):
 
     seats: int
     stage: Stage
+    setup: Setup
     removed: Removed
     players: list[Player]
     tower: Tower

@@ -3,14 +3,21 @@ the left (seat + 1); extra turns ('Go Again', 'take another turn') come first.
 
 Readings: 'move 1, 2 or 3 territories' means a regular turn moves when it can; a seat
 with no destination passes so the game goes on. An extra turn is offered ('you may take
-another turn'), so it may always be passed: passing it is declining it, and a declined
-extra turn changes nothing, not even the King's patience below.
+another turn'), so it may always be passed: passing it is declining it.
 
-The Wizard King's patience (authored, rules.json `king_patience`, in rounds):
-transformations are the game's only clock, so after that many rounds (regular turns of
-every seat) in a row without the King climbing he climbs one step at the end of a turn;
-a Ramp token on that step leaves the game unused. Extra turns are not counted. Every game
-therefore ends."""
+The Wizard King's patience (authored, rules.json `king_patience`, in rounds) is a safety
+net, not the clock. 'This is the game's timer ... moves up one step every time the Tower
+is used': the players' transformations move the King. Only when that many rounds of turns
+(king_patience x seats turns, extra turns counted) go by without any climb does he climb
+one step on his own at the end of a turn. A Ramp token on that step is not thrown away:
+the seat whose turn it was takes it, as if he had moved the King, and must use it at once
+or it leaves the game ('All Ramp Tokens must be used immediately; if one can't be used,
+it is removed from the game'). Then play goes on as the turn's end would have.
+
+Every turn counts towards the wait, extra ones too, so a chain of extra turns (a Home
+Castle's 'Go Again' again and again) cannot hold the King back; every game therefore ends
+within `step_bound(seats)` steps.
+"""
 from __future__ import annotations
 
 from typing import Literal
@@ -36,8 +43,27 @@ def begin(state: TowerState, seat: int, extra: bool, events: list[Event],
 
 
 def patience(state: TowerState) -> int:
-    """Regular turns in a row without a climb after which the King climbs on his own."""
+    """Turns in a row without a climb after which the King climbs on his own."""
     return pack().king_patience * state.seats
+
+
+# The most steps (actions and chance steps) a game can take, and why. Set-up: the first player's
+# draw, at most 2 x 2 eliminations and 4 Wizard selections, the sites and the secret shuffle.
+# A turn: one move, then at most one landing, and the longest landing is a battle: declare,
+# fight or transform, the dice, and re-rolls (one die up to 4 times: a choice and a roll each),
+# then keeping the dice, 13 steps in all. A Ramp token adds at most one spell choice and the
+# landing of its flight, another 13, and there are 6 of them. A climb comes at least every
+# patience(state) turns and the 19th ends the game (the King steps onto the Tower).
+SETUP_STEPS = 1 + 4 + 4 + 2
+TURN_STEPS = 1 + 13
+RAMP_TOKEN_STEPS = 1 + 13
+
+
+def step_bound(seats: int) -> int:
+    """An upper bound on the steps of any game with `seats` players (the property tests check it)."""
+    p = pack()
+    turns = (p.ramp_steps + 1) * p.king_patience * seats
+    return SETUP_STEPS + turns * TURN_STEPS + len(p.ramp_tokens()) * RAMP_TOKEN_STEPS
 
 
 class TurnEnd(Task[TurnEndTask]):
@@ -47,13 +73,17 @@ class TurnEnd(Task[TurnEndTask]):
     def run(self, state: TowerState, task: TurnEndTask, events: list[Event]) -> None:
         pop(state, task)
         turn = state.turn
-        turn["played"] += 1
-        if not task["extra"]:
+        if not task.get("settled"):
+            turn["played"] += 1
             turn["quiet"] += 1
-        if turn["quiet"] >= patience(state):
-            token = tower.climb(state, events, "patience")
-            if token is not None:
-                events.append({"type": "ramp_token_lost", "step": state.king})
+            if turn["quiet"] >= patience(state):
+                token = tower.climb(state, events, "patience")
+                if token is not None:
+                    # the seat whose turn it was takes the Ramp token and uses it now; then the turn ends
+                    push(state, {"task": "turn", "extra": task["extra"], "settled": True})
+                    events.append({"type": "ramp_token_taken", "seat": turn["seat"], "step": state.king})
+                    push(state, {"task": "ramp", "seat": turn["seat"], "token": token})
+                    return
         if state.ended:
             return
         if turn["extra"]:

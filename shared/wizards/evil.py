@@ -82,6 +82,7 @@ from shared.engine import d6
 from shared.hexgrid import Hex
 from shared.wizards import resolution, tasks, turns
 from shared.wizards.adversaries import clockwise
+from shared.wizards.gems import end_match
 from shared.wizards.pack import CIRCLE_TILE, LAIR_TILE, TILE_TYPES, pack
 from shared.wizards.resolution import Handler, Item, done, handler, push
 from shared.wizards.setup import unavailable
@@ -175,9 +176,9 @@ def step_attack_over(state: WizardsState, events: list) -> None:
 def time_is_up(state: WizardsState, events: list) -> None:
     """options["days"] (reading in the docstring): no one delivered the Sacred Gems: no winner."""
     days = state.calendar["days_played"]
-    turns.end_match(state, f"the time limit of {days} days is up: the Sacred Gems were not delivered to Rüktal, "
-                           "so no one has saved the Enchanted Islands and every player has lost",
-                    "time limit", "options.days", events)
+    end_match(state, [], f"the time limit of {days} days is up: the Sacred Gems were not delivered to Rüktal, "
+                         "so no one has saved the Enchanted Islands and every player has lost",
+              "time limit (options.days)", events)
 
 
 turns.DAY_HOOKS.append(on_day)
@@ -325,8 +326,9 @@ class Takeover(Handler):
         events.append({"type": "territory_taken", "tile": tile, "name": pack().tiles[tile]["name"],
                        "markers": markers_on(state, tile), "rule": "12.12"})
         if tile == CIRCLE_TILE:  # 12.46
-            turns.end_match(state, "the Sacred Circle has fallen to the Evil Spirit before the Sacred Gems were "
-                                   "delivered to Rüktal: every player has lost", "sacred circle taken", "12.46", events)
+            end_match(state, [], "the Sacred Circle has fallen to the Evil Spirit before the Sacred Gems were "
+                                 "delivered to Rüktal: every player has lost", "the Sacred Circle taken (12.46)",
+                      events)
             return
         lose_tile(state, tile, events)
 

@@ -1,14 +1,16 @@
 """A simple AI seat for Wizards, reading only the seat's view (no hidden state).
 
-Its aims, in order: pick up its own Task Markers (the ones it may fulfil now); join
-an Order at a Master Sorcerer's Tower (the Mentors who always stay where they are,
-7.34) and go back there when it has the points to advance (10.2); otherwise travel to
-Territories not yet visited, nearest first, keeping out of the Dragon's Lair. A goal
-it can reach on foot comes first, measured by the Movement Points the walk still takes
-(so walls, gorges and mazes are walked round); when its island holds nothing it wants
-it takes to the Water (swimming, Boats, Boat Summoning). In an encounter it accepts an
-Order when it has none, takes the points it needs most for its next Rank, picks up its
-markers, tries for Gems and casts what helps.
+Its aims, in order: wherever a Task it holds takes its next step (its own Task Markers
+whose earlier requirements are done, the one it must meet next, an EVERY-location not yet
+visited: section 9, 7.311); a Master Sorcerer's Tower (the Mentors who always stay where
+they are, 7.34) to join the Sorcerers, to advance (10.2) or to be given another Task
+(7.347); otherwise Territories not yet visited, nearest first, keeping out of the Dragon's
+Lair (and out of it by the shortest way once inside). The way is measured in the Movement
+Points it still takes, walls, gorges and mazes walked round and a swim costing a turn (6);
+Boats and Boat Summoning carry it where swimming cannot. It ends its movement on the
+space it came for (the encounter comes there, 5.2). In an encounter it accepts the
+Sorcerers only, takes the points its next Rank needs most, picks up its markers, tries
+for Gems and casts what helps.
 """
 from __future__ import annotations
 
@@ -16,12 +18,15 @@ import heapq
 import random
 
 from shared.hexgrid import distance
+from shared.wizards.gems import six_gems
 from shared.wizards.geometry import board
-from shared.wizards.pack import LAIR_TILE, TOWER_TILES, pack
+from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
 from shared.wizards.world import world_of
 
+SIX_GEMS = frozenset(six_gems())
 TOUCHING = 5  # Centres five apart: the tiles share a coast
 ENTRY_COST = {"woods": 2, "mountains": 2}  # section 6; everything else the policy walks into costs 1
+SWIM_COST = 8  # entering the Water takes all of a turn's Movement Points (6), and a turn more to get out
 
 
 def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
@@ -63,8 +68,9 @@ def _choice(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dic
     by_kind: dict[str, list[dict]] = {}
     for a in legal:
         by_kind.setdefault(a["kind"], []).append(a)
-    if "join_order" in by_kind:  # an Order when it has none; it never changes Orders
-        return next(a for a in by_kind["join_order"] if a["accept"] == (me["order"] is None))
+    if "join_order" in by_kind:  # the Sorcerers when it has no Order: their Mentors stay in their Towers (7.34)
+        wanted = me["order"] is None and by_kind["join_order"][0]["order"] == "sorcerers"
+        return next(a for a in by_kind["join_order"] if a["accept"] == wanted)
     if "take_points" in by_kind:
         needs = _needs(view, seat)
 
@@ -74,6 +80,9 @@ def _choice(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dic
                 return sum(min(v, needs.get(t, 0)) * 2 + v for t, v in pts.items())
             return sum(v for v in pts.values()) - sum(needs.get(t, 0) for t, v in pts.items() if v)
         return max(by_kind["take_points"], key=lambda a: (worth(a), sorted(a["points"].items())))
+    if {"partner_gem", "partner_done"} & set(by_kind):  # Appendix B: the odd seat of a pair gives its Gems over
+        gives = by_kind.get("partner_gem", []) if seat % 2 else []
+        return gives[0] if gives else by_kind["partner_done"][0]
     if "pick_up_task_markers" in by_kind:
         return max(by_kind["pick_up_task_markers"], key=lambda a: len(a["tasks"]))
     for kind, field, wanted in (("attempt_gem", "attempt", True), ("telepathy", "cast", promotion_ready(view, seat))):
@@ -113,20 +122,31 @@ def _world(view: dict):
 
 
 def _walkable(view: dict, w):
-    """Whether a player may step into a space on foot on some turn: land other than the Sacred
-    Circle and the Star Crest (entered by roll or by direction only), or a free Boat (6)."""
+    """Whether a player may step into a space on some turn: land other than the Sacred Circle
+    and the Star Crest (entered by roll or by direction only), a free Boat, or the Water (6:
+    swimming one space, never from Water into Water)."""
     boats = {tuple(b["at"]) for b in view["boats"] if b["rider"] is None}
-    return lambda h: (w.is_land(h) and w.kind(h) not in ("stone", "circle", "star_crest")) or h in boats
+    return lambda h: (w.is_land(h) and w.kind(h) not in ("stone", "circle", "star_crest")) or h in boats \
+        or w.is_water(h)
+
+
+def _step_allowed(w, boats, x, y) -> bool:
+    """One step x -> y a walker or swimmer may take: no wall, and not Water to Water (6); a
+    Boat is a bridge between land spaces (or Boats), so a swimmer does not climb into one."""
+    swimming = w.is_water(x) and x not in boats
+    into_water = w.is_water(y) and y not in boats
+    return not w.wall_between(x, y) and not (swimming and w.is_water(y)) and not (into_water and w.is_water(x))
 
 
 def _on_foot(view: dict, w, at) -> set:
-    """Spaces the player can reach on foot over any number of turns, never through a wall."""
+    """Spaces the player can reach over any number of turns, walking and swimming (no Boat rides)."""
     walkable = _walkable(view, w)
+    boats = {tuple(b["at"]) for b in view["boats"] if b["rider"] is None}
     seen, stack = {at}, [at]
     while stack:
         x = stack.pop()
         for y in w.neighbours(x):
-            if y not in seen and not w.wall_between(x, y) and walkable(y):
+            if y not in seen and walkable(y) and _step_allowed(w, boats, x, y):
                 seen.add(y)
                 stack.append(y)
     return seen
@@ -134,38 +154,114 @@ def _on_foot(view: dict, w, at) -> set:
 
 def _walking_cost(view: dict, w, goal: list) -> dict:
     """Movement Points still to walk from each space to the nearest of `goal` (section 6 costs,
-    walls respected): a map of the way round walls, gorges and mazes."""
+    walls respected, a swim costing a whole turn): a map of the way round walls, gorges and mazes."""
     walkable = _walkable(view, w)
+    boats = {tuple(b["at"]) for b in view["boats"] if b["rider"] is None}
     cost = {g: 0 for g in goal}
     heap = [(0, g) for g in goal]
     while heap:
         c, y = heapq.heappop(heap)
         if c > cost[y]:
             continue
-        step = ENTRY_COST.get(w.kind(y), 1)  # entering y
+        step = ENTRY_COST.get(w.kind(y), 1) if y not in boats else 1  # entering y
+        if w.is_water(y) and y not in boats:
+            step = SWIM_COST
         for x in w.neighbours(y):
-            if not w.wall_between(x, y) and (walkable(x) or x in cost) and c + step < cost.get(x, 1 << 30):
+            if (walkable(x) or x in cost) and _step_allowed(w, boats, x, y) and c + step < cost.get(x, 1 << 30):
                 cost[x] = c + step
                 heapq.heappush(heap, (c + step, x))
     return cost
 
 
-def _goals(view: dict, seat: int, w) -> list:
-    """Spaces worth going to before exploring: its own Task Markers it may fulfil now (9,
-    7.311), then a Master Sorcerer's Tower Center to join an Order or to advance (7.34, 10.2)."""
+def _centres(w, tiles) -> list:
+    return [w.hex_of[(t, "Center")] for t in tiles if (t, "Center") in w.hex_of]
+
+
+def _meeting_places(view: dict, seat: int, w, whom: str) -> list:
+    """Where a Task's "meet" requirement can be met (7.32-7.35): a Master Sorcerer in his
+    Tower's Center, Hamdrel in her Cottage's, a High Wizard where his marker lies, the
+    Mentor of its Order where he is found, Rüktal in the Center of the Sacred Circle."""
+    me = view["players"][seat]
+    towers = {"megmoran": ["M2"], "meligar": ["M3"], "melekok": ["M4"]}
+    if whom in towers:
+        return _centres(w, towers[whom])
+    if whom == "master_sorcerer" or (whom == "mentor" and me["order"] == "sorcerers"):
+        return _centres(w, TOWER_TILES)
+    if whom == "hamdrel":
+        return _centres(w, [COTTAGE_TILE])
+    if whom == "ruktal":
+        return _centres(w, [CIRCLE_TILE])
+    if whom == "high_wizard" or (whom == "mentor" and me["order"] == "wizards"):
+        return [tuple(h) for h in view["wizard_markers"].values() if h]
+    if whom in view["wizard_markers"] and view["wizard_markers"][whom]:
+        return [tuple(view["wizard_markers"][whom])]
+    return []
+
+
+def _task_goals(view: dict, seat: int, w) -> list:
+    """The spaces where some Task it holds can take its next step (9): a marker of its own
+    whose earlier requirements are done (7.311), the one it must meet next, or a location of
+    an EVERY-visit not yet visited."""
     me = view["players"][seat]
     tasks = {t["card"]: t for t in me.get("tasks", [])}
-    marks = []
+    out = []
     for m in view.get("task_markers", []):
         task = tasks.get(m["task"])
         if m["seat"] == seat and task is not None and all(s["done"] for s in task["steps"][:m["step"]]):
-            marks.append(tuple(m["at"]))
-    if marks:
-        return marks
-    wants_mentor = me["order"] is None or (me["order"] == "sorcerers" and promotion_ready(view, seat))
-    if wants_mentor:
-        return [w.hex_of[(t, "Center")] for t in TOWER_TILES if (t, "Center") in w.hex_of]
-    return []
+            out.append(tuple(m["at"]))
+    for task in tasks.values():
+        step = next((s for s in task["steps"] if not s["done"]), None)
+        if step is None:
+            continue
+        if step["do"] == "meet":
+            out += _meeting_places(view, seat, w, step["whom"])
+        elif step["do"] == "visit_every":
+            seen = {tuple(v) for v in step.get("visited", [])}
+            out += [h for h in w.hex_of.values() if w.kind(h) == step["kind"] and h not in seen
+                    and w.tile_of(h) not in view["taken"]]
+    return out
+
+
+def gathering(view: dict, seat: int) -> bool:
+    """13: at Rank FOUR with every Mandatory Task done it collects the Sacred Gems."""
+    me = view["players"][seat]
+    return me["rank"] >= 4 and not any(t["mandatory"] for t in me["tasks"])
+
+
+def has_all_gems(view: dict, seat: int) -> bool:
+    gems = view["players"][seat]["gems"]
+    return isinstance(gems, dict) and len(set(gems.values())) >= len(SIX_GEMS)
+
+
+def _goals(view: dict, seat: int, w) -> list:
+    """Spaces worth going to before exploring: Rüktal with all six Gems (7.336, 13), where a
+    Task it holds moves on, then a Master Sorcerer's Tower Center to join an Order, to advance
+    (7.34, 10.2), to be given another Task (7.347: every time) or, at Rank FOUR, for his aid
+    in summoning Gems (7.346); High Wizards whose markers are out, for their Gems (7.326)."""
+    me = view["players"][seat]
+    if has_all_gems(view, seat):
+        return [w.hex_of[(CIRCLE_TILE, "Center")]] if (CIRCLE_TILE, "Center") in w.hex_of else []
+    goals = _task_goals(view, seat, w)
+    if goals:
+        return goals
+    if me["order"] is None or me["order"] == "sorcerers":
+        goals = _centres(w, TOWER_TILES)
+    if gathering(view, seat):
+        goals += [tuple(h) for h in view["wizard_markers"].values() if h]
+    return goals
+
+
+def _approach(w, goals: list) -> list:
+    """The Center of the Sacred Circle is entered from a Stone, and a Stone by the Movement
+    Roll from a space beside it (6): the policy walks to a space beside a Stone."""
+    out = []
+    for g in goals:
+        if w.kind(g) == "circle":
+            stones = [h for h in w.hex_of.values() if w.kind(h) == "stone"]
+            out += [n for s in stones for n in w.neighbours(s) if w.is_land(n) and w.kind(n) not in ("stone", "circle")]
+        else:
+            out.append(g)
+    return out
 
 
 def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | None]:
@@ -174,13 +270,13 @@ def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | No
     (None: the way is over Water)."""
     me = view["players"][seat]
     at = tuple(me["at"])
-    goals = [g for g in _goals(view, seat, w) if g != at]
+    goals = [g for g in _approach(w, _goals(view, seat, w)) if g != at]
     if goals:
         reach = _on_foot(view, w, at)
         near = [g for g in goals if g in reach]
         if near:
             return min(near, key=lambda g: (distance(at, g), g)), _walking_cost(view, w, near)
-        # none on this island: explore as before, which takes to the Water when nothing is left here
+        return min(goals, key=lambda g: (distance(at, g), g)), None  # none on this island: over the Water
     seen = set(me["visited"])
     fresh = [t for t in w.tiles if t not in seen and t != LAIR_TILE]
     if not fresh:
@@ -203,9 +299,16 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     at = tuple(me["at"])
     target, field = _target(view, seat, w)
     seen = set(me["visited"])
+    here = w.tile_of(at)
     casts = [a for a in legal if a["kind"] == "cast"]
     moves = [a for a in legal if a["kind"] == "move"]
-    if target is None or not moves:
+    goals = _goals(view, seat, w)
+    circle = any(w.kind(g) == "circle" for g in goals)
+    inward = [a for a in moves if tuple(a["to"]) in goals or (circle and a["by"] in ("stone", "circle"))]
+    if inward:  # the roll lets it onto a Stone or into the Center it came for (6)
+        return max(inward, key=lambda a: a["by"] == "circle")
+    arrived = view["turn"]["moved"] and at in _approach(w, goals)  # the encounter comes when movement ends
+    if target is None or not moves or arrived:
         return next((a for a in legal if a["kind"] == "end_move"), legal[0])
     swift = [a for a in casts if a.get("spell") == "swiftness"]
     if swift and not view["turn"]["moved"]:
@@ -217,10 +320,8 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         tile = w.tile_of(to)
         if tile and tile not in seen:
             v += 12
-        if tile == LAIR_TILE:
-            v -= 8  # Lair Time (12.511)
-        if by == "swim" and field is not None:
-            v -= 8  # swim only when nothing new is left on this island
+        if tile == LAIR_TILE and here != LAIR_TILE:
+            v -= 8  # Lair Time (12.511): not into the Lair; once inside, out by the shortest way
         return v
 
     stay = value(at, "stay") if field is None else -field.get(at, 1 << 20)

@@ -290,23 +290,6 @@ DAY_HOOKS: list = []
 TIME_UP: list = []
 
 
-def end_match(state: WizardsState, summary: str, reason: str, rule: str, events: list,
-              winners: list[int] | None = None) -> None:
-    """The match is over: nothing more is resolved or awaited. Wizards keeps no score (13: the
-    one who delivers the Gems wins), so every seat scores 0; `winners` empty: all have lost."""
-    state.phase = "over"
-    state.step = "over"
-    state.turn = None
-    state.await_ = None
-    state.chance = None
-    state.pending = []
-    state.interrupts = []
-    won = list(winners or [])
-    state.replace("result", {"scores": [0] * state.seats, "winners": won, "summary": summary})
-    events.append({"type": "match_ends", "days": state.calendar["days_played"], "reason": reason, "rule": rule,
-                   "winners": won, "summary": summary})
-
-
 STEPS = {
     "resolve": resolution.step_resolve, "turn_start": step_turn_start, "pre_roll": step_pre_roll,
     "movement_roll": step_movement_roll, "movement": step_movement, "summon_boat": step_summon_boat,

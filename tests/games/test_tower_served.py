@@ -59,10 +59,13 @@ def test_an_all_ai_match_finishes(served):
 def test_no_seat_and_no_spectator_sees_face_down_tokens_or_the_tower(served):
     """What GetMatch serves hides every face-down token and the Tower's chambers, whoever asks."""
     channel = signed_in(grpc.insecure_channel(served.address))
+    # set-up by chance (a quick game): the tokens are on the board before anyone acts
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
-        game="tower", seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(2)]))
+        game="tower", seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(2)],
+        options_json=json.dumps({"setup": "chance"})))
     board = board_pb2_grpc.BoardStub(channel)
     state = served.run(served.platform.matches.load(m.match_id)).state
+    assert state.stage == "play"
     inside = [c for c in state.tower["chambers"] if c]
     hidden_ids = [t["token"]["id"] for t in state.board.values() if t["token"] and not t["token"]["up"]]
     assert inside and hidden_ids
@@ -73,8 +76,9 @@ def test_no_seat_and_no_spectator_sees_face_down_tokens_or_the_tower(served):
 
 
 def test_terminal_play_runs_a_match_from_stdin(served):
-    """`archmage play tower --ai 1`: a person plays a whole match from the terminal; it draws the
-    board, lists the actions, takes choices from stdin and shows the dice of each battle."""
+    """`archmage play tower --ai 1`: a person plays a whole match from the terminal; it makes the set-up
+    choices, draws the board, lists the actions, takes choices from stdin and shows the dice of each battle
+    once (the game's own line; the platform's roll line is not repeated)."""
     answers = "0\n" * 3000
     proc = subprocess.run([sys.executable, "-m", "services.cli.main", "--addr", served.address, "play", "tower",
                            "--ai", "1"], input=answers, capture_output=True, text=True, timeout=240,
@@ -82,8 +86,10 @@ def test_terminal_play_runs_a_match_from_stdin(served):
     out = proc.stdout
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Ramp of Time" in out and out.count("your choice") >= 10
-    assert "[0]" in out and "dice:" in out
-    assert "match over" in out and "verify it: archmage verify" in out
+    assert "[0]" in out and "Dice: seat" in out and "\n  dice: " not in out
+    assert "Set-up: seat" in out and "goes first" in out
+    assert ("Eliminate the " in out and "Select " in out) or "as your Wizard" in out
+    assert "Match over. " in out and "verify it: archmage verify" in out
 
 
 def test_a_queued_player_is_matched_with_ai_after_the_wait_and_plays_to_the_end(served):

@@ -3,6 +3,8 @@ tests call them over real gRPC with ordinary blocking stubs."""
 from __future__ import annotations
 
 import asyncio
+import faulthandler
+import sys
 import threading
 from dataclasses import replace
 
@@ -50,6 +52,20 @@ class ServerThread:
 
         # on a machine with both cores busy, closing the store and the channels has been seen to take
         # past 30 s; a teardown waits longer rather than failing the test it follows
-        self.run(down(), timeout=120)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(5)
+        try:
+            self.run(down(), timeout=120)
+        except TimeoutError:
+            self._show_what_is_stuck()
+            raise
+        finally:
+            # whatever happened, this server's loop stops here: a matchmaker left running would
+            # form other tests' matches and hand out this server's closed address
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(5)
+
+    def _show_what_is_stuck(self) -> None:
+        """Where each of the loop's tasks and every thread stands, on stderr (shown with the failure)."""
+        print(f"the server on port {self.port} did not stop within 120 s; its tasks:", file=sys.stderr)
+        for task in list(asyncio.all_tasks(self.loop)):
+            task.print_stack(limit=12, file=sys.stderr)
+        faulthandler.dump_traceback(file=sys.stderr, all_threads=True)

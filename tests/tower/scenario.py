@@ -23,8 +23,13 @@ def first_faces(request) -> list[list]:
     return [[pool.faces[0]] * pool.count for pool in request.pools]
 
 
+QUICK = {"setup": "chance"}  # chance makes the set-up choices: seat 0 first, the Wizards in pack order
+
+
 def started(seats: int = 4) -> TowerState:
-    state = E.setup(MatchConfig(seats=seats))
+    """A set-up by chance with the first face of every die: seat 0 goes first, the seats have the
+    Wizards in pack order (fire, water, earth, air), the first Characters are eliminated."""
+    state = E.setup(MatchConfig(seats=seats, options=QUICK))
     while E.actor(state) == CHANCE:
         state, _ = E.apply_chance(state, first_faces(E.chance_request(state)))
     return state

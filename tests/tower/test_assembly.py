@@ -6,25 +6,41 @@ from collections import Counter
 
 import pytest
 
-from shared.engine import CHANCE, InvalidConfig, MatchConfig
+from shared.engine import CHANCE, InvalidConfig, MatchConfig, RuleViolation
 from shared.engine.playout import sample_chance
+from shared.tower.actions import describe
 from shared.tower.pack import pack
+from shared.tower.policy import choose
 from shared.tower.state import TowerState
-from tests.tower.scenario import E, first_faces
+from tests.tower.scenario import E, act, first_faces, roll
 
 P = pack()
 
 
-def set_up(seats: int, seed: int) -> tuple[dict, list]:
+def set_up(seats: int, seed: int, mode: str = "choose") -> tuple[TowerState, list]:
+    """Set-up to the first move: chance steps sampled, the seats' choices made at random."""
     rng = random.Random(seed)
-    state = E.setup(MatchConfig(seats=seats))
+    state = E.setup(MatchConfig(seats=seats, options={"setup": mode}))
     requests = []
-    while E.actor(state) == CHANCE:
-        request = E.chance_request(state)
-        requests.append(request)
-        state, _ = E.apply_chance(state, sample_chance(request, rng))
-    E.check_invariants(state)
+    while state.stage != "play":
+        who = E.actor(state)
+        if who == CHANCE:
+            request = E.chance_request(state)
+            requests.append(request)
+            state, _ = E.apply_chance(state, sample_chance(request, rng))
+        else:
+            state, _ = E.apply(state, who, rng.choice(E.legal_actions(state, who)))
+        E.check_invariants(state)
     return state, requests
+
+
+def first_player(seats: int, seat: int, mode: str = "choose") -> TowerState:
+    """Set-up just after 'Pick a player to go first' picked `seat`."""
+    state = E.setup(MatchConfig(seats=seats, options={"setup": mode}))
+    request = E.chance_request(state)
+    assert len(request.pools) == 1 and request.pools[0].faces == tuple(range(seats))
+    state, _ = roll(state, [seat])
+    return state
 
 
 def tokens(state: TowerState) -> Counter:
@@ -120,20 +136,123 @@ def test_two_players_remove_two_characters_and_two_wizards_symbols_stay():
     assert not {f"home:{c}" for c in gone} & set(ids)
 
 
-def test_which_characters_and_wizards_leave_is_decided_by_chance():
-    """Variations: 'Eliminate any 2 Characters' - the pick is a public chance step."""
-    picks = {tuple(set_up(2, seed)[0].removed["characters"]) for seed in range(10)}
-    assert len(picks) > 1
-    state = E.setup(MatchConfig(seats=2))
-    request = E.chance_request(state)
-    assert not request.secret and any("Character" in p.purpose for p in request.pools)
+def test_the_first_player_is_picked_by_a_public_draw_among_the_seats():
+    """Set up the Game 7: 'Pick a player to go first. Play passes clockwise, to the left.' The pick is a chance
+    step, public, a draw with one face per seat, made first; that seat makes the first move."""
+    request = E.chance_request(E.setup(MatchConfig(seats=3)))
+    assert not request.secret and request.pools[0].purpose.startswith("Pick a player to go first")
+    firsts = {set_up(3, seed)[0].turn["regular"] for seed in range(12)}
+    assert firsts == {0, 1, 2}, "any seat may go first"
+    for seed in range(4):
+        state, _ = set_up(3, seed)
+        first = state.turn["regular"]
+        assert E.actor(state) == first
+        assert state.setup["order"] == [(first - 1) % 3, (first - 2) % 3, first]
+
+
+def test_two_players_eliminate_two_characters_and_two_wizards_and_select_their_wizards():
+    """Variation - For 2 Players: 'Eliminate any 2 Characters completely'; 'Eliminate any 2 Wizards'; 'Each
+    player selects one of the remaining Wizards'. The seats choose in turn, the first player last."""
+    state = first_player(2, 0)
+    assert E.actor(state) == 1, "the set-up choices start with the last player"
+    legal = E.legal_actions(state, 1)
+    assert {a["character"] for a in legal} == set(P.character_names)
+    assert describe({"kind": "eliminate_character", "character": "Ogre"}) == \
+        "Eliminate the Ogre from the game, with its Home Castle (Ogre's Hideout)"
+    state, events = act(state, 1, {"kind": "eliminate_character", "character": "Dragon"})
+    assert events == [{"type": "character_eliminated", "seat": 1, "character": "Dragon"}]
+    assert E.actor(state) == 0 and {"kind": "eliminate_character", "character": "Dragon"} not in \
+        E.legal_actions(state, 0)
+    state, _ = act(state, 0, {"kind": "eliminate_character", "character": "Orc"})
+    assert E.actor(state) == 1 and {a["kind"] for a in E.legal_actions(state, 1)} == {"eliminate_wizard"}
+    state, _ = act(state, 1, {"kind": "eliminate_wizard", "wizard": "fire"})
+    state, _ = act(state, 0, {"kind": "eliminate_wizard", "wizard": "earth"})
+    assert E.actor(state) == 1
+    assert E.legal_actions(state, 1) == [{"kind": "select_wizard", "wizard": "air"},
+                                         {"kind": "select_wizard", "wizard": "water"}]
+    state, events = act(state, 1, {"kind": "select_wizard", "wizard": "air"})
+    assert [e["type"] for e in events] == ["wizard_selected", "wizard_selected"] and events[1]["last"]
+    assert [p["wizard"] for p in state.players] == ["water", "air"]
+    assert state.removed == {"characters": ["Dragon", "Orc"], "wizards": ["earth", "fire"]}
+    assert E.actor(state) == CHANCE and state.stage == "sites"
+    while E.actor(state) == CHANCE:
+        state, _ = roll(state, *first_faces(E.chance_request(state)))
+    assert E.actor(state) == 0 and state.stage == "play"
+    ids = [sq["token"]["id"] for sq in state.board.values() if sq["token"]]
+    assert "home:Dragon" not in ids and "home:Orc" not in ids and ids.count("symbol:fire") == 4
+    held = [p["character"] for p in state.players] + [c for c in state.tower["chambers"] if c]
+    assert "Dragon" not in held and "Orc" not in held
+
+
+def test_three_players_eliminate_one_character_and_one_wizard_in_turn():
+    """Variation - For 3 Players: 'Eliminate any 1 Character'; 'Eliminate one Wizard Card'; 'Each player selects
+    one Wizard Card'. The choices go round from the last player; each seat selects once."""
+    state = first_player(3, 1)
+    assert state.setup["order"] == [0, 2, 1]
+    state, _ = act(state, 0, {"kind": "eliminate_character", "character": "Elf"})
+    assert E.actor(state) == 2
+    state, _ = act(state, 2, {"kind": "eliminate_wizard", "wizard": "water"})
+    assert E.actor(state) == 0 and len(E.legal_actions(state, 0)) == 3
+    state, _ = act(state, 0, {"kind": "select_wizard", "wizard": "air"})
+    state, _ = act(state, 2, {"kind": "select_wizard", "wizard": "fire"})
+    assert [p["wizard"] for p in state.players] == ["air", "earth", "fire"] and state.stage == "sites"
+
+
+def test_four_players_select_their_wizards():
+    """The 4 Wizards and Their Pennants: 'Whichever Wizard Card you select, that's the Wizard you'll be'; with 4
+    players nothing is eliminated, each seat selects, the last takes the Wizard left."""
+    state = first_player(4, 2)
+    assert E.actor(state) == 1 and {a["kind"] for a in E.legal_actions(state, 1)} == {"select_wizard"}
+    for seat, wizard in ((1, "air"), (0, "earth"), (3, "fire")):
+        state, _ = act(state, seat, {"kind": "select_wizard", "wizard": wizard})
+    assert [p["wizard"] for p in state.players] == ["earth", "air", "water", "fire"]
+
+
+def test_a_set_up_choice_must_be_one_still_open():
+    """Variation - For 2 Players: a Character already eliminated, or a Wizard before the Characters are done, is
+    not a choice; every seat other than the one choosing is refused."""
+    state = first_player(2, 0)
+    state, _ = act(state, 1, {"kind": "eliminate_character", "character": "Dragon"})
+    for action in ({"kind": "eliminate_character", "character": "Dragon"},
+                   {"kind": "eliminate_wizard", "wizard": "fire"}):
+        with pytest.raises(RuleViolation, match="Variation - For 2 Players"):
+            E.apply(state, 0, action)
+
+
+def test_chance_decides_the_set_up_choices_when_the_match_asks_for_it():
+    """Quick games: the match option {"setup": "chance"} lets a public chance step make the eliminations and deal
+    the Wizards left to the seats, in no fixed order."""
+    picks, deals = set(), set()
+    for seed in range(12):
+        state, requests = set_up(2, seed, "chance")
+        assert [r.secret for r in requests] == [False, False, False, True]
+        picks.add(tuple(state.removed["characters"]))
+        deals.add(tuple(p["wizard"] for p in state.players))
+    assert len(picks) > 1 and len(deals) > 1
+    four = {tuple(p["wizard"] for p in set_up(4, seed, "chance")[0].players) for seed in range(8)}
+    assert len(four) > 1, "with 4 players too the Wizards are dealt, not handed out in pack order"
+    with pytest.raises(InvalidConfig):
+        E.setup(MatchConfig(seats=2, options={"setup": "negotiate"}))
+    with pytest.raises(InvalidConfig):
+        E.setup(MatchConfig(seats=2, options={"colours": "mine"}))
+
+
+def test_the_ai_makes_the_set_up_choices():
+    """The AI seat eliminates a Character whose fights are lopsided (the Orc, whom every other Character outrolls)
+    and selects a Wizard; every choice it makes is legal."""
+    state = first_player(2, 0)
+    pick = choose(E.view(state, 1), 1, E.legal_actions(state, 1), random.Random(0))
+    assert pick == {"kind": "eliminate_character", "character": "Orc"}
+    state, _ = act(state, 1, pick)
+    assert choose(E.view(state, 0), 0, E.legal_actions(state, 0), random.Random(0)) == \
+        {"kind": "eliminate_character", "character": "Dragon"}
 
 
 def test_hidden_placements_are_secret_chance_and_the_rest_public():
     """Set up: tokens face down and the Tower's contents are hidden, so their shuffle is secret."""
     _, requests = set_up(4, 1)
-    assert [r.secret for r in requests] == [False, True]
-    assert any("Tower" in p.purpose for p in requests[1].pools)
+    assert [r.secret for r in requests] == [False, False, True]
+    assert any("Tower" in p.purpose for p in requests[2].pools)
 
 
 @pytest.mark.parametrize("seats", [1, 5])
@@ -143,15 +262,15 @@ def test_two_to_four_players(seats):
         E.setup(MatchConfig(seats=seats))
 
 
-def test_first_player_is_seat_zero_and_play_passes_left():
+def test_play_passes_left_from_the_first_player():
     """How to Play: 'Pick a player to go first. Play passes clockwise, to the left.'"""
-    state = E.setup(MatchConfig(seats=3))
+    state = first_player(3, 2, "chance")
     while E.actor(state) == CHANCE:
         state, _ = E.apply_chance(state, first_faces(E.chance_request(state)))
-    assert E.actor(state) == 0
-    state, _ = E.apply(state, 0, E.legal_actions(state, 0)[0])
-    while E.actor(state) != 1:
+    assert E.actor(state) == 2
+    state, _ = E.apply(state, 2, E.legal_actions(state, 2)[0])
+    while E.actor(state) != 0:
         who = E.actor(state)
         state, _ = E.apply(state, who, E.legal_actions(state, who)[0]) if who >= 0 else \
             E.apply_chance(state, first_faces(E.chance_request(state)))
-    assert E.actor(state) == 1
+    assert E.actor(state) == 0

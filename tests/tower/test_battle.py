@@ -309,3 +309,17 @@ def test_a_victor_with_no_pennants_left_leaves_the_castle_empty():
     assert new.board["goldmeadow"]["token"] is None and new.board["goldmeadow"]["pennants"] is None
     placed = [e for e in events if e["type"] == "pennants_placed"][-1]
     assert (placed["wanted"], placed["count"]) == (1, 0)
+
+
+def test_one_die_up_to_n_more_times_is_the_same_die():
+    """Reading (battle.py): '3 Pennants - Re-roll 1 Die up to 2 more times, or re-roll 2 Dice'. 'Re-roll 1 Die up
+    to 2 more times' is the one chosen die rolled again and again: were any die allowed each time, two re-rolls one
+    after the other would always be at least as good as 're-roll 2 Dice' at once, and the rulebook's alternative
+    would be no choice at all. So after the first re-roll only that die may be rolled again."""
+    state = fight(attack(defender_pennants=3))
+    new, _ = roll(state, [5, 4, 1, 1, 1], [4, 3, 1])
+    once, _ = act(new, 1, {"kind": "reroll", "dice": [2]})
+    once, _ = roll(once, [2])  # 4 3 2 still loses to 5 4 1 1 1; the 4 would be the die to try now, but it may not
+    assert same(E.legal_actions(once, 1), [{"kind": "accept"}, {"kind": "reroll", "dice": [2]}])
+    with pytest.raises(RuleViolation, match="Pennant"):
+        act(once, 1, {"kind": "reroll", "dice": [1]})

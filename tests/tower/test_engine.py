@@ -110,7 +110,7 @@ def test_wrong_dice_are_refused():
     """Chance steps: dice that do not answer the request are WrongChanceOutcome."""
     state = E.setup(MatchConfig(seats=4))
     with pytest.raises(WrongChanceOutcome):
-        E.apply_chance(state, [[1]])
+        E.apply_chance(state, [[4]])
     with pytest.raises(WrongChanceOutcome):
         E.apply_chance(started(4), [[1]])
 

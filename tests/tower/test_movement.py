@@ -10,7 +10,7 @@ from shared.engine import MalformedAction, RuleViolation
 from shared.tower import movement
 from shared.tower.pack import ROCKY, pack
 from shared.tower.state import TowerState
-from tests.tower.scenario import E, act, at, blank, scattered, top
+from tests.tower.scenario import E, act, at, blank, castle, scattered, top, wizard
 
 P = pack()
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
@@ -40,6 +40,11 @@ def game(characters=CHARS, **where) -> TowerState:
 
 def destinations(state: TowerState, seat: int = 0) -> set[str]:
     return {a["to"] for a in E.legal_actions(state, seat) if a["kind"] == "move"}
+
+
+def listed(state: TowerState, seat: int = 0) -> dict[str, list]:
+    """The listed moves: destination -> the path listed for it."""
+    return {a["to"]: a["path"] for a in E.legal_actions(state, seat) if a["kind"] == "move"}
 
 
 def test_characters_start_on_the_rocky_space_and_move_onto_a_touching_territory():
@@ -73,12 +78,23 @@ def test_re_entering_a_space_on_the_same_turn_is_allowed():
     assert new.players[0]["at"] == "eagle-spire"
 
 
-def test_a_move_may_not_end_where_it_started():
-    """Movement on the Board: 'move 1, 2 or 3 territories' - a move goes somewhere (reading in movement.py)."""
+def test_a_move_may_come_back_to_where_it_started_and_lands_there():
+    """Movement on the Board: 'You may re-enter the same space twice—or more—on the same turn!' - the start is a
+    space like any other, so out and back is a move of 2 spaces, and the Character lands there again: a Castle
+    with another's Pennants is fought for (How to Play 2). A move is still at least one leg."""
     state = game(s0="thornwood")
-    assert "thornwood" not in destinations(state)
+    assert listed(state)["thornwood"] == [["walk", "eagle-spire"], ["walk", "thornwood"]]
+    castle(state, "thornwood", None, wizard=wizard(state, 1), count=1)
+    new, events = act(state, 0, move("thornwood", ("walk", "goldmeadow"), ("walk", "thornwood")))
+    assert new.players[0]["at"] == "thornwood" and top(new)["task"] == "battle"
     with pytest.raises(RuleViolation):
-        act(state, 0, move("thornwood", ("walk", "goldmeadow"), ("walk", "thornwood")))
+        act(state, 0, move("thornwood"))
+
+
+def test_a_move_from_the_rocky_space_never_comes_back_to_it():
+    """Movement on the Board: 'You may not re-enter the rocky space after the start of the game.'"""
+    state = game()
+    assert ROCKY not in destinations(state)
 
 
 def test_pass_through_but_never_land_on_an_occupied_space():
@@ -138,6 +154,22 @@ def test_caves_are_entered_on_landing_not_from_where_the_turn_starts():
         act(state, 0, move("hazel-thicket", ("cave", "hazel-thicket")))
     with pytest.raises(RuleViolation, match="cave"):
         act(game(s0="goldmeadow"), 0, move("crownfield", ("walk", "iron-crag"), ("cave", "crownfield")))
+    back, _ = act(state, 0, move("hazel-thicket", ("walk", "goldmeadow"), ("walk", "iron-crag"),
+                                 ("cave", "hazel-thicket")))
+    assert back.players[0]["at"] == "hazel-thicket", "coming back to the start is landing there"
+
+
+def test_no_cave_is_entered_from_a_territory_another_character_occupies():
+    """Caves: 'If you *land* in a Territory with a cave' with Movement on the Board: 'You may not land on a space
+    occupied by another Character, but you may pass through' - passing through an occupied cave territory is not
+    landing in it, so its cave stays shut; walking through it is allowed."""
+    state = game(s0="goldmeadow", s1="iron-crag")
+    with pytest.raises(RuleViolation, match="passed through"):
+        act(state, 0, move("hazel-thicket", ("walk", "iron-crag"), ("cave", "hazel-thicket")))
+    for path in listed(state).values():
+        assert not any(a == ["walk", "iron-crag"] and b[0] == "cave" for a, b in zip(path, path[1:])), path
+    free = game(s0="goldmeadow", s1="crownfield")
+    assert listed(free)["hazel-thicket"] == [["walk", "iron-crag"], ["cave", "hazel-thicket"]]
 
 
 def test_ogre_moves_two_extra_spaces_after_a_mountain_cave():

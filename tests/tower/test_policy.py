@@ -7,9 +7,12 @@ import pytest
 
 from shared.engine import CHANCE, TERMINAL, MatchConfig
 from shared.engine.playout import policy_playout, sample_chance
+from shared.tower.pack import pack
 from shared.tower.policy import _best_odds, choose
 from shared.tower.state import TowerState
-from tests.tower.scenario import E, act, at, blank, castle, roll, top, wizard
+from tests.tower.scenario import E, act, at, blank, castle, ramp, roll, top, wizard
+
+P = pack()
 
 CHARS = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}
 
@@ -134,3 +137,48 @@ def test_counts_the_defenders_rerolls_before_attacking():
     assert _best_odds(view, 0, 1, 5) < bare - 0.15
     picks = {choose(view, 0, E.legal_actions(state, 0), random.Random(s)).get("to") for s in range(5)}
     assert "goldmeadow" not in picks
+
+
+def at_the_ready(chars=CHARS, king: int = 0, ramp_tokens: dict | None = None, lead: int = 0) -> TowerState:
+    """Seat 0 has landed on seat 1's symbol and must fight or transform; seat 0 leads by `lead` Pennants."""
+    state = first_turn(chars)
+    castle(state, "goldmeadow", f"symbol:{wizard(state, 1)}")
+    if lead:
+        castle(state, "frostpeak", None, wizard=wizard(state, 0) if lead > 0 else wizard(state, 2), count=abs(lead))
+    state.king = king
+    ramp(state, ramp_tokens or {})
+    state, _ = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    assert top(state)["stage"] == "ready"
+    return state
+
+
+def test_transforms_to_take_the_ramp_token_on_the_next_step():
+    """The Wizard King's Ramp: 'If he lands on a Token, take it' - a battle the AI would fight as it is is worth a
+    transformation when it brings the Ramp token on the next step (Battle Sequence: it is used after the battle)."""
+    chars = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}  # 5 dice against 3: the Tower is worse on average
+    plain = at_the_ready(chars)
+    assert choose(E.view(plain, 0), 0, E.legal_actions(plain, 0), random.Random(0))["kind"] == "fight"
+    token = at_the_ready(chars, king=3, ramp_tokens={"4": "ramp:conquer"})
+    assert choose(E.view(token, 0), 0, E.legal_actions(token, 0), random.Random(0))["kind"] == "transform"
+
+
+def test_a_leader_transforms_on_the_last_step_to_end_the_game():
+    """Winning the Game: 'The game ends when the Wizard King makes the final step ... If game play calls for one
+    final battle at this time ... wage the final battle'. Ahead by more than the battle can swing, the AI moves the
+    King onto the Tower; behind, it does not hurry the end."""
+    chars = {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"}  # a battle it would fight as it is
+    ahead = at_the_ready(chars, king=P.ramp_steps, lead=4)
+    assert choose(E.view(ahead, 0), 0, E.legal_actions(ahead, 0), random.Random(0))["kind"] == "transform"
+    behind = at_the_ready(chars, king=P.ramp_steps, lead=-4)
+    assert choose(E.view(behind, 0), 0, E.legal_actions(behind, 0), random.Random(0))["kind"] == "fight"
+
+
+def test_all_ai_matches_are_timed_by_the_tower_not_the_kings_patience():
+    """The Wizard King's Ramp: 'This is the game's timer ... moves up one step every time the Tower is used'. In
+    all-AI matches the players' transformations move the King; the authored patience is a rare safety net."""
+    from bench.tower_clock import measure
+
+    figures = measure(matches=4)
+    for seats in (2, 3, 4):
+        assert figures[f"tower_climbs_{seats}p_patience_share"] < 0.15
+        assert figures[f"tower_climbs_{seats}p_attack_share"] > 0.6

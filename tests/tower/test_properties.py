@@ -8,7 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared.engine import CHANCE, TERMINAL, MatchConfig
-from shared.engine.playout import random_playout, replay
+from shared.engine.playout import policy_playout, random_playout, replay
+from shared.tower.policy import choose
+from shared.tower.turns import step_bound
 from tests.tower.scenario import E
 from tests.tower.test_view import shuffle_hidden
 
@@ -36,6 +38,7 @@ def test_random_play_reaches_the_end_and_replays(seed, seats):
 
     final, log = random_playout(E, MatchConfig(seats=seats), rng, on_state=check)
     assert E.actor(final) == TERMINAL and E.outcome(final) is not None
+    assert len(log) <= step_bound(seats), "turns.step_bound: every game ends within it"
     assert E.encode(replay(E, MatchConfig(seats=seats), log)) == E.encode(final)
     result = E.outcome(final)
     assert max(result.scores) == result.scores[result.winners[0]]
@@ -58,3 +61,18 @@ def test_chance_requests_are_well_formed(seed):
             assert E.chance_request(state) is None
 
     random_playout(E, MatchConfig(seats=2 + seed % 3), rng, on_state=check)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), seats=st.sampled_from([2, 3, 4]), quick=st.booleans())
+def test_every_game_ends_within_the_documented_bound_under_random_and_ai_play(seed, seats, quick):
+    """Winning the Game: 'The game ends when the Wizard King makes the final step from the Ramp of Time onto the
+    top of the Tower.' A climb comes at least every king_patience rounds of turns (extra turns counted) and the
+    19th ends the game, so every game, however it is played, ends within turns.step_bound(seats) steps (set-up
+    included); checked here for random play and for AI seats, with either set-up."""
+    config = MatchConfig(seats=seats, options={"setup": "chance"} if quick else {})
+    bound = step_bound(seats)
+    final, log = random_playout(E, config, random.Random(seed), max_steps=bound + 1)
+    assert E.actor(final) == TERMINAL and len(log) <= bound
+    final, log = policy_playout(E, config, choose, random.Random(seed), max_steps=bound + 1)
+    assert E.actor(final) == TERMINAL and len(log) <= bound

@@ -7,7 +7,7 @@ from shared.engine import CHANCE, MatchConfig
 from shared.engine.playout import sample_chance
 from shared.tower.pack import pack
 from shared.tower.render import render, render_events
-from tests.tower.scenario import E, act, at, blank, castle, roll, wizard
+from tests.tower.scenario import E, act, at, blank, castle, ramp, roll, wizard
 
 P = pack()
 
@@ -82,3 +82,41 @@ def test_the_transport_turn_and_the_home_castle_choice_are_shown():
     _, events = act(home, 0, {"kind": "home", "choice": "leave"})
     assert render_events(events) == [f"Seat 0 leaves the {wizard(state, 2)} Pennants on its Home Castle in Thornwood",
                                      "Seat 1's turn"]
+
+
+def test_battle_choices_show_the_dice_counts_and_the_odds():
+    """Here's How to Do Battle 2: 'check their Character Cards under "Combat Strength" to see how many Dice they
+    roll'; 3: 'If you ... don't like the difference in strength ... changing your Character in the Tower'. The
+    labels of fight and transform say the dice each side rolls and the chance to win; a transformation's averaged
+    over the Characters in the Tower, and where the King climbs."""
+    state = blank(4, {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"})
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", None, wizard=wizard(state, 1), count=2)
+    ramp(state, {"1": "ramp:power2"})
+    state, _ = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    labels = {a["kind"] + str(a.get("pulls", "")): E.label(state, 0, a) for a in E.legal_actions(state, 0)}
+    assert labels["fight"].startswith("Fight as the Warrior: your 5 dice against the Dwarf's 3; his 2 Pennants let"
+                                      " him re-roll 1 die: you win ")
+    assert labels["fight"].endswith("%")
+    tower = "one of Dragon, Ogre, Minotaur, Skeleton comes out, rolling 3-4 dice against the Dwarf"
+    assert tower in labels["transform1"]
+    assert labels["transform2"].endswith("the King climbs to step 1, where a Ramp token waits")
+    assert "fight as you are or transform first" in render(E.view(state, 0), 0)
+
+
+def test_rerolls_name_their_faces_and_each_roll_is_printed_once():
+    """Defender's Special Pennant Power: the re-roll choices name the faces they pick up; a battle's roll is printed
+    once among the event lines (the result line does not repeat it), and again only beside the re-roll choice."""
+    state = blank(4, {0: "Warrior", 1: "Dwarf", 2: "Elf", 3: "Orc"})
+    at(state, 0, "thornwood")
+    castle(state, "goldmeadow", None, wizard=wizard(state, 1), count=3)
+    state, e1 = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
+    state, e2 = act(state, 0, {"kind": "fight"})
+    state, e3 = roll(state, [5, 4, 1, 1, 1], [3, 2, 1])
+    labels = {tuple(a.get("dice", ())): E.label(state, 1, a) for a in E.legal_actions(state, 1)}
+    assert labels[(2,)] == "Re-roll die 3 (showing 1)" and labels[(0, 2)] == "Re-roll dice 1, 3 (showing 3 and 1)"
+    assert labels[()] == "Keep the dice: you lose the battle"
+    assert "seat 1 holds 3 2 1 against 5 4 1 1 1" in render(E.view(state, 1), 1)
+    state, e4 = act(state, 1, {"kind": "accept"})
+    text = "\n".join(render_events(e1 + e2 + e3 + e4))
+    assert text.count("5 4 1 1 1") == 1 and "Seat 0 wins the battle for Goldmeadow" in text

@@ -164,14 +164,14 @@ def test_transport_flies_anywhere_and_regular_rules_apply():
 
 def test_transport_is_another_turn_that_may_be_passed():
     """Spell of Transport: 'This Token allows you to take another turn by flying' - an extra turn, which like
-    every extra turn may be passed (turns.py); extra turns do not count for the King's patience."""
+    every extra turn may be passed (turns.py); like every turn it counts for the King's patience."""
     state = game()
     state.turn["quiet"] = 3
     new, _ = cast_map_spell(state, "transport")
     assert new.turn["quiet"] == 4, "the regular turn that found the token counts"
     passed, events = act(new, 0, {"kind": "pass"})
     assert passed.players[0]["at"] == "goldmeadow" and E.actor(passed) == 1
-    assert passed.turn["quiet"] == 4 and "passed" in types(events)
+    assert passed.turn["quiet"] == 5 and "passed" in types(events)
     with pytest.raises(RuleViolation):
         act(new, 0, {"kind": "move", "to": "foggy-fen", "path": [["walk", "foggy-fen"]]})
 
@@ -328,3 +328,29 @@ def test_ramp_tokens_must_be_used_at_once():
     assert all(a["kind"] == "protect" for a in E.legal_actions(new, 0))
     with pytest.raises(RuleViolation):
         act(new, 0, {"kind": "pass"})
+
+
+def test_conquer_a_castle_never_takes_a_protected_castle():
+    """Reading (spells.py): Spell of Protection: 'No other player may attack that Castle as long as this Token
+    protects it'; the Ramp's: 'to protect it from attack'. Conquer a Castle seizes another's Castle without a
+    battle, the strongest attack there is; the one thing the rulebook allows on a protected Castle is named: 'You
+    may add a Pennant to a Castle protected by a Spell of Protection' (Spell of Power). With only protected
+    Castles to take, the token cannot be used and leaves the game."""
+    state = game()
+    castle(state, "grimstone", None, wizard=wizard(state, 3), count=2, protected=True)
+    new, events = battle_then(state, "ramp:conquer")
+    assert "ramp_token_discarded" in types(events)
+    assert new.board["grimstone"]["pennants"] == {"wizard": wizard(state, 3), "count": 2}
+
+
+def test_ramp_protection_only_on_a_castle_with_pennants():
+    """Reading (spells.py): Spell of Protection (Ramp): 'Place the Token next to a Castle of your choice to protect
+    it from attack' - any Castle someone holds, another's included; never one without Pennants: nobody holds it, so
+    there is nothing to protect, and a face-down token there may be a Home Castle, where a Protection 'MAY NOT be
+    placed' (Home Castles: 'Home Castles may NOT have Spell of Protection Tokens placed on them')."""
+    state = game()
+    castle(state, "frostpeak", None, wizard=wizard(state, 2), count=4)
+    castle(state, "grimstone", "home:Ogre")  # face down, no Pennants
+    castle(state, "stormhorn")  # empty
+    new, _ = battle_then(state, "ramp:protection")
+    assert {a["territory"] for a in E.legal_actions(new, 0)} == {"frostpeak", "goldmeadow"}

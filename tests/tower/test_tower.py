@@ -83,24 +83,44 @@ def play_turns(state: TowerState, n: int) -> tuple[TowerState, list]:
     return state, events
 
 
-def test_the_king_climbs_on_his_own_after_four_quiet_rounds():
-    """Authored (rules.json king_patience, RULE-GAPS 'keep the game playable'): transformations are the only clock,
-    so after 4 rounds of regular turns without one the King climbs a step; a Ramp token there leaves the game
-    unused."""
-    assert P.king_patience == 4
+def test_the_king_climbs_on_his_own_after_six_quiet_rounds_and_the_ramp_token_is_kept():
+    """Authored (rules.json king_patience, RULE-GAPS 'keep the game playable'), a safety net under 'This is the
+    game's timer': after 6 rounds of turns without a climb the King climbs a step. The Ramp token on that step is
+    not thrown away ('All Ramp Tokens must be used immediately; if one can't be used, it is removed from the
+    game'): the seat whose turn it was takes it and uses it, then play goes on."""
+    assert P.king_patience == 6
     state = blank(4, CHARS)
-    ramp(state, {"1": "ramp:conquer", "5": "ramp:power2"})
+    castle(state, "frostpeak", None, wizard=wizard(state, 3), count=2)
+    ramp(state, {"1": "ramp:power2", "5": "ramp:conquer"})
     wait = P.king_patience * 4
     new, events = play_turns(state, wait - 1)
     assert new.king == 0 and new.turn["quiet"] == wait - 1
+    last = E.actor(new)
+    assert last == 3
     new, events = play_turns(new, 1)
-    assert new.king == 1 and "ramp_token_lost" in types(events) and new.ramp == {"5": "ramp:power2"}
-    assert [e for e in events if e["type"] == "king_climbed"][0]["cause"] == "patience"
-    assert new.turn["quiet"] == 0
+    climbed = [e for e in events if e["type"] == "king_climbed"]
+    assert new.king == 1 and climbed[0]["cause"] == "patience" and new.turn["quiet"] == 0
+    assert {"type": "ramp_token_taken", "seat": 3, "step": 1} in events
+    assert "ramp_token_lost" not in types(events) and new.ramp == {"5": "ramp:conquer"}
+    assert E.actor(new) == 3 and E.legal_actions(new, 3) == [{"kind": "power", "territory": "frostpeak"}]
+    new, events = act(new, 3, {"kind": "power", "territory": "frostpeak"})
+    assert new.board["frostpeak"]["pennants"]["count"] == 4
+    assert E.actor(new) == 0 and "turn_started" in types(events), "then the next seat's turn, as usual"
+    assert new.turn["quiet"] == 0 and new.turn["played"] == wait
+
+
+def test_a_ramp_token_the_patience_climb_finds_unusable_leaves_the_game():
+    """Tokens in Territories and on the Ramp: 'if one can't be used, it is removed from the game' - Spell of Power
+    (Ramp) with no Pennants on the board."""
+    state = blank(2, {0: "Warrior", 1: "Dwarf"})
+    ramp(state, {"1": "ramp:power2"})
+    new, events = play_turns(state, P.king_patience * 2)
+    assert new.king == 1 and "ramp_token_discarded" in types(events) and new.ramp == {}
+    assert E.actor(new) == 0
 
 
 def test_the_kings_patience_is_counted_in_rounds_whatever_the_number_of_players():
-    """Authored king_patience: 4 rounds are 8 regular turns with 2 players, 12 with 3."""
+    """Authored king_patience: 6 rounds are 12 turns with 2 players, 18 with 3."""
     for seats, chars in ((2, {0: "Warrior", 1: "Dwarf"}), (3, {0: "Warrior", 1: "Dwarf", 2: "Elf"})):
         new, _ = play_turns(blank(seats, chars), P.king_patience * seats - 1)
         assert new.king == 0
@@ -108,9 +128,10 @@ def test_the_kings_patience_is_counted_in_rounds_whatever_the_number_of_players(
         assert new.king == 1
 
 
-def test_extra_turns_taken_or_passed_do_not_count_for_the_kings_patience():
-    """Home Castles: 'you may take another turn instead' - passing that extra turn declines it and changes
-    nothing, so extra turns are left out of the authored patience count."""
+def test_extra_turns_count_for_the_kings_patience():
+    """Home Castles: 'you may take another turn instead'. Every turn, taken or passed, extra ones too, counts for
+    the authored patience, so no chain of extra turns (a Home Castle's 'Go Again' again and again) holds the
+    clock back."""
     state = blank(4, {0: "Elf", 1: "Dwarf", 2: "Warrior", 3: "Orc"})
     at(state, 0, "thornwood")
     castle(state, "goldmeadow", "home:Ogre")
@@ -119,9 +140,9 @@ def test_extra_turns_taken_or_passed_do_not_count_for_the_kings_patience():
     new, _ = act(state, 0, {"kind": "move", "to": "goldmeadow", "path": [["walk", "goldmeadow"]]})
     assert new.turn["quiet"] == 6 and E.actor(new) == 0, "the regular turn counts; the extra turn is next"
     passed, events = act(new, 0, {"kind": "pass"})
-    assert passed.turn["quiet"] == 6 and E.actor(passed) == 1 and "passed" in types(events)
+    assert passed.turn["quiet"] == 7 and E.actor(passed) == 1 and "passed" in types(events)
     taken, _ = act(new, 0, {"kind": "move", "to": "foggy-fen", "path": [["walk", "foggy-fen"]]})
-    assert taken.turn["quiet"] == 6 and E.actor(taken) == 1
+    assert taken.turn["quiet"] == 7 and E.actor(taken) == 1
 
 
 def test_a_transformation_resets_the_kings_patience():

@@ -148,7 +148,7 @@ def test_a_common_territory_falls_first_terrain_side_down_12_12_12_131():
     assert "C2" in [p["tile"] for p in st.tiles["placed"]]  # placed terrain side down in its location
     lines = board_lines(ENGINE.view(st, 0), 0)
     assert sum(line.count(TAKEN) for line in lines) == 19
-    assert "Taken by Evil: C2" in render(ENGINE.view(st, 0), 0)
+    assert "Lost to Evil: Woodswall" in render(ENGINE.view(st, 0), 0)
     assert "Woodswall (C2) is taken over by Evil (1 markers, 12.12)" in render_events(ev)
 
 
@@ -323,7 +323,7 @@ def test_the_sacred_circle_taken_means_everyone_loses_12_46():
     assert ENGINE.actor(st) == TERMINAL and st.taken[-1] == "M1"
     out = ENGINE.outcome(st)
     assert out.winners == () and out.scores == (0,) and "Sacred Circle" in out.summary
-    assert any(e["type"] == "match_ends" and e["rule"] == "12.46" for e in ev)
+    assert any(e["type"] == "match_ends" and "12.46" in e["reason"] for e in ev)
     ENGINE.check_invariants(st)
 
 
@@ -355,7 +355,7 @@ def test_no_time_limit_unless_asked_and_render_shows_the_days():
     assert ENGINE.setup(MatchConfig(2, options={"days": 30})).days_limit == 30
     st = build(seats=1)
     assert "(days played 0)" in render(ENGINE.view(st, 0), 0)
-    assert "(days played 0/5)" in render(ENGINE.view(build(seats=1, days=5), 0), 0)
+    assert "(days played 0 of 5)" in render(ENGINE.view(build(seats=1, days=5), 0), 0)
 
 
 def test_a_time_limit_of_fourteen_days_plays_the_attack_first():
@@ -365,7 +365,7 @@ def test_a_time_limit_of_fourteen_days_plays_the_attack_first():
     st, _ = chance(st, *random_space_faces("C1", "A1"))
     st, ev = chance(st, *space_faces("C6"))
     assert ENGINE.actor(st) == TERMINAL and ENGINE.outcome(st).winners == ()
-    assert any(e["type"] == "match_ends" and e["reason"] == "time limit" for e in ev)
+    assert any(e["type"] == "match_ends" and "time limit" in e["reason"] for e in ev)
 
 
 def test_a_swimmer_beside_a_fallen_tile_stays_in_the_water_and_may_be_stranded_12_41():

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import random
 
-from shared.engine import CHANCE, TERMINAL, MatchConfig
+from shared.engine import CHANCE, TERMINAL
 from shared.engine.playout import policy_playout, sample_chance
 from shared.hexgrid import distance
 from shared.wizards.policy import choose
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, build, hex_of, roll
+from tests.wizards.scenario import ENGINE, build, config, hex_of, moves, roll
 
 
 def play(seats: int, seed: int, days: int = 6):
-    state, _ = policy_playout(ENGINE, MatchConfig(seats, options={"days": days}), choose, random.Random(seed), 5000)
+    state, _ = policy_playout(ENGINE, config(seats, days=days), choose, random.Random(seed), 5000)
     return state
 
 
@@ -107,3 +107,128 @@ def test_policy_walks_to_its_task_markers_and_a_mentor():
         hold_task(s, 0, 69, at={0: ("E1", "C2")})
     st = build(seats=1, prepare=prep)
     assert _goals(ENGINE.view(st, 0), 0, world_for(st)) == [hex_of(st, "E1", "C2")]
+
+
+def test_policy_goes_where_each_task_moves_on():
+    """9, 7.352, 7.343: a Task whose next requirement is a meeting sends it to the one it must meet (Hamdrel in
+    her Cottage's Center, Meligar in his Tower's); a marker still waiting on an earlier requirement does not."""
+    from shared.wizards.policy import _goals
+    from tests.wizards.scenario import hold_task, member
+
+    def prep(s):
+        member(order="sorcerers")(s)
+        hold_task(s, 0, 45, at={1: ("E1", "C2")})  # meet Hamdrel, then go: the marker waits
+        hold_task(s, 0, 30, at={0: ("E2", "C2")}, done=1)  # taken: now meet Meligar
+    st = build(seats=1, prepare=prep)
+    assert set(_goals(ENGINE.view(st, 0), 0, world_for(st))) == {hex_of(st, "M5", "Center"), hex_of(st, "M3", "Center")}
+
+
+def test_policy_stops_on_its_goal_and_gets_its_next_task():
+    """5.2: the encounter comes where movement ends, so it ends its movement on the marker it walked to rather than
+    walking on; with no Task left, a Sorcerer goes back to a Master Sorcerer for another (7.347: every time)."""
+    from shared.wizards.policy import _goals
+    from tests.wizards.scenario import hold_task, member
+
+    def prep(s):
+        member(order="sorcerers")(s)
+        hold_task(s, 0, 69, at={0: ("C5", "C2")})
+    st = roll(build(seats=1, at={0: ("C5", "C1")}, prepare=prep), 6)
+    goal = hex_of(st, "C5", "C2")
+    st, _ = ENGINE.apply(st, 0, {"kind": "move", "by": "walk", "to": list(goal),
+                                 "cost": next(c for (by, to), c in moves(st, 0).items() if to == goal)})
+    legal = ENGINE.legal_actions(st, 0)
+    assert any(a["kind"] == "move" for a in legal)
+    assert choose(ENGINE.view(st, 0), 0, legal, random.Random(1)) == {"kind": "end_move"}
+    idle = build(seats=1, prepare=member(order="sorcerers"))
+    towers = {hex_of(idle, t, "Center") for t in ("M2", "M3", "M4")}
+    assert set(_goals(ENGINE.view(idle, 0), 0, world_for(idle))) == towers
+
+
+def test_policy_joins_the_sorcerers_only():
+    """10.3, 7.321: it declines the Order of Wizards (their Mentors are found only by chance) and waits for a
+    Master Sorcerer, whose Tower it can walk back to for Tasks and promotion."""
+    view = ENGINE.view(build(seats=1), 0)
+    view["await"] = {"seat": 0, "for": "choice"}
+    for order, accept in (("wizards", False), ("druids", False), ("sorcerers", True)):
+        offer = [{"kind": "join_order", "order": order, "accept": True},
+                 {"kind": "join_order", "order": order, "accept": False}]
+        assert choose(view, 0, offer, random.Random(1))["accept"] is accept
+
+
+def test_policy_walks_out_of_the_lair_and_out_of_the_water():
+    """12.511: once inside the Dragon's Lair it takes the shortest way out rather than standing still; 6: a swimmer
+    may not swim on from Water into Water, so it climbs out rather than waiting in the Water for ever."""
+    from tests.wizards.scenario import hold_task, member
+
+    def prep(s):
+        member(order="sorcerers")(s)
+        hold_task(s, 0, 69, at={0: ("C5", "C2")})
+    st = roll(build(seats=1, at={0: ("M6", "Center")}, prepare=prep), 6)
+    action = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
+    assert action["kind"] == "move"
+    w = world_for(st)
+    coast = next(h for h in sorted(w.water) if any(w.tile_of(n) == "M6" for n in w.neighbours(h)))
+    st = build(seats=1, prepare=prep)
+    st.players[0]["at"] = list(coast)
+    st.players[0]["swum"] = 1
+    st = roll(st, 6)
+    action = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
+    assert action["kind"] == "move" and w.is_land(tuple(action["to"]))
+
+
+def test_policy_makes_for_the_center_of_the_sacred_circle_by_its_stones():
+    """6 SACRED CIRCLE STONES / CENTER, 7.33: to meet Rüktal it walks to a space beside a Stone, steps onto the
+    Stone when the Movement Roll equals its dots, and into the Center when Rüktal is present (a roll of 1-3)."""
+    from shared.wizards.policy import _approach, _goals
+    from tests.wizards.scenario import hold_task, member, put
+
+    def prep(s):
+        member(order="sorcerers")(s)
+        hold_task(s, 0, 46, at={1: ("C5", "C2")})  # meet Rüktal first
+    st = build(seats=1, at={0: ("M1", "B1")}, prepare=prep)
+    w = world_for(st)
+    centre = hex_of(st, "M1", "Center")
+    assert _goals(ENGINE.view(st, 0), 0, w) == [centre]
+    beside = set(_approach(w, [centre]))
+    assert hex_of(st, "M1", "B1") in beside and centre not in beside
+    st = roll(st, 1)  # Stone A1, beside B1, has one dot
+    action = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
+    assert action["by"] == "stone" and tuple(action["to"]) == hex_of(st, "M1", "A1")
+    st = build(seats=1, at={0: ("M1", "B1")}, prepare=prep)
+    put(st, 0, "M1", "A1")
+    st = roll(st, 2)
+    action = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
+    assert action["by"] == "circle" and tuple(action["to"]) == centre
+
+
+def test_policy_gathers_gems_at_rank_four_and_brings_all_six_to_ruktal():
+    """13, 7.326, 7.346: at Rank FOUR with no Mandatory Task left it seeks the Gems (High Wizards whose markers are
+    out, the Master Sorcerers' aid); with all six it goes to Rüktal in the Center (7.336)."""
+    from shared.wizards.gems import six_gems
+    from shared.wizards.pack import pack
+    from shared.wizards.policy import _goals
+    from tests.wizards.scenario import member
+
+    wizard = next(iter(pack().high_wizards))
+
+    def prep(s):
+        member(order="sorcerers", rank=4)(s)
+        s.wizard_markers[wizard] = list(hex_of(s, "E1", "C2"))
+    st = build(seats=1, prepare=prep)
+    w = world_for(st)
+    towers = {hex_of(st, t, "Center") for t in ("M2", "M3", "M4")}
+    assert set(_goals(ENGINE.view(st, 0), 0, w)) == towers | {hex_of(st, "E1", "C2")}
+    st.players[0]["gems"] = dict(zip(pack().high_wizards, six_gems()))
+    assert _goals(ENGINE.view(st, 0), 0, w) == [hex_of(st, "M1", "Center")]
+
+
+def test_partners_put_their_gems_together():
+    """Appendix B: partners may exchange Gems when they meet; the odd seat of each pair gives its Gems to the
+    even one, so one of them gathers all six, and the even seat gives nothing."""
+    st = build(seats=4, variant="partnership")
+    offer = [{"kind": "partner_gem", "wizard": "Veldor"}, {"kind": "partner_task", "task": 3},
+             {"kind": "partner_done"}]
+    for seat, wanted in ((1, offer[0]), (0, offer[2])):
+        view = ENGINE.view(st, seat)
+        view["await"] = {"seat": seat, "for": "choice"}
+        assert choose(view, seat, offer, random.Random(1)) == wanted
