@@ -88,7 +88,9 @@ def test_terminal_play_runs_a_match_from_stdin(served):
     assert "Ramp of Time" in out and out.count("your choice") >= 10
     assert "[0]" in out and "Dice: seat" in out and "\n  dice: " not in out
     assert "Set-up: seat" in out and "goes first" in out
-    assert ("Eliminate the " in out and "Select " in out) or "as your Wizard" in out
+    assert "[0] Eliminate the " in out  # each of the two seats eliminates one Character
+    # the seat moving first chooses last: it selects its Wizard, or takes the last one without being asked
+    assert "as your Wizard" in out or "Set-up: seat 0 takes the last Wizard," in out
     assert "Match over. " in out and "verify it: archmage verify" in out
 
 
