@@ -148,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("-o", "--output")
     d.set_defaults(run=cmd_dice)
 
-    v = sub.add_parser("verify", help="check a session or match: its hash chain up to its head, and every roll once ended")
+    v = sub.add_parser("verify", help="check a session or match: its chain up to its head; every roll once ended")
     v.add_argument("id", nargs="?")
     v.add_argument("--file", help="an exported log instead of asking the platform")
     v.add_argument("--commitment", help="the commitment you were shown, if not the log's own")
