@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from docs import incantris_wizards, tower_realm, wizards_tiles
+from docs import fairness_vectors, incantris_wizards, tower_realm, wizards_tiles
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS: dict[str, Callable[[], str]] = {
     wizards_tiles.PATH: wizards_tiles.render,
     incantris_wizards.PATH: incantris_wizards.render,
     tower_realm.PATH: tower_realm.render,
+    fairness_vectors.PATH: fairness_vectors.render,
 }
 
 

@@ -1,15 +1,19 @@
 """Provably fair dice: the arithmetic, shared by the dice service, the match driver
-and the verifier, so all three compute the same faces.
+and the verifier, so all three compute the same faces. docs/fairness.md is the
+specification, with test vectors (docs/fairness-vectors.json).
 
-* A session has a secret 32-byte seed; its commitment is SHA-256(seed), published
-  before any roll.
+* A session has a secret 32-byte seed; its commitment is SHA-256(seed) as lowercase
+  hex, published before any roll.
 * Die number n (its nonce, 0, 1, 2, ... never skipped) is drawn from
-  HMAC-SHA256(seed, "<session>|<n>|<client digest>"). The digest is read as eight
-  32-bit words; the first word below the largest multiple of the face count is
-  taken modulo the face count (rejection sampling: no modulo bias). If all eight
-  are rejected, the HMAC is extended with a block counter.
+  HMAC-SHA256(key=seed, message=UTF-8 of "<session>|<n>|<client digest>"), n in
+  decimal. The 32-byte MAC is read as eight big-endian 32-bit words; the first word
+  below limit = 2**32 - (2**32 mod faces) is taken modulo the face count (rejection
+  sampling: no modulo bias). If all eight are rejected, block b = 1, 2, ... is
+  HMAC-SHA256(seed, message || "|" || b), read the same way, until a word is taken.
 * Client seeds, accepted only after the commitment, fold into the client digest:
-  digest' = SHA-256(digest || seed_text); the empty digest is "".
+  digest' = hex(SHA-256(UTF-8 of digest || 0x00 || client_seed)), where digest is the
+  previous digest as 64 lowercase hex characters (the empty string before any client
+  seed), and the 0x00 byte separates it from the client seed.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
     archmage dice roll ID TOKEN 3d6 2d8     roll pools of dice, recorded in the session's log
     archmage dice reveal ID TOKEN           reveal the seed
     archmage dice export ID [-o FILE]       the log as JSON
-    archmage verify ID | --file FILE        recompute every roll and the hash chain, locally
+    archmage verify ID | --file FILE        check the hash chain (any time) and every roll (once ended)
     archmage play GAME [--ai N]             play a match in the terminal against AI seats
     archmage play --match ID --seat-token T rejoin a match you left, in your seat
     archmage queue GAME [--seats N]         queue through matchmaking, then play the seat assigned
@@ -67,9 +67,8 @@ def cmd_dice(args) -> int:
         print(json.dumps({"session_id": s.session_id, "commitment": s.commitment, "seed": s.seed}, indent=2))
     elif args.action == "export":
         log = stub.ExportLog(pb.ExportLogRequest(session_id=args.id))
-        data = {"session_id": args.id, "commitment": log.commitment, "events": [
-            {"seq": e.seq, "type": e.type, "body": e.body_json, "prev": e.prev_hash, "hash": e.hash}
-            for e in log.events]}
+        data = {"session_id": args.id, "commitment": log.commitment,
+                "events": [_logged(e).to_dict() for e in log.events]}
         text = json.dumps(data, indent=1)
         if args.output:
             with open(args.output, "w") as fh:
@@ -79,7 +78,13 @@ def cmd_dice(args) -> int:
     return 0
 
 
+def _logged(e) -> LoggedEvent:
+    return LoggedEvent(e.seq, e.type, e.body_json, e.prev_hash, e.hash, e.salt)
+
+
 def cmd_verify(args) -> int:
+    """Exit 0: the whole log is sound, dice included; 1: tampered; 3: the chain is sound up to its
+    head but the seed is not revealed yet, so the dice cannot be checked."""
     if args.file:
         with open(args.file) as fh:
             data = json.load(fh)
@@ -91,17 +96,29 @@ def cmd_verify(args) -> int:
         pb, stub = _dice(args.addr)
         log = stub.ExportLog(pb.ExportLogRequest(session_id=args.id))
         session_id, commitment = args.id, log.commitment
-        events = [LoggedEvent(e.seq, e.type, e.body_json, e.prev_hash, e.hash) for e in log.events]
-    if not any(e.type == "dice_revealed" for e in events):
-        print(f"NOT ENDED: {session_id} is still being played, so its seed is not revealed and its secret rolls are "
-              f"hidden; verify it once it has ended ({len(events)} events so far)")
+        events = [_logged(e) for e in log.events]
+    commitment = args.commitment or commitment
+    verdict = dicelog.verify(session_id, commitment, events)
+    if not verdict.chain_ok:
+        for problem in verdict.problems:
+            print(f"FAIL {problem}")
+        print(f"TAMPERED: {verdict.events_checked} events checked against commitment {commitment[:16]}...")
+        return 1
+    sealed = (f"; {verdict.sealed_checked} private events checked through their commitments"
+              if verdict.sealed_checked else "")
+    if not verdict.revealed:
+        print(f"NOT ENDED: {session_id} is still being played. Its hash chain is intact up to its head, event "
+              f"{verdict.head_seq} ({verdict.head[:16]}...){sealed}, and the dice commitment is the published one "
+              f"{commitment[:16]}.... The dice themselves can be checked only once the match ends and its seed "
+              f"is revealed: verify it again then.")
+        if verdict.unchecked:
+            print(f"  events {verdict.unchecked} are hidden from you and were logged before private events were "
+                  f"sealed (chain version 1): their contents can be checked only after the end")
         return 3
-    verdict = dicelog.verify(session_id, args.commitment or commitment, events)
-    for problem in verdict.problems:
-        print(f"FAIL {problem}")
-    print(f"{'OK' if verdict.ok else 'TAMPERED'}: {verdict.events_checked} events, {verdict.rolls_checked} dice "
-          f"checked against commitment {(args.commitment or commitment)[:16]}...")
-    return 0 if verdict.ok else 1
+    opened = f", {verdict.sealed_opened} private events opened and checked" if verdict.sealed_opened else ""
+    print(f"OK: {verdict.events_checked} events, {verdict.rolls_checked} dice{opened} checked against commitment "
+          f"{commitment[:16]}...")
+    return 0
 
 
 def games_help() -> str:
@@ -131,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("-o", "--output")
     d.set_defaults(run=cmd_dice)
 
-    v = sub.add_parser("verify", help="recompute every roll of a session or match")
+    v = sub.add_parser("verify", help="check a session or match: its chain up to its head; every roll once ended")
     v.add_argument("id", nargs="?")
     v.add_argument("--file", help="an exported log instead of asking the platform")
     v.add_argument("--commitment", help="the commitment you were shown, if not the log's own")

@@ -25,7 +25,11 @@ class PlatformError(Exception):
 
 
 class BadRequest(PlatformError):
-    pass
+    """Malformed input; `field` names the request field at fault when one is ("" otherwise)."""
+
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.field = field
 
 
 class NotFound(PlatformError):
@@ -54,6 +58,13 @@ class LimitExceeded(PlatformError):
 
 class AlreadyExists(PlatformError):
     pass
+
+
+class QuotaLike(LimitExceeded):
+    """A limit on a rate: `name` names the limit, `retry_s` when to try again."""
+
+    name: str = ""
+    retry_s: int = 1
 
 
 class Unavailable(PlatformError):

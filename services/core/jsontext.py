@@ -34,13 +34,13 @@ def depth(value) -> int:
 def json_object(text: str, name: str, max_bytes: int) -> dict:
     """A request field that holds a JSON object, checked: BadRequest names the field."""
     if len(text) > max_bytes:
-        raise BadRequest(f"{name} is at most {max_bytes} bytes")
+        raise BadRequest(f"{name} is at most {max_bytes} bytes", name)
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise BadRequest(f"{name} is not JSON (or nests deeper than {MAX_DEPTH})") from None
+        raise BadRequest(f"{name} is not JSON (or nests deeper than {MAX_DEPTH})", name) from None
     if not isinstance(value, dict):
-        raise BadRequest(f"{name} must be a JSON object")
+        raise BadRequest(f"{name} must be a JSON object", name)
     if depth(value) > MAX_DEPTH:
-        raise BadRequest(f"{name} nests deeper than {MAX_DEPTH} levels")
+        raise BadRequest(f"{name} nests deeper than {MAX_DEPTH} levels", name)
     return value

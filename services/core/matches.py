@@ -25,7 +25,7 @@ from services.core.jsontext import json_object
 from services.core.metrics import METRICS, match_ended, match_started
 from services.core.store import MatchStore
 from services.core.tokens import hash_token
-from services.core.visibility import redact
+from services.core.visibility import redact, sealer_for
 from services.dice.sessions import PoolSpec
 from shared import dicelog
 from shared.engine import CHANCE, TERMINAL, GameEngine, MatchConfig, NotYourTurn, RuleViolation
@@ -187,7 +187,7 @@ class Matches:
             "dice_token": session.token, "status": "active", "v": 1, "s": engine.encode(state),
             "cursor": cursor, "created": int(time.time()), "rated": int(rated),
         }
-        linked = link(events, int(rec["seq"]), rec["head"].decode())
+        linked = link(events, int(rec["seq"]), rec["head"].decode(), sealer_for(match_id, rec))
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
         with METRICS.store_seconds.labels("commit").time():
             await self.store.commit(match_id, expected_version=None, expected_seq=int(rec["seq"]), fields=fields,
@@ -213,7 +213,7 @@ class Matches:
             if rec.finished:
                 return False
             events = [("match_cancelled", {"reason": reason}), ("dice_revealed", {"seed": rec.raw["seed"].decode()})]
-            linked = link(events, rec.seq, rec.head)
+            linked = link(events, rec.seq, rec.head, sealer_for(match_id, rec.raw))
             fields = {"v": rec.version + 1, "status": "cancelled", "revealed": 1, "seq": linked[-1].seq,
                       "head": linked[-1].hash}
             try:
@@ -310,7 +310,8 @@ class Matches:
             events.append(("dice_revealed", {"seed": rec.raw["seed"].decode()}))
             fields.update(status="finished", revealed=1)
             ttl = self.finished_ttl_s
-        linked = link(events, rec.seq, rec.head)
+        sealer = sealer_for(match_id, rec.raw)
+        linked = link(events, rec.seq, rec.head, sealer)
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
         due = None if finished else ai_to_act(engine, state, rec.seat_kinds, rec.legacy_ai_tokens)
         answer = json.dumps({"version": version, "first": linked[0].seq, "last": linked[-1].seq})
@@ -328,7 +329,7 @@ class Matches:
             await self._rate(rec, outcome)
         else:
             await self.ai.queue(match_id, due, version)
-        return ActResult(version, [redact(e, seat, finished) for e in linked], False)
+        return ActResult(version, [redact(e, seat, finished, sealer) for e in linked], False)
 
     async def _rate(self, rec: "MatchRecord", outcome) -> None:
         """Change the ratings of a rated match's players. After the commit: a failure here is
@@ -366,7 +367,8 @@ class Matches:
         a = json.loads(answer)
         seat = seat_tokens.check(claim, rec.match_id, rec.token_hashes)
         events = await self.store.read_log(rec.match_id, a["first"] - 1, a["last"] - a["first"] + 1)
-        return ActResult(a["version"], [redact(e, seat, rec.finished) for e in events], True)
+        sealer = sealer_for(rec.match_id, rec.raw)
+        return ActResult(a["version"], [redact(e, seat, rec.finished, sealer) for e in events], True)
 
     async def _run_chance(self, engine: GameEngine, match_id: str, raw: dict, dice_token: str, state,
                           cursor: int, events: list) -> tuple[object, int]:
@@ -420,13 +422,14 @@ class Matches:
         rec = await self.load(match_id)
         seat = self.seat_of(rec, claim)
         from_seq = min(from_seq, rec.seq)  # nothing lies past the newest event; a larger offset waits there
+        sealer = sealer_for(match_id, rec.raw)
         if rec.finished:
             for event in await self.store.read_log(match_id, from_seq):
-                yield redact(event, seat, True)
+                yield redact(event, seat, True, sealer)
             return
         async for batch in self.store.follow_log(match_id, from_seq):
             ended = any(e.type == "dice_revealed" for e in batch)
             for event in batch:
-                yield redact(event, seat, ended)
+                yield redact(event, seat, ended, sealer)
             if ended:
                 return

@@ -26,7 +26,8 @@ def _results(pools, faces, nonces) -> dice_pb2.RollResponse:
 
 
 def event_pb(e) -> common_pb2.Event:
-    return common_pb2.Event(seq=e.seq, type=e.type, body_json=e.body_json, prev_hash=e.prev_hash, hash=e.hash)
+    return common_pb2.Event(seq=e.seq, type=e.type, body_json=e.body_json, prev_hash=e.prev_hash, hash=e.hash,
+                            salt=e.salt)
 
 
 def _need(session_id: str) -> str:
@@ -68,7 +69,8 @@ class DiceHandlers:
     async def Verify(self, request, context):
         v = await self.sessions.verify(_need(request.session_id))
         return dice_pb2.VerifyResponse(ok=v.ok, rolls_checked=v.rolls_checked, events_checked=v.events_checked,
-                                       problems=v.problems)
+                                       problems=v.problems, chain_ok=v.chain_ok, revealed=v.revealed, head=v.head,
+                                       head_seq=v.head_seq, chain_version=v.chain_version)
 
     async def ExportLog(self, request, context):
         commitment, events = await self.sessions.export(_need(request.session_id), current_claim())

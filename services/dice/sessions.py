@@ -22,9 +22,9 @@ from services.core import seats
 from services.core.errors import BadRequest, Conflict, LimitExceeded, NotFound, PermissionDenied, Precondition
 from services.core.store import MatchStore
 from services.core.tokens import hash_token, token_matches
-from services.core.visibility import redact
+from services.core.visibility import redact, sealer_for
 from shared import dicelog, fairdice
-from shared.eventlog import GENESIS, LoggedEvent, link
+from shared.eventlog import CHAIN_VERSION, GENESIS, LoggedEvent, link
 
 MAX_DICE_PER_CALL = 2000
 MAX_FACES = 1000
@@ -98,12 +98,13 @@ class DiceSessions:
         seed = fairdice.new_seed()
         token = secrets.token_urlsafe(24)
         commitment = fairdice.commitment(seed)
-        events = link([("dice_committed", {"commitment": commitment})], 0, GENESIS)
+        # the log declares its chain version: version 2 seals private events (shared/eventlog.py)
+        events = link([("dice_committed", {"chain": CHAIN_VERSION, "commitment": commitment})], 0, GENESIS)
         await self.store.commit(
             session_id, new=True, expected_version=None, expected_seq=0, ttl_s=self.ttl_s, events=events,
             fields={"seed": seed.hex(), "commitment": commitment, "cursor": 0, "cdigest": "", "nclient": 0,
                     "revealed": 0, "dtoken": hash_token(token), "owned": int(owned_by_match),
-                    "seq": 1, "head": events[-1].hash, "created": int(time.time())},
+                    "seq": 1, "head": events[-1].hash, "created": int(time.time()), "chain": CHAIN_VERSION},
         )
         return SessionInfo(session_id, commitment, 0, False, "", 0, owned_by_match, token)
 
@@ -209,16 +210,21 @@ class DiceSessions:
         caller's seat (a spectator without a seat token), as WatchMatch shows it."""
         rec = await self._load(session_id)
         events = await self.store.read_log(session_id)
-        if rec["owned"] == b"1" and rec["revealed"] != b"1":
-            seat = None if claim is None else seats.check(claim, session_id, json.loads(rec.get("tokens") or b"[]"))
-            events = [redact(e, seat, False) for e in events]
+        revealed = rec["revealed"] == b"1"
+        seat = None
+        if rec["owned"] == b"1" and not revealed and claim is not None:
+            seat = seats.check(claim, session_id, json.loads(rec.get("tokens") or b"[]"))
+        if rec["owned"] == b"1" or revealed:
+            sealer = sealer_for(session_id, rec)
+            events = [redact(e, seat, revealed, sealer) for e in events]
         return rec["commitment"].decode(), events
 
     async def verify(self, session_id: str) -> dicelog.Verdict:
-        """Check the whole log; until the seed is revealed only the chain and the commitment can be,
-        and the verdict names no roll."""
-        rec = await self._load(session_id)
-        return dicelog.verify(session_id, rec["commitment"].decode(), await self.store.read_log(session_id))
+        """Check the log as everyone may read it (as `export` shows it to a spectator): until the
+        seed is revealed only the chain (up to its head) and the commitment can be, and the
+        verdict names no roll."""
+        commitment, events = await self.export(session_id)
+        return dicelog.verify(session_id, commitment, events)
 
     async def _load(self, session_id: str) -> dict:
         rec = await self.store.load(session_id)

@@ -23,7 +23,9 @@ MAX_DEPTH = 4  # requests nest messages at most this deep (CreateMatchRequest.se
 
 
 class FieldTooLarge(ValueError):
-    pass
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(message)
+        self.field = field
 
 
 def check(message, depth: int = 0) -> None:
@@ -35,7 +37,7 @@ def check(message, depth: int = 0) -> None:
         if field.is_repeated:
             cap = REPEATED.get(name, DEFAULT_REPEATED)
             if len(value) > cap:
-                raise FieldTooLarge(f"{name} holds at most {cap} items, not {len(value)}")
+                raise FieldTooLarge(f"{name} holds at most {cap} items, not {len(value)}", name)
             items = value
         else:
             items = (value,)
@@ -43,7 +45,7 @@ def check(message, depth: int = 0) -> None:
             cap = TEXT.get(name, DEFAULT_TEXT)
             for item in items:
                 if len(item) > cap:
-                    raise FieldTooLarge(f"{name} is at most {cap} characters, not {len(item)}")
+                    raise FieldTooLarge(f"{name} is at most {cap} characters, not {len(item)}", name)
         elif field.type == FieldDescriptor.TYPE_MESSAGE:
             for item in items:
                 check(item, depth + 1)

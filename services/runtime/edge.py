@@ -42,8 +42,9 @@ BEARER: contextvars.ContextVar[str | None] = contextvars.ContextVar("bearer", de
 class Malformed:
     """A request whose bytes did not parse as its message type, or with a field over its cap."""
 
-    def __init__(self, details: str):
+    def __init__(self, details: str, field: str = ""):
         self.details = details
+        self.field = field
 
 
 def safe_deserializer(message_class) -> Callable[[bytes], Any]:
@@ -57,7 +58,7 @@ def safe_deserializer(message_class) -> Callable[[bytes], Any]:
         try:
             caps.check(message)
         except caps.FieldTooLarge as exc:
-            return Malformed(f"{type_name}: {exc}")
+            return Malformed(f"{type_name}: {exc}", exc.field)
         return message
 
     return decode
@@ -117,6 +118,16 @@ def _wrap(handler: grpc.RpcMethodHandler, around) -> grpc.RpcMethodHandler:
     return handler
 
 
+async def refuse(context, code: grpc.StatusCode, message: str, exc: BaseException | None = None, field: str = "",
+                 extra: list | tuple = ()) -> None:
+    """Abort with `code` and `message`, the google.rpc.Status details (services/runtime/richerrors.py)
+    in the trailing metadata beside `extra`."""
+    from services.runtime.richerrors import status
+
+    rich = status(code, message, exc, field)
+    await context.abort(code, message, trailing_metadata=tuple(extra) + tuple(rich.trailing_metadata))
+
+
 class SeatInterceptor(grpc.aio.ServerInterceptor):
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
@@ -159,18 +170,19 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
             if code is None:
                 log.exception("unexpected error in %s", method, exc_info=exc)
                 await context.abort(grpc.StatusCode.INTERNAL, f"internal error in {method}; it has been logged")
+            extra = []
             if isinstance(exc, eerr.RuleViolation):
-                context.set_trailing_metadata((("x-rule", exc.rule.encode("ascii", "replace").decode()),))
+                extra.append(("x-rule", exc.rule.encode("ascii", "replace").decode()))
             retry_s = getattr(exc, "retry_s", None)
             if retry_s is not None:
-                context.set_trailing_metadata((("retry-after", str(retry_s)),))
-            await context.abort(code, cut(exc))
+                extra.append(("retry-after", str(retry_s)))
+            await refuse(context, code, cut(exc), exc, extra=extra)
 
         def around(behavior, streaming):
             if streaming:
                 async def stream(request, context):
                     if isinstance(request, Malformed):
-                        await context.abort(grpc.StatusCode.INVALID_ARGUMENT, request.details)
+                        await refuse(context, grpc.StatusCode.INVALID_ARGUMENT, request.details, field=request.field)
                     try:
                         async for item in _iterate(behavior, request, context):
                             yield item
@@ -182,7 +194,7 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
 
             async def unary(request, context):
                 if isinstance(request, Malformed):
-                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, request.details)
+                    await refuse(context, grpc.StatusCode.INVALID_ARGUMENT, request.details, field=request.field)
                 remaining = context.time_remaining()
                 limit = UNARY_LIMIT_S if remaining is None else min(remaining, UNARY_LIMIT_S)
                 try:

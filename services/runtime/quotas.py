@@ -29,7 +29,7 @@ from limits import parse
 from limits.aio.storage import RedisStorage
 from limits.aio.strategies import FixedWindowRateLimiter
 
-from services.core.errors import LimitExceeded
+from services.core.errors import QuotaLike
 
 DEFAULTS = {
     "calls_per_peer": "2000/second",
@@ -44,7 +44,7 @@ DEFAULTS = {
 }
 
 
-class QuotaExceeded(LimitExceeded):
+class QuotaExceeded(QuotaLike):
     def __init__(self, name: str, rate, retry_s: int):
         super().__init__(f"limit {name} ({rate}) reached; retry in {retry_s} s")
         self.name, self.retry_s = name, retry_s

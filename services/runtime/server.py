@@ -1,5 +1,5 @@
 """Binds services to a grpc.aio server: registration with safe request decoding,
-the edge interceptors, standard health checking and reflection, graceful stop.
+the edge interceptors, standard health checking and reflection (v1 and v1alpha), graceful stop.
 
 The same code serves one service per process (split mode) or all four in one
 process (the embedded default); `build_server(["dice", "board", ...])` decides.
@@ -15,8 +15,8 @@ import grpc
 from google.protobuf import message_factory
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
 
+from services.runtime import reflection
 from services.runtime.edge import (
     ErrorInterceptor,
     MetricsInterceptor,
@@ -88,8 +88,7 @@ async def serve(bindings: list[tuple], host: str, port: int, max_message_bytes: 
         names.append(descriptor.full_name)
     health = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable_server_reflection(names + [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-                                                 reflection.SERVICE_NAME], server)
+    reflection.enable(names + [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name], server)
     warn_if_plaintext(host, credentials is not None)
     try:
         if credentials is None:

@@ -28,6 +28,7 @@ def test_leaving_a_match_and_coming_back_to_it(served):
     match_id, token = back.groups()
     running = archmage(served, "verify", match_id)
     assert running.returncode == 3 and running.stdout.startswith("NOT ENDED: ") and "TAMPERED" not in running.stdout
+    assert "hash chain is intact up to its head" in running.stdout and "only once the match ends" in running.stdout
     done = archmage(served, "play", "--match", match_id, "--seat-token", token, answers="0\n" * 3000)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Match over. " in done.stdout and f"verify it: archmage verify {match_id}" in done.stdout

@@ -136,7 +136,8 @@ def test_private_events_and_secret_rolls_are_hidden_until_the_end(channel):
     a.act({"kind": "hide", "number": 3})
     mine = [json.loads(e.body_json) for e in a.events() if e.type == "hid"]
     theirs = [json.loads(e.body_json) for e in b.events() if e.type == "hid"]
-    assert mine[0]["number"] == 3 and theirs == [{"redacted": True}]
+    assert mine[0]["number"] == 3 and [sorted(t) for t in theirs] == [["redacted", "sealed"]]
+    assert theirs[0]["redacted"] is True and len(theirs[0]["sealed"]) == 64  # its commitment (docs/fairness.md)
     rolls = [json.loads(e.body_json) for e in b.events() if e.type == "roll"]
     assert rolls[0]["secret"] and rolls[0]["pools"][0]["results"] == ["?", "?"]
     assert json.loads(b.view().view_json)["secrets"][0] is None

@@ -32,6 +32,53 @@ def test_reflection_lists_all_four_services(channel):
     assert set(SERVICES) <= names
 
 
+def _v1_classes():
+    """A reflection v1 client's messages, built from the protocol's own description: the v1 protos are
+    v1alpha's messages under package grpc.reflection.v1 (the same field numbers)."""
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
+    proto = descriptor_pb2.FileDescriptorProto()
+    reflection_pb2.DESCRIPTOR.CopyToProto(proto)
+    proto.name, proto.package = "client/grpc/reflection/v1/reflection.proto", "grpc.reflection.v1"
+    for message in proto.message_type:
+        for f in message.field:
+            if f.HasField("type_name"):
+                f.type_name = f.type_name.replace(".v1alpha.", ".v1.")
+    for m in proto.service[0].method:
+        m.input_type, m.output_type = (t.replace(".v1alpha.", ".v1.") for t in (m.input_type, m.output_type))
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(proto)
+    get = lambda name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"grpc.reflection.v1.{name}"))
+    return get("ServerReflectionRequest"), get("ServerReflectionResponse")
+
+
+@pytest.mark.parametrize("version", ["v1", "v1alpha"])
+def test_reflection_v1_and_v1alpha_both_answer_and_describe_the_services(channel, version):
+    from google.protobuf import descriptor_pb2
+
+    if version == "v1":
+        request_cls, response_cls = _v1_classes()
+    else:
+        request_cls, response_cls = reflection_pb2.ServerReflectionRequest, reflection_pb2.ServerReflectionResponse
+    call = channel.stream_stream(f"/grpc.reflection.{version}.ServerReflection/ServerReflectionInfo",
+                                 request_serializer=request_cls.SerializeToString,
+                                 response_deserializer=response_cls.FromString)
+    replies = list(call(iter([request_cls(list_services=""),
+                              request_cls(file_containing_symbol="archmage.dice.v1.Dice"),
+                              request_cls(file_containing_symbol=f"grpc.reflection.{version}.ServerReflection"),
+                              request_cls(file_containing_symbol="no.such.Thing")]), timeout=10))
+    names = {s.name for s in replies[0].list_services_response.service}
+    assert set(SERVICES) | {"grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection",
+                            "grpc.reflection.v1alpha.ServerReflection"} <= names
+    dice = [descriptor_pb2.FileDescriptorProto.FromString(b)
+            for b in replies[1].file_descriptor_response.file_descriptor_proto]
+    assert any(f.package == "archmage.dice.v1" and [s.name for s in f.service] == ["Dice"] for f in dice)
+    itself = [descriptor_pb2.FileDescriptorProto.FromString(b)
+              for b in replies[2].file_descriptor_response.file_descriptor_proto]
+    assert any(f.package == f"grpc.reflection.{version}" for f in itself)
+    assert replies[3].error_response.error_code == grpc.StatusCode.NOT_FOUND.value[0]
+
+
 def test_missing_seat_token_is_unauthenticated(channel):
     m = new_match(channel)
     with pytest.raises(grpc.RpcError) as err:
