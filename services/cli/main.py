@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 
@@ -24,7 +23,15 @@ import grpc
 from shared import dicelog
 from shared.eventlog import LoggedEvent
 
-DEFAULT_ADDR = os.environ.get("ARCHMAGE_ADDR", "127.0.0.1:50051")
+
+def _default_addr() -> str:
+    """ARCHMAGE_ADDR, read like every setting (services/core/config.py)."""
+    from services.core.config import ConfigError, Settings
+
+    try:
+        return Settings.from_env().client_addr
+    except ConfigError as exc:
+        raise SystemExit(f"configuration error: {exc}") from None
 
 
 def _dice(addr: str):
@@ -99,7 +106,7 @@ def cmd_verify(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="archmage", description="Archmage game platform client")
-    p.add_argument("--addr", default=DEFAULT_ADDR, help="the platform's gRPC address")
+    p.add_argument("--addr", default=_default_addr(), help="the platform's gRPC address")
     sub = p.add_subparsers(dest="command", required=True)
 
     d = sub.add_parser("dice", help="provably fair dice sessions")

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import sys
 import uuid
 
@@ -21,7 +20,9 @@ def _stubs(addr: str):
 
     # a player's own credential (from Players.SignIn) in ARCHMAGE_TOKEN, or a guest made on the spot;
     # idempotent calls retried on UNAVAILABLE, TLS when TLS_CA_FILE is set
-    ch = signed_in(client_channel(addr), os.environ.get("ARCHMAGE_TOKEN", ""))
+    from services.core.config import Settings
+
+    ch = signed_in(client_channel(addr), Settings.from_env().client_token)
     return (board_pb2_grpc.BoardStub(ch), combat_pb2_grpc.CombatStub(ch), matchmaking_pb2_grpc.MatchmakingStub(ch))
 
 

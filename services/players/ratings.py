@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from services.core.redisclient import is_cluster
+
 AI_PLAYER = "ai"
 _model = PlackettLuce()
 
@@ -70,7 +72,9 @@ class Ratings:
         before = [await self.get(game, p) for p in players]
         teams = [[_model.rating(mu=r.mu, sigma=r.sigma, name=r.player_id)] for r in before]
         after = _model.rate(teams, ranks=[best[p] for p in players])
-        async with self.redis.pipeline(transaction=True) as pipe:
+        # one transaction on a single Redis; on a Cluster the players' ratings live in different
+        # slots, so a plain pipeline (the rated: mark above still rates a match once)
+        async with self.redis.pipeline(transaction=not is_cluster(self.redis)) as pipe:
             for old, [new] in zip(before, after):
                 rated = Rating(old.player_id, game, new.mu, new.sigma, old.matches + 1)
                 pipe.hset(f"rating:{game}:{old.player_id}",

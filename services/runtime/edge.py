@@ -213,13 +213,13 @@ class QuotaInterceptor(grpc.aio.ServerInterceptor):
         def around(behavior, streaming):
             if streaming:
                 async def stream(request, context):
-                    await self.quotas.hit("calls_per_peer", peer_of(context))
+                    await self.quotas.guard("calls_per_peer", peer_of(context))
                     async for item in _iterate(behavior, request, context):
                         yield item
                 return stream
 
             async def unary(request, context):
-                await self.quotas.hit("calls_per_peer", peer_of(context))
+                await self.quotas.guard("calls_per_peer", peer_of(context))
                 return await behavior(request, context)
             return unary
 
