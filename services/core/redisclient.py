@@ -68,7 +68,10 @@ class _AnyLiveMaster(AsyncCommandsParser):
     """redis-py's table of commands (which arguments are keys), read from any master that
     answers. The library asks its "default node" only (the first master it lists, dead or
     alive), for the table when it rediscovers the Cluster and for the keys of commands like
-    XREAD: one master down would then fail every command, even on keys of the others."""
+    XREAD: one master down would then fail every command, even on keys of the others.
+    The table is read once: redis-py rediscovers the Cluster after every connection error,
+    and reading it again each time (a large reply) would keep a client with one master down
+    busy rediscovering. A command missing from it has the table read again, as redis-py does."""
 
     def __init__(self, client: RedisCluster):
         super().__init__()
@@ -92,6 +95,8 @@ class _AnyLiveMaster(AsyncCommandsParser):
     async def initialize(self, node=None) -> None:
         if node is not None:
             self.node = node
+            if self.commands:  # a rediscovery of the Cluster (after any connection error): the table stands
+                return
         commands = await self._on_a_live_master("COMMAND")
         self.commands = {cmd.lower(): command for cmd, command in commands.items()}
 
