@@ -17,7 +17,7 @@ from services.ai.notifier import TASK
 from services.client.channels import channel
 from services.client.reading import all_legal_actions
 from services.core.metrics import METRICS
-from services.runtime import tls
+from services.rpc import tls
 from shared.engine.registry import policy_for
 
 # what a later attempt may get past: a service or Redis down or slow, a lost race, a limit

@@ -29,7 +29,7 @@ def _stubs(addr: str):
 def client_channel(addr: str):
     """A channel to the platform: TLS when TLS_CA_FILE names the CA to trust."""
     from services.core.config import Settings
-    from services.runtime import tls
+    from services.rpc import tls
 
     return tls.channel(addr, Settings.from_env())
 

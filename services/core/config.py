@@ -87,11 +87,11 @@ class Settings:
     mm_claim_ms: int = 30_000  # tickets claimed by a replica that died go back after this
     player_key_file: str = ""  # PEM Ed25519 key that signs session credentials; empty = one kept in Redis
     session_ttl_s: int = 3600  # how long a session credential lasts
-    tls_cert_file: str = ""  # the server's certificate (and a client's, for mutual TLS); services/runtime/tls.py
+    tls_cert_file: str = ""  # the server's certificate (and a client's, for mutual TLS); services/rpc/tls.py
     tls_key_file: str = ""
     tls_ca_file: str = ""  # clients trust servers signed by this CA
     tls_client_ca_file: str = ""  # servers require client certificates signed by this CA
-    limits: dict = field(default_factory=dict)  # LIMIT_<NAME>=rate overrides (services/runtime/quotas.py)
+    limits: dict = field(default_factory=dict)  # LIMIT_<NAME>=rate overrides (services/rpc/quotas.py)
     extra: dict = field(default_factory=dict)
 
     @classmethod

@@ -18,6 +18,7 @@ from typing import AsyncIterator, Sequence
 
 from services.core import seats as seat_tokens
 from services.core.ai_turns import AiTurns, TurnNotifier, ai_to_act
+from services.core.dice_sessions import PoolSpec
 from services.core.dicesource import DiceSource
 from services.core.errors import BadRequest, Conflict, NotFound, Precondition
 from services.core.jsontext import json_object
@@ -25,7 +26,6 @@ from services.core.metrics import METRICS, match_ended, match_started
 from services.core.store import MatchStore
 from services.core.tokens import hash_token
 from services.core.visibility import redact
-from services.dice.sessions import PoolSpec
 from shared import dicelog
 from shared.engine import CHANCE, TERMINAL, GameEngine, MatchConfig, NotYourTurn, RuleViolation
 from shared.engine.registry import engine_for, game_names

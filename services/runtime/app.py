@@ -8,18 +8,18 @@ import logging
 from prometheus_client import start_http_server
 
 from services.core.config import Settings
+from services.core.dice_sessions import DiceSessions
 from services.core.dicesource import InProcessDice, RemoteDice
 from services.core.matches import Matches
 from services.core.store import MatchStore
-from services.dice.sessions import DiceSessions
 from services.matchmaking.matching import Window
 from services.matchmaking.matchmaker import Matchmaker, MatchmakerSettings
 from services.matchmaking.tickets import TicketStore
 from services.players.accounts import Accounts
 from services.players.credentials import Credentials
 from services.players.ratings import Ratings
-from services.runtime import tls
-from services.runtime.quotas import Quotas
+from services.rpc import tls
+from services.rpc.quotas import Quotas
 from services.runtime.server import Mounted, serve
 
 log = logging.getLogger("archmage")

@@ -16,7 +16,7 @@ import redis
 from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
-from services.runtime.quotas import DEFAULTS
+from services.rpc.quotas import DEFAULTS
 from tests.support.processes import service_process
 from tests.trust.support import identity
 

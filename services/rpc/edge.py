@@ -9,7 +9,7 @@
   unexpected is INTERNAL with the cause logged, never UNKNOWN;
 * MetricsInterceptor times every call and counts its status code.
 Requests are decoded by `safe_deserializer`: bytes that are not the expected message,
-or a field over its size cap (services/runtime/caps.py), become a Malformed marker that
+or a field over its size cap (services/rpc/caps.py), become a Malformed marker that
 the error interceptor answers with INVALID_ARGUMENT. Every error message is cut to
 MAX_DETAILS characters, so no refusal echoes an oversized value back.
 """
@@ -26,7 +26,7 @@ import grpc
 from services.core import errors as perr
 from services.core import seats
 from services.core.metrics import METRICS
-from services.runtime import caps
+from services.rpc import caps
 from shared.engine import errors as eerr
 
 log = logging.getLogger("archmage.edge")
@@ -200,13 +200,13 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
 
 
 class QuotaInterceptor(grpc.aio.ServerInterceptor):
-    """Counts every call against its peer's calls_per_peer limit (services/runtime/quotas.py)."""
+    """Counts every call against its peer's calls_per_peer limit (services/rpc/quotas.py)."""
 
     def __init__(self, quotas):
         self.quotas = quotas
 
     async def intercept_service(self, continuation, details):
-        from services.runtime.quotas import peer_of
+        from services.rpc.quotas import peer_of
 
         handler = await continuation(details)
 
