@@ -128,6 +128,26 @@ def test_the_store_scripts_stay_in_one_slot_and_the_ai_mark_rides_along(cluster)
     asyncio.run(scenario())
 
 
+def test_the_probe_sums_the_masters_and_reads_the_ai_queue_from_its_own_broker(cluster, redis_url):
+    import redis
+
+    from services.core.metrics import PlatformProbe, active_key
+
+    game = "probe-" + uuid.uuid4().hex[:6]
+    client = redis.RedisCluster.from_url(cluster.url)
+    ids = [uuid.uuid4().hex[:16] for _ in range(9)]
+    client.zadd(active_key(game), {i: time.time() for i in ids})
+    probe = PlatformProbe(cluster.url, ["ai-" + game], [game], 3600, cluster=True, broker_url=redis_url)
+    got = {(s.name, tuple(sorted(s.labels.items()))): s.value for f in probe.collect() for s in f.samples}
+    assert got[("archmage_redis_up", ())] == 1
+    assert got[("archmage_active_matches", (("game", game),))] == 9
+    assert got[("archmage_ai_queue_depth", (("queue", "ai-" + game),))] == 0
+    each = [redis.Redis(port=p).info("memory")["used_memory"] for p in cluster.ports]
+    assert got[("archmage_redis_used_memory_bytes", ())] >= sum(each) * 0.9  # the three masters', summed
+    client.delete(active_key(game))
+    client.close()
+
+
 def test_matches_and_tickets_through_a_cluster_then_one_master_dies(cluster, served):
     server, ch = served
     mm_stub = matchmaking_pb2_grpc.MatchmakingStub(ch)
@@ -198,3 +218,10 @@ def test_matches_and_tickets_through_a_cluster_then_one_master_dies(cluster, ser
             assert err.code() == grpc.StatusCode.UNAVAILABLE and "Redis is unavailable" in err.details(), \
                 (err.code(), err.details())
     assert set(codes) <= {grpc.StatusCode.OK, grpc.StatusCode.UNAVAILABLE}
+
+    # the probe says Redis is down (one master is) and the scrape still answers
+    from services.core.metrics import PlatformProbe
+
+    probe = PlatformProbe(cluster.url, ["ai"], ["race"], 3600, cluster=True, timeout_s=0.3)
+    samples = {s.name: s.value for f in probe.collect() for s in f.samples}
+    assert samples["archmage_redis_up"] == 0
