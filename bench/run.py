@@ -11,6 +11,7 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
     policy_<game>_p50_ms, _p99_ms  each game's AI policy, per choice, in process
     games_per_s_<game>, copy_vs_json_<game>   the engines alone (bench/engines.py)
     wizards_rank2_share, wizards_encounters_*  all-AI Wizards, 28 days (bench/wizards_life.py)
+    wizards4_*                     all-AI 4-player Wizards matches to their end (bench/wizards_match.py)
 and, when the matchmaking benchmark is present, its figures (mm_*).
 """
 from __future__ import annotations
@@ -131,6 +132,9 @@ def main(argv: list[str] | None = None) -> dict:
     from bench.wizards_life import measure as wizards_life
 
     figures.update(wizards_life())
+    from bench.wizards_match import measure as wizards_matches
+
+    figures.update(wizards_matches())
     figures.update(measure(redis_url))
 
     print("split platform: combat load, then all-AI matches...", flush=True)

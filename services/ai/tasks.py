@@ -1,12 +1,19 @@
 """The AI turn task: thin. Read the seat's view and legal actions through the public
 gRPC API with the seat's token, ask the game's policy, submit the choice.
 
+The task names the turn (match, seat, version) and carries no token: the worker derives
+the seat's token from the AI key (AI_KEY_FILE, or the one in Redis; services/core/ai_seats.py),
+the same key the match was created with. A task for a match created before that scheme
+still carries the token the match keeps, and plays with it.
+
 The action id is derived from (match, version), so a task delivered twice acts once:
 the second submission is answered as a replay and changes nothing."""
 from __future__ import annotations
 
 import json
+import logging
 import random
+import threading
 import time
 
 import grpc
@@ -16,9 +23,12 @@ from services.ai.celery_app import app, settings
 from services.ai.notifier import TASK
 from services.client.channels import channel
 from services.client.reading import all_legal_actions
+from services.core import ai_seats
 from services.core.metrics import METRICS
 from services.rpc import tls
 from shared.engine.registry import policy_for
+
+log = logging.getLogger("archmage.ai")
 
 # what a later attempt may get past: a service or Redis down or slow, a lost race, a limit
 # (INTERNAL is a bug to fix, not to retry: the sweep still tries the turn again later)
@@ -30,6 +40,25 @@ def _channels():
     if not hasattr(_channels, "cache"):
         _channels.cache = {addr: tls.channel(addr, settings) for addr in {settings.board_addr, settings.combat_addr}}
     return _channels.cache
+
+
+_key_lock = threading.Lock()
+
+
+def ai_key() -> bytes:
+    """This worker's AI key, loaded on its first turn (a blocking Redis read at most once)."""
+    with _key_lock:
+        if not hasattr(ai_key, "value"):
+            import redis
+
+            client = redis.Redis.from_url(settings.redis_url, socket_timeout=10, socket_connect_timeout=10)
+            try:
+                ai_key.value = ai_seats.load_sync(client, settings.ai_key_file)
+            finally:
+                client.close()
+            log.info("AI seats' tokens come from AI key %s (%s)", ai_seats.key_id(ai_key.value),
+                     "AI_KEY_FILE" if settings.ai_key_file else "kept in Redis")
+        return ai_key.value
 
 
 def play_turn_once(match_id: str, seat: int, version: int, token: str, board_addr: str, combat_addr: str,
@@ -77,20 +106,28 @@ ATTEMPTS = 6  # back-off of 0-1, 0-2, 0-4, 0-8, 0-8 s between them: about 23 s a
 
 
 @app.task(name=TASK, bind=True)
-def play_turn(self, match_id: str, seat: int, version: int, token: str) -> str:
+def play_turn(self, match_id: str, seat: int, version: int, token: str | None = None) -> str:
     """One AI turn. A transient failure is tried again in the task, after Celery's exponential
     back-off with full jitter: not by re-publishing, because a broker that is down (Redis, the
     usual cause) refuses the retry, and a rejected task wedges the worker's consumer. A turn
-    that fails for good is left to the sweep (services/core/ai_turns.py)."""
+    that fails for good is left to the sweep (services/core/ai_turns.py).
+    `token` comes only with a match created before AI seats' tokens were derived."""
     start = time.perf_counter()
     game = "unknown"
+    derived = token is None
     try:
+        if derived:
+            token = ai_seats.derive(ai_key(), match_id, seat)
         for attempt in range(ATTEMPTS):
             try:
                 result, game = play_turn_once(match_id, seat, version, token, settings.board_addr,
                                               settings.combat_addr, _channels())
                 break
             except grpc.RpcError as exc:
+                if derived and exc.code() == grpc.StatusCode.UNAUTHENTICATED:
+                    log.error("the seat token derived for %s seat %s was refused: the matchmaking service and the"
+                              " AI workers must share one AI key (the same AI_KEY_FILE, or none on both); this"
+                              " worker's is %s", match_id, seat, ai_seats.key_id(ai_key()))
                 if exc.code() not in TRANSIENT or attempt + 1 == ATTEMPTS:
                     raise
                 METRICS.ai_turns.labels(game, "retried").inc()

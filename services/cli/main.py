@@ -5,7 +5,10 @@
     archmage dice reveal ID TOKEN           reveal the seed
     archmage dice export ID [-o FILE]       the log as JSON
     archmage verify ID | --file FILE        recompute every roll and the hash chain, locally
-    archmage play GAME [--ai N]             play a match in the terminal
+    archmage play GAME [--ai N]             play a match in the terminal against AI seats
+    archmage play --match ID --seat-token T rejoin a match you left, in your seat
+    archmage queue GAME [--seats N]         queue through matchmaking, then play the seat assigned
+    archmage matches                        your newest matches (needs ARCHMAGE_TOKEN)
     archmage watch MATCH_ID                 follow a match's events
 
 Addresses come from ARCHMAGE_ADDR (default 127.0.0.1:50051) or --addr; with TLS_CA_FILE set
@@ -96,6 +99,10 @@ def cmd_verify(args) -> int:
         log = stub.ExportLog(pb.ExportLogRequest(session_id=args.id))
         session_id, commitment = args.id, log.commitment
         events = [LoggedEvent(e.seq, e.type, e.body_json, e.prev_hash, e.hash) for e in log.events]
+    if not any(e.type == "dice_revealed" for e in events):
+        print(f"NOT ENDED: {session_id} is still being played, so its seed is not revealed and its secret rolls are "
+              f"hidden; verify it once it has ended ({len(events)} events so far)")
+        return 3
     verdict = dicelog.verify(session_id, args.commitment or commitment, events)
     for problem in verdict.problems:
         print(f"FAIL {problem}")
@@ -104,9 +111,24 @@ def cmd_verify(args) -> int:
     return 0 if verdict.ok else 1
 
 
+def games_help() -> str:
+    """The games this client knows, with their seats and variants, for --help."""
+    from shared.engine.registry import engine_for, game_names
+
+    lines = ["games:"]
+    for name in game_names():
+        e = engine_for(name)
+        lines.append(f"  {name:<10} {e.title}: {e.min_seats}-{e.max_seats} seats; variants {', '.join(e.variants)}")
+    return "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="archmage", description="Archmage game platform client")
-    p.add_argument("--addr", default=_default_addr(), help="the platform's gRPC address")
+    p = argparse.ArgumentParser(prog="archmage", description="Archmage game platform client", epilog=games_help(),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    default_addr = _default_addr()
+    p.add_argument("--addr", default=default_addr,
+                   help=f"the platform's gRPC address (ARCHMAGE_ADDR; now {default_addr}; `make run` serves "
+                        f"127.0.0.1:50051 unless ARCHMAGE_PORT says otherwise)")
     sub = p.add_subparsers(dest="command", required=True)
 
     d = sub.add_parser("dice", help="provably fair dice sessions")
@@ -136,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     except grpc.RpcError as exc:
         print(f"error: {exc.code().name}: {exc.details()}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

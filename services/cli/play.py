@@ -63,9 +63,10 @@ def platform_line(type_: str, body: dict, game: str | None) -> str | None:
             return f"{sum(len(p['results']) for p in pools)} dice rolled for {pools[0]['purpose']} and more"
         return "dice: " + "; ".join(f"{p['purpose']}: {' '.join(str(r) for r in p['results'])}" for p in pools)
     if type_ == "match_finished":
-        return f"match over: {body.get('outcome')}"
+        outcome = body.get("outcome") or {}
+        return "match finished" + (f": {outcome['summary']}" if outcome.get("summary") else "")
     if type_ == "dice_revealed":
-        return f"dice seed revealed: {body['seed'][:16]}... (verify with: archmage verify MATCH_ID)"
+        return f"dice seed revealed: {body['seed'][:16]}... (check every roll: archmage verify <match id>)"
     if type_ == "client_seed":
         return f"client seed added: {body['seed']!r}"
     return None
@@ -92,6 +93,13 @@ def _print_events(render, events) -> None:
 
 def cmd_play(args) -> int:
     stubs = _stubs(args.addr)
+    if args.match:
+        if not args.seat_token:
+            raise SystemExit("rejoining needs the seat token you were given: --seat-token")
+        play_seat(stubs, args.match, args.seat_token)
+        return 0
+    if not args.game:
+        raise SystemExit("which game? archmage play GAME (see archmage --help for the games)")
     if not args.campaign:
         play_match(stubs, args.game, args.variant or "", args.ai, args.options or "")
         return 0
@@ -112,45 +120,134 @@ def cmd_play(args) -> int:
 def play_match(stubs, game: str, variant: str, ai: int, options_json: str) -> dict | None:
     """Create a match with the player in seat 0 and `ai` AI seats, and play it to the end.
     Returns the outcome, or None if the player left."""
-    from archmage.board.v1 import board_pb2
-    from archmage.common.v1 import common_pb2
     from archmage.matchmaking.v1 import matchmaking_pb2
 
-    board, combat, mm = stubs
     seats = [matchmaking_pb2.SeatSpec(kind="human", name="you")] + [
         matchmaking_pb2.SeatSpec(kind="ai", name=f"AI {i + 1}") for i in range(ai)]
-    created = mm.CreateMatch(matchmaking_pb2.CreateMatchRequest(
+    created = stubs[2].CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game=game, variant=variant, seats=seats, options_json=options_json))
-    meta = (("x-seat-token", created.seat_tokens[0].token),)
     print(f"match {created.match_id} created; dice commitment {created.dice_commitment[:16]}...")
-    render = _renderer(game)
+    return play_seat(stubs, created.match_id, created.seat_tokens[0].token, [s.name for s in seats])
+
+
+def seat_of(token: str) -> int:
+    """A seat token reads "<match id>.<seat>.<secret>" (services/core/seats.py)."""
+    parts = token.split(".")
+    if len(parts) != 3 or not parts[1].isdigit():
+        raise SystemExit("that is not a seat token: it reads <match id>.<seat>.<secret>")
+    return int(parts[1])
+
+
+def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) -> dict | None:
+    """Play the seat `token` proves in match `match_id` until the match ends (its outcome) or
+    the player leaves (None; the match waits for them, and how to come back is printed)."""
+    from archmage.board.v1 import board_pb2
+    from archmage.common.v1 import common_pb2
+
+    board, combat, _ = stubs
+    me = seat_of(token)
+    meta = (("x-seat-token", token),)
+    view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta)
+    render = _renderer(view.game)
     seen = 0
-    while True:
-        view = board.GetMatch(board_pb2.GetMatchRequest(match_id=created.match_id), metadata=meta)
-        events = events_between(board, created.match_id, seen, view.last_seq, meta)
-        if events:
-            _print_events(render, events)
-        seen = view.last_seq  # what the view shows; anything newer wakes _wait_for_change
-        if view.status == "finished":
-            print(render.render(json.loads(view.view_json), 0) if render else view.view_json)
-            print("match over:", view.outcome_json)
-            print(f"verify it: archmage verify {created.match_id}")
-            return json.loads(view.outcome_json) if view.outcome_json else {}
-        if view.to_act != 0:
-            _wait_for_change(board, created.match_id, seen, meta)
-            continue
-        print(render.render(json.loads(view.view_json), 0) if render else view.view_json)
-        version, actions = all_legal_actions(board, created.match_id, meta)
-        picked = _choose(actions)
-        if picked is None:
-            print("left the match")
-            return None
-        request = common_pb2.ActRequest(match_id=created.match_id, action_id=str(uuid.uuid4()),
-                                        expected_version=version, action_json=picked.action_json)
+    try:
+        while True:
+            view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta)
+            events = events_between(board, match_id, seen, view.last_seq, meta)
+            if events:
+                _print_events(render, events)
+            seen = view.last_seq  # what the view shows; anything newer wakes _wait_for_change
+            if view.status == "finished":
+                print(render.render(json.loads(view.view_json), me) if render else view.view_json)
+                outcome = json.loads(view.outcome_json) if view.outcome_json else {}
+                seat_names = names or [f"seat {i}" for i in range(len(outcome.get("scores") or []))]
+                print(how_it_ended(outcome, me, seat_names))
+                print(f"verify it: archmage verify {match_id}")
+                return outcome
+            if view.to_act != me:
+                _wait_for_change(board, match_id, seen, meta)
+                continue
+            print(render.render(json.loads(view.view_json), me) if render else view.view_json)
+            version, actions = all_legal_actions(board, match_id, meta)
+            picked = _choose(actions)
+            if picked is None:
+                break
+            request = common_pb2.ActRequest(match_id=match_id, action_id=str(uuid.uuid4()),
+                                            expected_version=version, action_json=picked.action_json)
+            try:
+                (combat.Resolve if picked.service == "combat" else board.Move)(request, metadata=meta)
+            except grpc.RpcError as exc:
+                print(f"refused: {exc.details()}")
+    except KeyboardInterrupt:
+        print()
+    print(f"left the match; it waits for you. Come back with:\n  archmage play --match {match_id} --seat-token {token}")
+    return None
+
+
+def cmd_queue(args) -> int:
+    """Queue through matchmaking, show the wait, and play the seat assigned."""
+    from archmage.matchmaking.v1 import matchmaking_pb2 as mm
+
+    stubs = _stubs(args.addr)
+    queue = stubs[2]
+    ticket = queue.CreateTicket(mm.CreateTicketRequest(game=args.game, variant=args.variant or "", seats=args.seats,
+                                                       ai_welcome=args.ai_welcome, max_wait_s=args.max_wait,
+                                                       invite_code=args.invite or ""))
+    print(f"queued for {args.game} (ticket {ticket.ticket_id}); Ctrl-C leaves the queue")
+    try:
+        for t in queue.WatchTicket(mm.TicketRef(ticket_id=ticket.ticket_id)):
+            print(f"  {t.state}, waited {t.waited_ms / 1000:.0f} s", flush=True)
+            if t.state == "assigned":
+                mine = next(s for s in t.assignment.seats if s.seat_token)
+                print(f"match {t.assignment.match_id}: you play seat {mine.seat} "
+                      f"with {len(t.assignment.seats) - 1} other players and {t.assignment.ai_seats} AI")
+                play_seat(stubs, t.assignment.match_id, mine.seat_token)
+                return 0
+            if t.state in ("cancelled", "expired"):
+                print(f"the ticket was {t.state}; nothing was played")
+                return 1
+    except KeyboardInterrupt:
         try:
-            (combat.Resolve if picked.service == "combat" else board.Move)(request, metadata=meta)
-        except grpc.RpcError as exc:
-            print(f"refused: {exc.details()}")
+            queue.CancelTicket(mm.TicketRef(ticket_id=ticket.ticket_id))
+            print("\nleft the queue")
+        except grpc.RpcError as exc:  # being matched already: the assignment stands
+            print(f"\ncould not leave the queue: {exc.details()}")
+        return 130
+    return 1
+
+
+def cmd_matches(args) -> int:
+    """The player's newest matches (a guest made on the spot has none: sign in and set ARCHMAGE_TOKEN)."""
+    from archmage.matchmaking.v1 import matchmaking_pb2 as mm
+
+    from services.core.config import Settings
+
+    if not Settings.from_env().client_token:
+        raise SystemExit("listing your matches needs your own credential in ARCHMAGE_TOKEN (Players.SignIn)")
+    mine = _stubs(args.addr)[2].ListMyMatches(mm.ListMyMatchesRequest(limit=args.limit)).matches
+    for m in mine:
+        print(f"{m.match_id}  {m.game:<10} {m.variant or 'standard':<12} {m.status:<9} "
+              f"seat {', '.join(map(str, m.seats))}{'  rated' if m.rated else ''}")
+    if not mine:
+        print("no matches yet")
+    return 0
+
+
+def how_it_ended(outcome: dict, me: int, seat_names: list[str]) -> str:
+    """One plain sentence for the player in seat `me`: who won, or that nobody did, and the game's own words."""
+    names = [("you" if i == me else (name or f"seat {i}")) for i, name in enumerate(seat_names)]
+    winners = outcome.get("winners") or []
+    if not winners:
+        verdict = "Nobody won"
+    elif me in winners:
+        others = [names[w] for w in winners if w != me]
+        verdict = "You won" + (f", with {' and '.join(others)}" if others else "")
+    else:
+        verdict = f"{' and '.join(names[w] for w in winners)} won; you did not"
+    scores = outcome.get("scores") or []
+    tally = ", ".join(f"{names[i]} {s}" for i, s in enumerate(scores) if i < len(names))
+    summary = outcome.get("summary")
+    return f"Match over. {verdict}." + (f" {summary}." if summary else "") + (f" Scores: {tally}." if tally else "")
 
 
 SHOWN = 40
@@ -210,14 +307,27 @@ def cmd_watch(args) -> int:
 
 
 def add_commands(sub) -> None:
-    p = sub.add_parser("play", help="play a match in the terminal against AI seats")
-    p.add_argument("game")
+    p = sub.add_parser("play", help="play a match in the terminal against AI seats, or rejoin one")
+    p.add_argument("game", nargs="?", help="tower, incantris or wizards (see archmage --help)")
+    p.add_argument("--match", default="", help="rejoin this match (with --seat-token)")
+    p.add_argument("--seat-token", default="", help="the seat token you were given for the match")
     p.add_argument("--ai", type=int, default=1, help="how many AI opponents")
     p.add_argument("--variant", "--scenario", dest="variant", default="")
     p.add_argument("--options", default="", help="game options as a JSON object")
     p.add_argument("--campaign", action="store_true",
                    help="play a campaign: its games in order, the record carried from each to the next")
     p.set_defaults(run=cmd_play)
+    q = sub.add_parser("queue", help="queue through matchmaking, then play the seat assigned")
+    q.add_argument("game")
+    q.add_argument("--seats", type=int, default=0, help="the match size wanted (0: any the game allows)")
+    q.add_argument("--variant", default="")
+    q.add_argument("--ai-welcome", action="store_true", help="AI opponents may fill the match")
+    q.add_argument("--max-wait", type=int, default=30, help="seconds before AI fills the rest (with --ai-welcome)")
+    q.add_argument("--invite", default="", help="an invite code: only tickets with the same code meet")
+    q.set_defaults(run=cmd_queue)
+    m = sub.add_parser("matches", help="your newest matches (needs ARCHMAGE_TOKEN)")
+    m.add_argument("--limit", type=int, default=20)
+    m.set_defaults(run=cmd_matches)
     w = sub.add_parser("watch", help="follow a match's events")
     w.add_argument("match_id")
     w.add_argument("--token", default="", help="a seat token, to see that seat's private events")

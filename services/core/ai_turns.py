@@ -38,9 +38,11 @@ return 1
 
 
 class TurnNotifier(Protocol):
-    """Told after every commit whose next actor is an AI seat."""
+    """Told after every commit whose next actor is an AI seat. `token` is None: the worker
+    derives the seat's token from the AI key (services/core/ai_seats.py); only a match
+    created before that scheme hands over the token it keeps in its record."""
 
-    async def ai_turn(self, match_id: str, seat: int, version: int, token: str) -> None: ...
+    async def ai_turn(self, match_id: str, seat: int, version: int, token: str | None) -> None: ...
 
 
 class NoAI:
@@ -48,10 +50,13 @@ class NoAI:
         return None
 
 
-def ai_to_act(engine: GameEngine, state, seat_kinds: list[str], ai_tokens: dict[str, str]):
-    """(seat, token) when an AI seat is to act in `state`, else None."""
+def ai_to_act(engine: GameEngine, state, seat_kinds: list[str], legacy_tokens: dict[str, str] | None = None):
+    """(seat, token) when an AI seat is to act in `state`, else None. The token is None but for
+    a match that still keeps its AI seats' tokens (`legacy_tokens`, by seat number as text)."""
     who = engine.actor(state)
-    return (who, ai_tokens[str(who)]) if who >= 0 and seat_kinds[who] == "ai" else None
+    if who < 0 or seat_kinds[who] != "ai":
+        return None
+    return who, (legacy_tokens or {}).get(str(who))
 
 
 class AiTurns:
@@ -99,7 +104,8 @@ class AiTurns:
             except NotFound:
                 await self._claim(keys=[DUE_KEY], args=[match_id, repr(now), ""])
                 continue
-            due = None if rec.finished else ai_to_act(engine_for(rec.game), rec.state, rec.seat_kinds, rec.ai_tokens)
+            engine = engine_for(rec.game)
+            due = None if rec.finished else ai_to_act(engine, rec.state, rec.seat_kinds, rec.legacy_ai_tokens)
             if due is None:  # a human's turn, or over: nothing to wait for
                 await self._claim(keys=[DUE_KEY], args=[match_id, repr(now), ""])
                 continue

@@ -87,6 +87,7 @@ class Settings:
     mm_claim_ms: int = 30_000  # tickets claimed by a replica that died go back after this
     player_key_file: str = ""  # PEM Ed25519 key that signs session credentials; empty = one kept in Redis
     session_ttl_s: int = 3600  # how long a session credential lasts
+    ai_key_file: str = ""  # the key AI seats' tokens are derived from (matchmaking, AI workers); empty = in Redis
     tls_cert_file: str = ""  # the server's certificate (and a client's, for mutual TLS); services/rpc/tls.py
     tls_key_file: str = ""
     tls_ca_file: str = ""  # clients trust servers signed by this CA
@@ -144,6 +145,7 @@ class Settings:
             mm_claim_ms=_int(env, "MM_CLAIM_MS", 30_000),
             player_key_file=_get(env, "PLAYER_KEY_FILE", ""),
             session_ttl_s=_int(env, "SESSION_TTL_S", 3600),
+            ai_key_file=_get(env, "AI_KEY_FILE", ""),
             tls_cert_file=_get(env, "TLS_CERT_FILE", ""),
             tls_key_file=_get(env, "TLS_KEY_FILE", ""),
             tls_ca_file=_get(env, "TLS_CA_FILE", ""),

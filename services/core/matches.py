@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import AsyncIterator, Sequence
 
+from services.core import ai_seats
 from services.core import seats as seat_tokens
 from services.core.ai_turns import AiTurns, TurnNotifier, ai_to_act
 from services.core.dice_sessions import PoolSpec
@@ -75,9 +76,12 @@ class MatchRecord:
         return [s.kind for s in self.seats]
 
     @property
-    def ai_tokens(self) -> dict[str, str]:
-        """The AI seats' tokens, by seat number as text: handed to the AI workers with each turn."""
-        return json.loads(self.raw["ai_tokens"])
+    def legacy_ai_tokens(self) -> dict[str, str]:
+        """The AI seats' tokens, by seat number as text, of a match created before they were derived
+        from the AI key (services/core/ai_seats.py): it goes on handing them to the workers until it
+        ends. Empty for every match created since."""
+        raw = self.raw.get("ai_tokens")
+        return json.loads(raw) if raw else {}
 
 
 @dataclass(frozen=True)
@@ -110,8 +114,10 @@ def _known_kinds(engine: GameEngine, rec: "MatchRecord") -> set[str]:
 class Matches:
     def __init__(self, store: MatchStore, dice: DiceSource, notifier: TurnNotifier | None = None, *,
                  match_ttl_s: int = 7 * 24 * 3600, finished_ttl_s: int = 24 * 3600,
-                 action_ttl_s: int = 24 * 3600, retries: int = 8, ratings=None):
+                 action_ttl_s: int = 24 * 3600, retries: int = 8, ratings=None, ai_key_file: str = ""):
         self.store = store
+        self.ai_key_file = ai_key_file  # AI_KEY_FILE; empty = the AI key kept in Redis
+        self._ai_key: bytes | None = None
         self.ratings = ratings  # services.players.ratings.Ratings: rated matches change it when they end
         self.dice = dice
         self.ai = AiTurns(store.redis, notifier)
@@ -125,6 +131,12 @@ class Matches:
         """Whether this process can start AI turns (and so may seat AI players)."""
         return self.ai.plays_ai
 
+    async def ai_key(self) -> bytes:
+        """The key AI seats' tokens are derived from, loaded once (services/core/ai_seats.py)."""
+        if self._ai_key is None:
+            self._ai_key = await ai_seats.load(self.store.redis, self.ai_key_file)
+        return self._ai_key
+
     async def sweep_stalled_ai(self, stall_s: float) -> int:
         """Queue again the AI turns due for more than stall_s seconds with no move (ai_turns.py)."""
         return await self.ai.sweep(self.load, stall_s)
@@ -137,11 +149,14 @@ class Matches:
         if game not in game_names():
             raise BadRequest(f"unknown game {game!r}; this platform hosts {', '.join(game_names())}")
         engine = engine_for(game)
-        variant = variant or engine.variants[0]
+        variant = variant or engine.default_variant(len(seats))
         if variant not in engine.variants:
             raise BadRequest(f"{engine.title} has no variant {variant!r}; it has {', '.join(engine.variants)}")
         if not engine.min_seats <= len(seats) <= engine.max_seats:
             raise BadRequest(f"{engine.title} seats {engine.min_seats} to {engine.max_seats} players, not {len(seats)}")
+        if len(seats) not in engine.seat_counts(variant):
+            counts = ", ".join(str(n) for n in engine.seat_counts(variant))
+            raise BadRequest(f"{engine.title} {variant} is played by {counts} players, not {len(seats)}")
         for kind, name in seats:
             if kind not in SEAT_KINDS:
                 raise BadRequest(f"a seat is 'human' or 'ai', not {kind!r}")
@@ -151,7 +166,11 @@ class Matches:
         state = engine.setup(config)  # InvalidConfig surfaces as INVALID_ARGUMENT
         match_id = match_id or secrets.token_hex(8)
         session = await self.dice.create_session(match_id)
-        tokens = {i: seat_tokens.issue(match_id, i) for i in range(len(seats))}
+        ai_key = await self.ai_key() if any(kind == "ai" for kind, _ in seats) else b""
+        # a human seat's token is random and goes to its player; an AI seat's is derived from the
+        # AI key, so the AI worker makes it itself and nobody needs to keep or carry it
+        tokens = {i: ai_seats.derive(ai_key, match_id, i) if kind == "ai" else seat_tokens.issue(match_id, i)
+                  for i, (kind, _) in enumerate(seats)}
         players = list(players) or [""] * len(seats)
         seat_list = [{"index": i, "kind": k, "name": n or f"{k} {i + 1}", "player": players[i] if k == "human" else ""}
                      for i, (k, n) in enumerate(seats)]
@@ -161,12 +180,10 @@ class Matches:
         state, cursor = await self._run_chance(engine, match_id, rec, session.token, state, 0, events)
         finished = engine.actor(state) == TERMINAL
         seat_kinds = [s["kind"] for s in seat_list]
-        ai_tokens = {str(i): tokens[i] for i, s in enumerate(seat_list) if s["kind"] == "ai"}
-        due = None if finished else ai_to_act(engine, state, seat_kinds, ai_tokens)
+        due = None if finished else ai_to_act(engine, state, seat_kinds)
         fields = {
             "game": game, "config": json.dumps(config.to_dict()), "seats": json.dumps(seat_list),
             "tokens": json.dumps([hash_token(tokens[i]) for i in range(len(seats))]),
-            "ai_tokens": json.dumps(ai_tokens),
             "dice_token": session.token, "status": "active", "v": 1, "s": engine.encode(state),
             "cursor": cursor, "created": int(time.time()), "rated": int(rated),
         }
@@ -275,7 +292,11 @@ class Matches:
             probe["kind"] = action["kind"][:40] if action["kind"] in _known_kinds(engine, rec) else "invalid"
             raise
         probe["kind"] = action["kind"]
-        events: list[tuple[str, dict]] = [("action", {"seat": seat, "action": action, "action_id": action_id})]
+        logged = {"seat": seat, "action": action, "action_id": action_id}
+        private = engine.action_visible_to(rec.state, seat, action)
+        if private is not None:
+            logged["visible_to"] = list(private)  # a secret exchange: only its seats read it
+        events: list[tuple[str, dict]] = [("action", logged)]
         events += [(e["type"], e) for e in game_events]
         state, cursor = await self._run_chance(engine, match_id, rec.raw, rec.raw["dice_token"].decode(),
                                                state, rec.cursor, events)
@@ -291,7 +312,7 @@ class Matches:
             ttl = self.finished_ttl_s
         linked = link(events, rec.seq, rec.head)
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
-        due = None if finished else ai_to_act(engine, state, rec.seat_kinds, rec.ai_tokens)
+        due = None if finished else ai_to_act(engine, state, rec.seat_kinds, rec.legacy_ai_tokens)
         answer = json.dumps({"version": version, "first": linked[0].seq, "last": linked[-1].seq})
         with METRICS.store_seconds.labels("commit").time():
             done = await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq,

@@ -68,7 +68,7 @@ class _Metrics:
         for game in games:
             for metric in (self.matches_created, self.matches_finished, self.events_published):
                 metric.labels(game)
-        for op in ("act",):
+        for op in ("act", "rating"):
             self.cas_conflicts.labels(op)
             self.cas_retries.labels(op)
 

@@ -52,8 +52,8 @@ class MatchmakingHandlers:
                 await self.quotas.hit(f"{what}_per_player", player)
             await self.quotas.hit(f"{what}_per_peer", peer_of(context))
 
-    def _player(self) -> str:
-        return self.credentials.require(current_bearer()).player_id
+    async def _player(self) -> str:
+        return (await self.credentials.require(current_bearer())).player_id
 
     async def _ticket_of(self, ticket_id: str, player: str, accepted_only: bool = False) -> TicketRecord:
         """The ticket if `player` is in its party; otherwise the NOT_FOUND of a missing ticket."""
@@ -63,7 +63,7 @@ class MatchmakingHandlers:
         return ticket
 
     async def CreateTicket(self, request, context):
-        player = self._player()
+        player = await self._player()
         fields = checked_ticket_request(request, player)
         await self._count("tickets", player, context)
         ratings = [(await self.ratings.get(fields["game"], p)).rating for p in fields["party"]]
@@ -72,7 +72,7 @@ class MatchmakingHandlers:
         return ticket_pb(ticket, now_ms(), player)
 
     async def AcceptTicket(self, request, context):
-        player = self._player()
+        player = await self._player()
         ticket = await self._ticket_of(request.ticket_id, player)
         result = await self.tickets.accept(ticket.ticket_id, player)
         if result == "busy":
@@ -82,11 +82,11 @@ class MatchmakingHandlers:
         return ticket_pb(await self.tickets.get(ticket.ticket_id), now_ms(), player)
 
     async def GetTicket(self, request, context):
-        player = self._player()
+        player = await self._player()
         return ticket_pb(await self._ticket_of(request.ticket_id, player), now_ms(), player)
 
     async def CancelTicket(self, request, context):
-        player = self._player()
+        player = await self._player()
         await self._ticket_of(request.ticket_id, player, accepted_only=True)
         result = await self.tickets.finish(request.ticket_id, "cancelled")
         if result == "cancelled":
@@ -100,7 +100,7 @@ class MatchmakingHandlers:
 
     async def WatchTicket(self, request, context):
         """Polls the ticket (cheap: one HGETALL) and sends each change; ends on a final state."""
-        player = self._player()
+        player = await self._player()
         await self._ticket_of(request.ticket_id, player)
         last = None
         delay = 0.05
@@ -128,7 +128,7 @@ class MatchmakingHandlers:
     async def CreateMatch(self, request, context):
         """The caller plays every human seat (a match with human seats needs a credential)."""
         seats = [(s.kind, s.name) for s in request.seats]
-        player = self._player() if any(kind == "human" for kind, _ in seats) else ""
+        player = await self._player() if any(kind == "human" for kind, _ in seats) else ""
         await self._count("matches", player, context)
         created = await self.matches.create(request.game, request.variant, seats,
                                             parse_options(request.options_json),
@@ -140,7 +140,7 @@ class MatchmakingHandlers:
     async def ListMyMatches(self, request, context):
         if request.limit > MAX_MY_MATCHES:
             raise BadRequest(f"limit is at most {MAX_MY_MATCHES}")
-        player = self._player()
+        player = await self._player()
         out = []
         for rec in await self.matches.matches_of(player, request.limit or 20):
             out.append(matchmaking_pb2.MyMatch(match_id=rec.match_id, game=rec.game, variant=rec.config.variant,

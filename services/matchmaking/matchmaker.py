@@ -114,7 +114,7 @@ class Matchmaker:
         m.QUEUE_DEPTH.labels(game, variant).set(len(live))
         m.OLDEST_WAIT.labels(game, variant).set((now - min(t.created_ms for t in live)) / 1000 if live else 0)
         engine = engine_for(game)
-        counts = tuple(range(engine.min_seats, engine.max_seats + 1))
+        counts = engine.seat_counts(variant)
         formed = 0
         for proposal in propose(live, counts, now, self.settings.window, ai_fill=self.matches.plays_ai):
             if await self._form(queue, game, variant, proposal):

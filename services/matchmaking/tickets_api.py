@@ -20,11 +20,14 @@ def checked_ticket_request(req, player: str) -> dict:
     if req.game not in game_names():
         raise BadRequest(f"unknown game {req.game!r}; this platform hosts {', '.join(game_names())}")
     engine = engine_for(req.game)
-    variant = req.variant or engine.variants[0]
+    variant = req.variant or (engine.default_variant(req.seats) if req.seats else engine.variants[0])
     if variant not in engine.variants:
         raise BadRequest(f"{engine.title} has no variant {variant!r}; it has {', '.join(engine.variants)}")
     if req.seats and not engine.min_seats <= req.seats <= engine.max_seats:
         raise BadRequest(f"{engine.title} seats {engine.min_seats} to {engine.max_seats} players, not {req.seats}")
+    if req.seats and req.seats not in engine.seat_counts(variant):
+        counts = ", ".join(str(n) for n in engine.seat_counts(variant))
+        raise BadRequest(f"{engine.title} {variant} is played by {counts} players, not {req.seats}")
     party = list(req.party) or [player]
     if party[0] != player:
         raise PermissionDenied("the first of a party is the player whose credential makes the ticket")
@@ -33,7 +36,7 @@ def checked_ticket_request(req, player: str) -> dict:
         raise BadRequest(f"player id {bad[:80]!r} must be 1 to 64 letters, digits or _.@-")
     if len(set(party)) != len(party):
         raise BadRequest("a player appears twice in the party")
-    limit = req.seats or engine.max_seats
+    limit = req.seats or max(engine.seat_counts(variant))
     if len(party) > limit:
         raise BadRequest(f"a party of {len(party)} does not fit a match of {limit} seats")
     if req.max_wait_s > MAX_WAIT_S:

@@ -1,4 +1,4 @@
-"""The players service's gRPC handlers: sign-up, sign-in, guests, refresh, ratings.
+"""The players service's gRPC handlers: sign-up, sign-in, guests, refresh, sign-out, ratings.
 
 It runs beside matchmaking (in the same process in split mode too): matchmaking is the
 only other service that acts for players, ratings feed it directly, and sign-in is
@@ -59,14 +59,19 @@ class PlayersHandlers:
         return self._signed_in(await self.accounts.guest())
 
     async def Refresh(self, request, context):
-        player = self.credentials.require(current_bearer())
+        player = await self.credentials.require(current_bearer())
         if not await self.accounts.exists(player.player_id):
             raise NotFound("that player no longer exists: sign in again")
         await self.accounts.touch(player)
         return self._signed_in(player)
 
+    async def SignOut(self, request, context):
+        session = await self.credentials.session(current_bearer())
+        await self.credentials.revoke(session)
+        return players_pb2.SignedOut(player_id=session.player.player_id, revoked_until=session.expires_at)
+
     async def GetRating(self, request, context):
-        player_id = request.player_id or self.credentials.require(current_bearer()).player_id
+        player_id = request.player_id or (await self.credentials.require(current_bearer())).player_id
         return rating_pb(await self.ratings.get(need_game(request.game), player_id))
 
     async def ListLeaders(self, request, context):

@@ -7,20 +7,34 @@ treats tied places (partners who win together) as ties, and keeps an uncertainty
 maintained, pure Python and patent-free (TrueSkill is neither of the last two).
 The number matchmaking compares is the ordinal mu - 3 sigma mapped to 0..5000,
 a new player at 1000. AI seats are rated too, as one player per game ("ai"), so a
-win against the AI counts. A match is rated at most once (`rated:<match>`).
+win against the AI counts.
+
+A match's rating change is one optimistic transaction: WATCH the match's mark and its
+players' ratings, read them, compute, then MULTI/EXEC the new ratings together with the
+mark. If another match of one of these players (or this same match, processed again)
+wrote first, EXEC fails and the change is computed again on the fresh ratings, so two
+matches of one player ending at once both count, and a match is rated once: its mark
+(`rated:<match>`) is written in the same transaction as its ratings, never without them.
 
     rating:<game>:<player>   hash mu, sigma, matches
     leaders:<game>           zset player -> matchmaking rating
+    rated:<match>            the match's result was applied (kept RATED_TTL_S)
 """
 from __future__ import annotations
 
+import asyncio
+import random
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
+from redis.exceptions import WatchError
 
-from services.core.redisclient import is_cluster
+from services.core.errors import Conflict
+from services.core.metrics import METRICS
 
 AI_PLAYER = "ai"
+RATED_TTL_S = 7 * 24 * 3600  # longer than a finished match is kept (FINISHED_TTL_S)
+RETRIES = 32  # lost races in a row before giving up (each retry waits a little longer, jittered)
 _model = PlackettLuce()
 
 
@@ -44,16 +58,24 @@ def places(scores: tuple, winners: tuple) -> list[int]:
     return [sorted(set(keys)).index(k) for k in keys]
 
 
+def rating_key(game: str, player_id: str) -> str:
+    return f"rating:{game}:{player_id}"
+
+
+def _decoded(game: str, player_id: str, raw: dict) -> Rating:
+    if not raw:
+        fresh = _model.rating()
+        return Rating(player_id, game, fresh.mu, fresh.sigma, 0)
+    return Rating(player_id, game, float(raw[b"mu"]), float(raw[b"sigma"]), int(raw[b"matches"]))
+
+
 class Ratings:
-    def __init__(self, redis):
+    def __init__(self, redis, retries: int = RETRIES):
         self.redis = redis
+        self.retries = retries
 
     async def get(self, game: str, player_id: str) -> Rating:
-        raw = await self.redis.hgetall(f"rating:{game}:{player_id}")
-        if not raw:
-            fresh = _model.rating()
-            return Rating(player_id, game, fresh.mu, fresh.sigma, 0)
-        return Rating(player_id, game, float(raw[b"mu"]), float(raw[b"sigma"]), int(raw[b"matches"]))
+        return _decoded(game, player_id, await self.redis.hgetall(rating_key(game, player_id)))
 
     async def leaders(self, game: str, limit: int) -> list[Rating]:
         ids = await self.redis.zrevrange(f"leaders:{game}", 0, limit - 1)
@@ -61,25 +83,38 @@ class Ratings:
 
     async def record(self, match_id: str, game: str, seat_players: list[str], scores: tuple, winners: tuple) -> bool:
         """Rate a finished match once. `seat_players` names each seat's player (AI_PLAYER for AI).
-        A player in several seats is rated by their best place. Returns whether it was rated now."""
+        A player in several seats is rated by their best place. Returns whether it was rated now
+        (False: it was rated before, or has fewer than two players). Raises Conflict only after
+        `retries` lost races in a row."""
         order = places(tuple(scores) or (0,) * len(seat_players), tuple(winners))
         best: dict[str, int] = {}
         for seat, player in enumerate(seat_players):
             best[player] = min(best.get(player, len(seat_players)), order[seat] if seat < len(order) else 0)
-        if len(best) < 2 or not await self.redis.set(f"rated:{match_id}", 1, nx=True, ex=7 * 24 * 3600):
+        if len(best) < 2:
             return False
         players = sorted(best)
-        before = [await self.get(game, p) for p in players]
-        teams = [[_model.rating(mu=r.mu, sigma=r.sigma, name=r.player_id)] for r in before]
-        after = _model.rate(teams, ranks=[best[p] for p in players])
-        # one transaction on a single Redis; on a Cluster the players' ratings live in different
-        # slots, so a plain pipeline (the rated: mark above still rates a match once)
-        async with self.redis.pipeline(transaction=not is_cluster(self.redis)) as pipe:
-            for old, [new] in zip(before, after):
-                rated = Rating(old.player_id, game, new.mu, new.sigma, old.matches + 1)
-                pipe.hset(f"rating:{game}:{old.player_id}",
-                          mapping={"mu": rated.mu, "sigma": rated.sigma, "matches": rated.matches})
-                if old.player_id != AI_PLAYER:
-                    pipe.zadd(f"leaders:{game}", {old.player_id: rated.rating})
-            await pipe.execute()
-        return True
+        mark, keys = f"rated:{match_id}", [rating_key(game, p) for p in players]
+        for attempt in range(self.retries):
+            async with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(mark, *keys)
+                    if await pipe.exists(mark):
+                        return False  # its result is in already
+                    before = [_decoded(game, p, await pipe.hgetall(k)) for p, k in zip(players, keys)]
+                    teams = [[_model.rating(mu=r.mu, sigma=r.sigma, name=r.player_id)] for r in before]
+                    after = _model.rate(teams, ranks=[best[p] for p in players])
+                    pipe.multi()
+                    pipe.set(mark, 1, ex=RATED_TTL_S)
+                    for key, old, [new] in zip(keys, before, after):
+                        rated = Rating(old.player_id, game, new.mu, new.sigma, old.matches + 1)
+                        pipe.hset(key, mapping={"mu": rated.mu, "sigma": rated.sigma, "matches": rated.matches})
+                        if old.player_id != AI_PLAYER:
+                            pipe.zadd(f"leaders:{game}", {old.player_id: rated.rating})
+                    await pipe.execute()
+                    return True
+                except WatchError:  # another match of these players (or this one) was rated meanwhile
+                    METRICS.cas_conflicts.labels("rating").inc()
+            if attempt + 1 < self.retries:
+                METRICS.cas_retries.labels("rating").inc()
+            await asyncio.sleep(random.uniform(0, 0.001 * 2 ** min(attempt, 7)))
+        raise Conflict(f"the rating change of match {match_id} lost its race {self.retries} times in a row")

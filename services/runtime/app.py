@@ -49,7 +49,7 @@ class Platform:
         self._resumer: asyncio.Task | None = None
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
                                finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
-                               retries=settings.cas_retries, ratings=self.ratings)
+                               retries=settings.cas_retries, ratings=self.ratings, ai_key_file=settings.ai_key_file)
 
     def bindings(self, names) -> list[tuple]:
         from services.board.handlers import SERVICE as BOARD
@@ -80,6 +80,12 @@ class Platform:
         if self.credentials is None:
             self.credentials = await Credentials.load(self.store.redis, self.settings.player_key_file,
                                                       self.settings.session_ttl_s)
+        if "matchmaking" in names:  # it creates matches, AI seats among them
+            from services.core.ai_seats import key_id
+
+            key = await self.matches.ai_key()  # a bad AI_KEY_FILE stops start-up here, naming it
+            log.info("AI seats' tokens come from AI key %s (%s)", key_id(key),
+                     "AI_KEY_FILE" if self.settings.ai_key_file else "kept in Redis")
         host = host or self.settings.grpc_host
         mounted = await serve(self.bindings(names), host, self.settings.grpc_port if port is None else port,
                               self.settings.max_message_bytes, self.quotas, tls.server_credentials(self.settings))

@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> None:
         asyncio.run(_main(names, settings))
     except OSError as exc:  # a port taken: say so in one line, where the launcher shows it
         raise SystemExit(f"archmage {'+'.join(names)}: {exc}") from None
+    except ConfigError as exc:  # a secret file named but unreadable (AI_KEY_FILE), found at start
+        raise SystemExit(f"configuration error: {exc}") from None
 
 
 if __name__ == "__main__":

@@ -135,6 +135,20 @@ class GameEngine(ABC, Generic[S]):
     def check_invariants(self, state: S) -> None:
         """Raise AssertionError if the state breaks an invariant of the game."""
 
+    # --- configurations ----------------------------------------------------------------
+    def seat_counts(self, variant: str) -> tuple[int, ...]:
+        """The numbers of seats `variant` is played by (setup refuses others with InvalidConfig)."""
+        return tuple(range(self.min_seats, self.max_seats + 1))
+
+    def default_variant(self, seats: int) -> str:
+        """The variant a match of `seats` gets when its client names none."""
+        return self.variants[0]
+
+    def action_visible_to(self, state: S, seat: int, action: Action) -> list[int] | None:
+        """The seats that may read this action in the match's log, when it is private
+        (a secret exchange between two seats); None: public, like most actions."""
+        return None
+
     # --- bytes ------------------------------------------------------------------------
     @abstractmethod
     def encode(self, state: S) -> bytes:

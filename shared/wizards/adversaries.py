@@ -203,6 +203,9 @@ class Demons(Encounter, SpellStages):
         if "bound" not in item and not demon_at(state, at):
             done(state, item)  # the Demons are gone (dispelled by someone before him)
             return
+        if state.solitaire:  # Appendix A: stranded in Water, Demons that leave him there drown him
+            from shared.wizards import solitaire
+            solitaire.watch(state, item)
         if not item.get("optional"):
             animals_flee(state, item["seat"], SHY_OF_DEMONS, "8.452 / 8.461", events)
         if "bound" not in item and dispel_open(state, item["seat"], at):  # 7.3051 i, 11.24

@@ -7,9 +7,16 @@ running steps until one waits for a seat (`state.await_`) or for dice
 dispatched by kind to small functions that change the step's draft, `state.successor()`
 (the small fields most steps change are copied, the rest shared until `edit`ed: state.py).
 
-Encounters, Tasks and spells resolve on the resolution stack (resolution.py). The Evil
-attack, the Gems and winning are still to come; until then a match ends after
+Encounters, Tasks and spells resolve on the resolution stack (resolution.py). A player who
+delivers the six Sacred Gems to Rüktal wins (13, 7.336: gems.py); the solitaire game has its own
+losing (Appendix A: solitaire.py), the partnership game its partners (Appendix B:
+partnership.py). The Evil attack is still to come; until then a match nobody wins ends after
 MatchConfig.options["days"] days (default 13, the days before the first Evil attack).
+
+Variants (SEAT_COUNTS): "standard" for 2-6, "solitaire" for 1 (Appendix A), "partnership" for
+FOUR or SIX (Appendix B). A configuration is set up as asked or refused (InvalidConfig): a one-seat
+"standard" match is refused, never set up as the solitaire game; a client naming no variant gets
+`default_variant(seats)`.
 """
 from __future__ import annotations
 
@@ -28,7 +35,7 @@ from shared.engine import (
     RuleViolation,
 )
 from shared.engine.state import tree_copy
-from shared.wizards import handlers, invariants, lair, queries, resolution, setup, turns
+from shared.wizards import handlers, invariants, lair, partnership, queries, resolution, setup, turns
 from shared.wizards.dice import request_of
 from shared.wizards.pack import pack
 from shared.wizards.placement import legal_placements
@@ -53,7 +60,19 @@ ALLOWED = {
 # spells and every choice made in an encounter are served by the combat service
 COMBAT_KINDS = {"cast", "summon_boat"} | resolution.CHOICE_KINDS
 assert handlers.REGISTERED
-VARIANTS = ("standard", "solitaire")
+VARIANTS = ("standard", "solitaire", "partnership")
+# The seats each variant is played by: the solitaire game by one (Appendix A), the
+# partnership game by FOUR or SIX (Appendix B), the standard game by two to six. A
+# configuration outside these is refused, never turned into another variant.
+SEAT_COUNTS = {"standard": (2, 3, 4, 5, 6), "solitaire": (1,), "partnership": (4, 6)}
+
+
+SEAT_REFUSALS = {
+    "standard": "the standard game is played by 2-6 players, not {seats}; one player plays variant 'solitaire' "
+                "(Appendix A)",
+    "solitaire": "the solitaire game (Appendix A) has one player, not {seats}",
+    "partnership": "the partnership game (Appendix B) is played by FOUR or SIX players, not {seats}",
+}
 
 
 class WizardsEngine(GameEngine[WizardsState]):
@@ -69,8 +88,8 @@ class WizardsEngine(GameEngine[WizardsState]):
             raise InvalidConfig(f"Wizards is played by 1-6 players, not {config.seats}")
         if config.variant not in VARIANTS:
             raise InvalidConfig(f"unknown variant {config.variant!r}; Wizards has {', '.join(VARIANTS)}")
-        if config.variant == "solitaire" and config.seats != 1:
-            raise InvalidConfig("the solitaire game (Appendix A) has one player")
+        if config.seats not in SEAT_COUNTS[config.variant]:
+            raise InvalidConfig(SEAT_REFUSALS[config.variant].format(seats=config.seats))
         options = dict(config.options)
         days = options.get("days", DEFAULT_DAYS)
         if type(days) is not int or days < 1:
@@ -86,6 +105,17 @@ class WizardsEngine(GameEngine[WizardsState]):
         events: list = []
         settle(state, events)
         return state
+
+    def seat_counts(self, variant: str) -> tuple[int, ...]:
+        return SEAT_COUNTS.get(variant, ())
+
+    def default_variant(self, seats: int) -> str:
+        """A client naming no variant: one seat is the solitaire game (Appendix A), more the standard game."""
+        return "solitaire" if seats == 1 else "standard"
+
+    def action_visible_to(self, state: WizardsState, seat: int, action: dict) -> list[int] | None:
+        # Appendix B: partners exchange Gems secretly; the action names the Gem's High Wizard
+        return partnership.action_visible_to(state, seat, action)
 
     def actor(self, state: WizardsState) -> int:
         if state.phase == "over":

@@ -39,6 +39,12 @@ Readings:
   other island 15. 7.30311: the rescued player is transported to a RANDOM space on another
   island (a space of his island is rolled over); he asked for it, so no Escaping (AMB16).
 * AMB17: a rescuer of Rank 0 or Rank 4 still rescues; he gains no points (3.73, 13).
+* Appendix A: in the solitaire game nobody can rescue him, so he is never asked to ask for help
+  (the effects of being stranded there: solitaire.py).
+* Appendix B: Telepathic Partners who meet have no normal Player Encounter (a partner is left out
+  of the table's group) and gain no points for rescuing each other (the rescue happens); instead
+  they may exchange (item "partners", partnership.py). A Dragonbound partner's Demon encounter
+  (7.3051 i) still happens: it is the affliction, not a normal Player Encounter.
 """
 from __future__ import annotations
 
@@ -50,7 +56,7 @@ from shared.wizards.encounters import Encounter
 from shared.wizards.pack import COTTAGE_TILE, LAIR_TILE, pack
 from shared.wizards.record import days_played
 from shared.wizards.resolution import Handler, Item, done, handler, higher, push, two_dice
-from shared.wizards.state import Player, WizardsState, free_boat_at, hx, player
+from shared.wizards.state import Player, WizardsState, free_boat_at, hx, partner_of, player
 from shared.wizards.taskmarkers import markers_free
 from shared.wizards.world import World, world_for
 
@@ -128,6 +134,8 @@ def stranded_place(state: WizardsState, seat: int) -> str | None:
 
 
 def _stranded_offer(state: WizardsState, seat: int) -> dict | None:
+    if state.solitaire:
+        return None  # Appendix A: nobody can rescue him (solitaire.py)
     p = player(state, seat)
     if p["stranded"] is not None:
         if stranded_place(state, seat) is None:
@@ -181,9 +189,13 @@ class Rescue(Handler):
         done(state, item)
         rescuer, other = item["seat"], item["other"]
         o = player(state, other)
+        partners = partner_of(state, rescuer) == other  # Appendix B: no points for rescuing each other
         if o["trap"] is not None:
             o["trap"], o["lost_turns"] = None, 0  # 7.30321: free to move on his next turn
             events.append({"type": "rescued", "seat": other, "by": rescuer, "from": "trap", "rule": "7.3032"})
+            if partners:
+                events.append({"type": "no_points", "seat": rescuer, "rule": "Appendix B", "for": "7.3033"})
+                return
             push(state, {"do": "points", "seat": rescuer, "amount": TRAPPED_POINTS, "split": True, "rule": "7.3033"})
             return
         place = stranded_place(state, other) or ("water" if world_for(state).is_water(here(o["at"])) else "island")
@@ -192,10 +204,14 @@ class Rescue(Handler):
         w = world_for(state)
         at = here(o["at"])
         avoid = [] if w.is_water(at) else sorted([h[0], h[1]] for h in island_of(w, at))
+        move = {"do": "transport", "seat": other, "where": {"random": "RANDOM"}, "rule": "7.30311",
+                "escapable": False, "avoid": avoid}
+        if partners:
+            events.append({"type": "no_points", "seat": rescuer, "rule": "Appendix B", "for": "7.3033"})
+            push(state, move)
+            return
         push(state, {"do": "points", "seat": rescuer, "amount": STRANDED_POINTS[place], "split": True,
-                     "rule": "7.3033"},
-             {"do": "transport", "seat": other, "where": {"random": "RANDOM"}, "rule": "7.30311",
-              "escapable": False, "avoid": avoid})
+                     "rule": "7.3033"}, move)
 
 
 # --- Player Encounters (7.302) -------------------------------------------------------------
@@ -243,6 +259,7 @@ class PlayerEncounter(Encounter):
         present = clockwise(state, seat, [o for o in item["others"] if hx(player(state, o)["at"]) == at])
         rescues = [o for o in present if in_rescue(player(state, o))]
         rest = [o for o in present if o not in rescues]
+        partner = partner_of(state, seat)  # Appendix B: no normal Player Encounter with him
         bound = "dragonbound" in me["afflictions"]
         first: list[dict] = [{"do": "rescue", "seat": seat, "at": item["at"], "other": o} for o in rescues]
         group: list[int] = []
@@ -254,7 +271,9 @@ class PlayerEncounter(Encounter):
                       for o in rest if "dragonbound" in player(state, o)["afflictions"]]
             if me["rank"] >= 1:  # AMB11
                 group = [o for o in rest if "dragonbound" not in player(state, o)["afflictions"]
-                         and player(state, o)["rank"] >= 1]
+                         and player(state, o)["rank"] >= 1 and o != partner]
+        if partner in rest:  # Appendix B: partners who meet may exchange (partnership.py)
+            first.append({"do": "partners", "seat": seat, "at": item["at"], "other": partner, "rule": "Appendix B"})
         item["group"] = clockwise(state, seat, [seat] + group) if group else []
         item["stage"] = "table"
         push(state, *first)

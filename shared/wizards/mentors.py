@@ -36,7 +36,7 @@ Readings (README):
 """
 from __future__ import annotations
 
-from shared.wizards import record, wizardcards
+from shared.wizards import gems, record, wizardcards
 from shared.wizards.encounters import Encounter
 from shared.wizards.pack import pack
 from shared.wizards.resolution import Handler, Item, ask, done, handler, higher, push, top, two_dice
@@ -129,9 +129,10 @@ def in_company(state: WizardsState, seat: int) -> bool:
                for q in state.players)
 
 
-def may_gem_from(state: WizardsState, seat: int, name: str) -> bool:
-    """7.326 with 7.3461 and AMB20."""
-    if not wizardcards.may_ask_gem(state, seat, name):
+def offers_gems(state: WizardsState, seat: int) -> bool:
+    """7.326 with 7.3461: a High Wizard offers him the chance of a Gem (what he may then ask
+    for, by AMB20, depends on his secret Gem Record: wizardcards.gem_choice_legal)."""
+    if not wizardcards.gathering_gems(state, seat):
         return False
     return player(state, seat)["order"] != "sorcerers" or in_company(state, seat)
 
@@ -199,7 +200,7 @@ class Mentor(Handler):
             return [{"kind": "join_order", "order": self.order, "accept": True},
                     {"kind": "join_order", "order": self.order, "accept": False}]
         if item["stage"] == "gem_offered":
-            return wizardcards.gem_choice_legal(item)
+            return wizardcards.gem_choice_legal(state, item)
         return []
 
     def choose(self, state: WizardsState, item: Item, seat: int, action: dict, events: list) -> None:
@@ -280,7 +281,7 @@ class MeetHighWizard(Mentor):
         return False
 
     def _gems(self, state: WizardsState, item: Item, events: list) -> None:
-        if may_gem_from(state, item["seat"], item["wizard"]):
+        if offers_gems(state, item["seat"]):
             item["gem_from"] = item["wizard"]
             item["stage"] = "gem_offered"
             ask(state, item["seat"])
@@ -322,7 +323,9 @@ class HighWizardMarker(Encounter):
 @handler("ruktal")
 class Ruktal(Mentor):
     """7.33-7.337: Rüktal in the Center of the Sacred Circle, Mentor of the Druids.
-    7.336 (receiving the six Gems) is the end of the game and comes with section 13."""
+    7.336 / 13: a player holding all six Sacred Gems gives them to him and wins (gems.py):
+    before anything else Rüktal does, whatever the player's Order, once healing is past
+    (an afflicted player is healed and nothing more, 7.332 / 7.3044)."""
 
     rule = "7.33"
     order = "druids"
@@ -331,6 +334,11 @@ class Ruktal(Mentor):
 
     def who(self, state: WizardsState, item: Item) -> str:
         return "ruktal"
+
+    def s_heal(self, state: WizardsState, item: Item, events: list) -> None:
+        super().s_heal(state, item, events)
+        if settled(state, item) and gems.holds_all(state, item["seat"]):
+            gems.deliver(state, item["seat"], events)  # 7.336: the match is over
 
     def by(self, state: WizardsState, item: Item) -> str:
         return "Rüktal"

@@ -18,10 +18,12 @@ import heapq
 import random
 
 from shared.hexgrid import distance
+from shared.wizards.gems import six_gems
 from shared.wizards.geometry import board
-from shared.wizards.pack import COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
+from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
 from shared.wizards.world import world_of
 
+SIX_GEMS = frozenset(six_gems())
 TOUCHING = 5  # Centres five apart: the tiles share a coast
 ENTRY_COST = {"woods": 2, "mountains": 2}  # section 6; everything else the policy walks into costs 1
 SWIM_COST = 8  # entering the Water takes all of a turn's Movement Points (6), and a turn more to get out
@@ -78,6 +80,9 @@ def _choice(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dic
                 return sum(min(v, needs.get(t, 0)) * 2 + v for t, v in pts.items())
             return sum(v for v in pts.values()) - sum(needs.get(t, 0) for t, v in pts.items() if v)
         return max(by_kind["take_points"], key=lambda a: (worth(a), sorted(a["points"].items())))
+    if {"partner_gem", "partner_done"} & set(by_kind):  # Appendix B: the odd seat of a pair gives its Gems over
+        gives = by_kind.get("partner_gem", []) if seat % 2 else []
+        return gives[0] if gives else by_kind["partner_done"][0]
     if "pick_up_task_markers" in by_kind:
         return max(by_kind["pick_up_task_markers"], key=lambda a: len(a["tasks"]))
     for kind, field, wanted in (("attempt_gem", "attempt", True), ("telepathy", "cast", promotion_ready(view, seat))):
@@ -175,8 +180,7 @@ def _centres(w, tiles) -> list:
 def _meeting_places(view: dict, seat: int, w, whom: str) -> list:
     """Where a Task's "meet" requirement can be met (7.32-7.35): a Master Sorcerer in his
     Tower's Center, Hamdrel in her Cottage's, a High Wizard where his marker lies, the
-    Mentor of its Order where he is found. Rüktal (the Center of the Circle, entered by
-    roll) is left to chance."""
+    Mentor of its Order where he is found, Rüktal in the Center of the Sacred Circle."""
     me = view["players"][seat]
     towers = {"megmoran": ["M2"], "meligar": ["M3"], "melekok": ["M4"]}
     if whom in towers:
@@ -185,6 +189,8 @@ def _meeting_places(view: dict, seat: int, w, whom: str) -> list:
         return _centres(w, TOWER_TILES)
     if whom == "hamdrel":
         return _centres(w, [COTTAGE_TILE])
+    if whom == "ruktal":
+        return _centres(w, [CIRCLE_TILE])
     if whom == "high_wizard" or (whom == "mentor" and me["order"] == "wizards"):
         return [tuple(h) for h in view["wizard_markers"].values() if h]
     if whom in view["wizard_markers"] and view["wizard_markers"][whom]:
@@ -216,18 +222,46 @@ def _task_goals(view: dict, seat: int, w) -> list:
     return out
 
 
-def _goals(view: dict, seat: int, w) -> list:
-    """Spaces worth going to before exploring: where a Task it holds moves on, then a
-    Master Sorcerer's Tower Center to join an Order, to advance (7.34, 10.2) or, for a
-    Sorcerer with nothing left to do, to be given another Task (7.347: every time)."""
+def gathering(view: dict, seat: int) -> bool:
+    """13: at Rank FOUR with every Mandatory Task done it collects the Sacred Gems."""
     me = view["players"][seat]
+    return me["rank"] >= 4 and not any(t["mandatory"] for t in me["tasks"])
+
+
+def has_all_gems(view: dict, seat: int) -> bool:
+    gems = view["players"][seat]["gems"]
+    return isinstance(gems, dict) and len(set(gems.values())) >= len(SIX_GEMS)
+
+
+def _goals(view: dict, seat: int, w) -> list:
+    """Spaces worth going to before exploring: Rüktal with all six Gems (7.336, 13), where a
+    Task it holds moves on, then a Master Sorcerer's Tower Center to join an Order, to advance
+    (7.34, 10.2), to be given another Task (7.347: every time) or, at Rank FOUR, for his aid
+    in summoning Gems (7.346); High Wizards whose markers are out, for their Gems (7.326)."""
+    me = view["players"][seat]
+    if has_all_gems(view, seat):
+        return [w.hex_of[(CIRCLE_TILE, "Center")]] if (CIRCLE_TILE, "Center") in w.hex_of else []
     goals = _task_goals(view, seat, w)
     if goals:
         return goals
-    sorcerer = me["order"] == "sorcerers"
-    if me["order"] is None or (sorcerer and (promotion_ready(view, seat) or me["rank"] < 4)):
-        return _centres(w, TOWER_TILES)
-    return []
+    if me["order"] is None or me["order"] == "sorcerers":
+        goals = _centres(w, TOWER_TILES)
+    if gathering(view, seat):
+        goals += [tuple(h) for h in view["wizard_markers"].values() if h]
+    return goals
+
+
+def _approach(w, goals: list) -> list:
+    """The Center of the Sacred Circle is entered from a Stone, and a Stone by the Movement
+    Roll from a space beside it (6): the policy walks to a space beside a Stone."""
+    out = []
+    for g in goals:
+        if w.kind(g) == "circle":
+            stones = [h for h in w.hex_of.values() if w.kind(h) == "stone"]
+            out += [n for s in stones for n in w.neighbours(s) if w.is_land(n) and w.kind(n) not in ("stone", "circle")]
+        else:
+            out.append(g)
+    return out
 
 
 def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | None]:
@@ -236,7 +270,7 @@ def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | No
     (None: the way is over Water)."""
     me = view["players"][seat]
     at = tuple(me["at"])
-    goals = [g for g in _goals(view, seat, w) if g != at]
+    goals = [g for g in _approach(w, _goals(view, seat, w)) if g != at]
     if goals:
         reach = _on_foot(view, w, at)
         near = [g for g in goals if g in reach]
@@ -268,7 +302,12 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     here = w.tile_of(at)
     casts = [a for a in legal if a["kind"] == "cast"]
     moves = [a for a in legal if a["kind"] == "move"]
-    arrived = view["turn"]["moved"] and at in _goals(view, seat, w)  # the encounter comes when movement ends
+    goals = _goals(view, seat, w)
+    circle = any(w.kind(g) == "circle" for g in goals)
+    inward = [a for a in moves if tuple(a["to"]) in goals or (circle and a["by"] in ("stone", "circle"))]
+    if inward:  # the roll lets it onto a Stone or into the Center it came for (6)
+        return max(inward, key=lambda a: a["by"] == "circle")
+    arrived = view["turn"]["moved"] and at in _approach(w, goals)  # the encounter comes when movement ends
     if target is None or not moves or arrived:
         return next((a for a in legal if a["kind"] == "end_move"), legal[0])
     swift = [a for a in casts if a.get("spell") == "swiftness"]

@@ -7,6 +7,7 @@
     10.22    never demoted; points never below zero
     10.3     changing Orders: Apprentice again, points kept, Mandatory Tasks become Optional
     13       at Rank FOUR no Tasks are assigned and no points gained or lost
+    App. B   in the partnership game the points one partner gains the other gains too (`share`)
 
 Reading of 10.21 (AMB7): "a gap of at least THREE days must transpire" counts days
 played (the Calendar's `days_played`, which runs on across Day 14 and Day 1): promoted
@@ -18,7 +19,7 @@ from shared.engine import d6
 from shared.wizards import resolution
 from shared.wizards.pack import pack
 from shared.wizards.resolution import Handler, Item, handler
-from shared.wizards.state import POINT_TYPES, Player, WizardsState, player
+from shared.wizards.state import POINT_TYPES, Player, WizardsState, partner_of, player
 
 MENTORS = {"wizards": "high_wizard", "sorcerers": "master_sorcerer", "druids": "ruktal"}
 ORDER_OF_MENTOR = {v: k for k, v in MENTORS.items()}
@@ -50,7 +51,8 @@ def may_gain(state: WizardsState, seat: int) -> str | None:
 
 
 def gain(state: WizardsState, seat: int, amounts: dict[str, int], rule: str, events: list) -> bool:
-    """Add points by type; False (and an event saying why) when the player may not gain."""
+    """Add points by type; False (and an event saying why) when the player may not gain.
+    Appendix B: the points a player gains are gained by his partner too (`share`)."""
     stop = may_gain(state, seat)
     if stop:
         events.append({"type": "no_points", "seat": seat, "rule": stop, "for": rule})
@@ -60,7 +62,28 @@ def gain(state: WizardsState, seat: int, amounts: dict[str, int], rule: str, eve
         p["points"][t] += n
     events.append({"type": "points_gained", "seat": seat, "points": dict(amounts), "rule": rule,
                    "total": dict(p["points"])})
+    share(state, seat, amounts, rule, events)
     return True
+
+
+def share(state: WizardsState, seat: int, amounts: dict[str, int], rule: str, events: list) -> None:
+    """Appendix B, AMB8 (reading 1): "all points gained by one are also gained by the other",
+    whatever their Orders. Only gains are shared (losses are not named), and the partner gains
+    them as he gains any points: not at Rank 0 (3.73), at Rank FOUR (13) or Dragonbound
+    (7.3051 e). Points the player himself could not gain (he was stopped) are not gained, so
+    not shared."""
+    other = partner_of(state, seat)
+    if other is None or not any(amounts.values()):
+        return
+    stop = may_gain(state, other)
+    if stop:
+        events.append({"type": "no_points", "seat": other, "rule": stop, "for": "Appendix B", "partner": seat})
+        return
+    q = player(state, other)
+    for t, n in amounts.items():
+        q["points"][t] += n
+    events.append({"type": "points_gained", "seat": other, "points": dict(amounts), "rule": "Appendix B",
+                   "from_partner": seat, "for": rule, "total": dict(q["points"])})
 
 
 def lose(state: WizardsState, seat: int, amounts: dict[str, int], rule: str, events: list) -> None:

@@ -27,6 +27,7 @@ OUTLINE = ("|", "/", "\\", "|", "/", "\\")
 COLOUR = {"common": "\033[33m", "elven": "\033[32m", "magic": "\033[35m", "water": "\033[34m", "wall": "\033[1;31m"}
 RESET = "\033[0m"
 PLAYERS = "abcdef"
+POINT_LETTER = {"knowledge": "K", "perception": "P", "power": "W"}  # as in each player's line
 MARGIN = 9  # "r12 q -3 " before each row: the row (r) and the q of its first hex
 LEGEND = (
     "~ water  . plains  % woods  ^ mountains  T town  E dwelling  A Shrineheart Abbey  M Sorcerer's Tower\n"
@@ -215,12 +216,82 @@ def _player_line(p: dict, w) -> str:
             f"rank {p['rank']}, K{pts['knowledge']} P{pts['perception']} W{pts['power']}{animal}{aff}{lair}")
 
 
+def calendar_line(view: dict) -> str:
+    """The Day Marker, the coming Evil attack on Day 14 (12.1) and what stands against it (12.2)."""
+    cal = view["calendar"]
+    limit = view.get("days_limit")
+    played = f"days played {cal['days_played']}" + (f" of {limit}" if limit else "")
+    to_attack = (14 - cal["day"]) % 14
+    attack = "the Evil attacks today" if to_attack == 0 else f"the Evil attacks on Day 14, in {to_attack} days"
+    banked = view.get("thwarts") or 0
+    thwarted = f"thwarted ({banked} banked)" if view["thwart"] == "thwarted" else "not thwarted"
+    line = (f"WIZARDS - Day {cal['day']} of Fortnight {cal['fortnight']} ({played}) - {attack}, {thwarted}; "
+            f"Tasks completed {view['completion']} (one thwart per 10)")
+    if view.get("taken"):
+        line += "\nLost to Evil: " + ", ".join(pack().tiles[t]["name"] for t in view["taken"])
+    return line
+
+
+def record_lines(view: dict, seat: int) -> list[str]:
+    """The seat's own Record Sheet (14.2): Order and Rank, points against the next Rank, Tasks
+    and their markers, Gems, Secret Wizards and the spells it may cast now. Drawn for its own
+    seat only: the Gem and Secret Wizard Records are confidential (14.3)."""
+    from shared.wizards.queries import record_sheet
+
+    w = _world(view)
+    r = record_sheet(view, seat)
+    pts, nxt = r["points"], r["next_rank"]
+    order = f"{r['order'].title()}, rank {r['rank']} ({r['title']})" if r["order"] else "no Order yet"
+    want = " - next rank at " + " ".join(f"{POINT_LETTER[t]}{n}" for t, n in nxt.items()) if nxt else ""
+    out = ["Your Record Sheet:", f"  {order}: K{pts['knowledge']} P{pts['perception']} W{pts['power']}{want}"]
+    for task in r["tasks"]:
+        card = pack().task(task["card"])
+        steps = " > ".join(("[x] " if s["done"] else "[ ] ") + _step_text(s, w) for s in task["steps"])
+        out.append(f"  Task {task['card']} {card['name']} ({'Mandatory' if task['mandatory'] else 'Optional'}): "
+                   f"{steps}")
+    gems = ", ".join(f"{g} from {who}" for who, g in r["gems"].items()) if r["gems"] else "none"
+    out.append(f"  Gems: {gems}" + (f"; False Wizard: {r['false_wizard']}" if r["false_wizard"] else ""))
+    if r["secret_record"]:
+        out.append("  Secret Wizards: " + ", ".join(f"{k} {v}" for k, v in r["secret_record"].items()))
+    spells = sorted({s["spell"].replace("_", " ") for s in r["spells"]})
+    out.append(f"  Spells you may cast: {', '.join(spells) or 'none'}")
+    return out
+
+
+def _step_text(step: dict, w) -> str:
+    if step["do"] == "meet":
+        return "meet " + step["whom"].replace("_", " ")
+    if step["do"] == "visit_every":
+        return f"visit every {step['kind']} ({len(step.get('visited', []))} so far)"
+    where = _space(w, tuple(step["at"])) if step.get("at") else "not marked"
+    return f"{step['do']} {step.get('object', '')} at {where}".replace("  ", " ")
+
+
+def tile_preview(view: dict, seat: int | None) -> list[str]:
+    """The shape of the tile the seat has chosen to place (3.21-3.23), turned as it would
+    be laid, before it picks where and which way: its terrain, one glyph a space."""
+    from shared.wizards.geometry import placed_hex
+
+    chosen = view["tiles"].get("selected")
+    if not chosen or not chosen.get("tile") or seat is None or view["tiles"]["placer"] != seat:
+        return []
+    spaces = pack().tiles[chosen["tile"]]["spaces"]
+    cells = {placed_hex((0, 0), 0, label): GLYPH.get(spaces[label]["kind"], "?") for label in pack().labels}
+    rows = sorted({r for _, r in cells})
+    cols = [q + (r - (r & 1)) // 2 for q, r in cells]
+    lines = [f"The tile you chose, {pack().tiles[chosen['tile']]['name']}, unturned (rotation 0):"]
+    for r in rows:
+        line = " " * (2 + (r & 1))
+        for col in range(min(cols), max(cols) + 1):
+            q = col - (r - (r & 1)) // 2
+            line += (cells.get((q, r), " ") + " ")
+        lines.append(line.rstrip())
+    return lines
+
+
 def render(view: dict, seat: int | None, colour: bool = False) -> str:
     w = _world(view)
-    cal = view["calendar"]
-    out = [f"WIZARDS - Day {cal['day']} of Fortnight {cal['fortnight']} "
-           f"(days played {cal['days_played']}/{view['days_limit']}) - Completion {view['completion']}, "
-           f"Thwart: {view['thwart']}"]
+    out = [calendar_line(view)]
     if view["result"]:
         out.append(f"Match over: {view['result']['summary']}")
     elif view["await"]:
@@ -240,10 +311,8 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
     out += [_player_line(p, w) for p in view["players"]]
     out += _markers(view, w)
     if seat is not None and 0 <= seat < len(view["players"]):
-        me = view["players"][seat]
-        if me["gems"] or me["secret_record"] or me["false_wizard"]:
-            out.append(f"Your secret records: gems {me['gems']}, secret wizards {me['secret_record']}, "
-                       f"false wizard {me['false_wizard']}")
+        out += record_lines(view, seat)
+    out += tile_preview(view, seat)
     hands = view["tiles"]["hands"]
     if any(hands):
         held = [f"seat {i}: {', '.join(pack().tiles[x]['name'] for x in h)}" for i, h in enumerate(hands) if h]

@@ -144,7 +144,8 @@ class Telepathy(Handler):
             events.append({"type": "telepathic_contact", "seat": seat, "wizard": name, "rule": "11.231"})
             if player(state, seat)["rank"] >= 4:
                 if name in player(state, seat)["gems"]:  # AMB20: nothing to ask him for
-                    events.append({"type": "no_gem", "seat": seat, "wizard": name, "rule": "7.326"})
+                    events.append({"type": "no_gem", "seat": seat, "wizard": name, "rule": "7.326",
+                                   "visible_to": [seat]})  # 14.3: it tells what his Gem Record holds
                 else:
                     push(state, {"do": "gem_attempt", "seat": seat, "wizard": name, "rule": "11.2312"})
             else:

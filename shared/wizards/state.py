@@ -95,7 +95,8 @@ class Player(TypedDict):
     space_encounters: dict[str, int]  # 7.6: encounters per space of the tile he is on ("q,r" -> n)
     hamdrel: dict[str, int]  # 7.354: {"visits", "turns"}
     detained: At | None  # 7.301 3: the space he must stay in on his next turn
-    stranded: dict[str, Any] | None  # 7.3031: {"asked": days played} once he has asked for help
+    stranded: dict[str, Any] | None  # 7.3031: {"asked": days played} once he has asked for help;
+    # solitaire (Appendix A): {"alone": where, "at": [q, r]} while he is stranded
     dragon_again: bool  # 7.305 5: he stays in the Lair's Center to meet the Dragon on his next turn
     dispel_tried: list[At]  # 11.24: spaces whose Demons he has cast Demon Dispelling against
 
@@ -335,7 +336,7 @@ def new_state(seats: int, variant: str, options: dict, days: int) -> WizardsStat
         game="wizards",
         config={"seats": seats, "variant": variant, "options": options},
         seats=seats,
-        solitaire=seats == 1,
+        solitaire=variant == "solitaire",  # Appendix A: only when asked for (engine.setup checks the seats)
         days_limit=days,
         phase="setup",
         step="shuffle_decks",
@@ -414,3 +415,11 @@ def next_seat(state: WizardsState, seat: int) -> int:
 def prior_day(day: int) -> int:
     """The Calendar day before `day`; the Calendar runs 1-14 and round again (12.3)."""
     return 14 if day == 1 else day - 1
+
+
+def partner_of(state: WizardsState, seat: int) -> int | None:
+    """Appendix B: the Telepathic Partner of a seat in the partnership game (seats 0 and 1,
+    2 and 3, 4 and 5: each pair sits side by side); None in the other games."""
+    if state.config["variant"] != "partnership":
+        return None
+    return seat ^ 1

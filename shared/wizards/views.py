@@ -14,9 +14,9 @@ from shared.wizards.state import WizardsState
 
 SECRET_RECORDS = ("gems", "secret_record", "false_wizard")
 # What anyone may see of the resolution stack: what is being resolved, for whom, where
-# and under which rule; cards drawn and dice kept in an item stay out (the events tell
-# each seat what it may know).
-PUBLIC_ITEM_FIELDS = ("do", "seat", "at", "rule", "stage")
+# and under which rule; cards drawn, dice kept and the stage reached stay out (a stage can
+# follow from a secret, such as a Gem already held; the events tell each seat what it may know).
+PUBLIC_ITEM_FIELDS = ("do", "seat", "at", "rule")
 
 
 def view(state: WizardsState, seat: int | None) -> dict:
@@ -28,6 +28,8 @@ def view(state: WizardsState, seat: int | None) -> dict:
         "seats": s["seats"],
         "variant": s["config"]["variant"],
         "solitaire": s["solitaire"],
+        # Appendix B: the Telepathic Partnerships (seats side by side), public from the set-up
+        "partners": [[i, i + 1] for i in range(0, s["seats"], 2)] if s["config"]["variant"] == "partnership" else [],
         "days_limit": s["days_limit"],
         "phase": s["phase"],
         "step": s["step"],

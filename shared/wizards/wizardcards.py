@@ -317,6 +317,11 @@ class GemAttempt(Handler):
     rule = "7.326"
 
     def run(self, state: WizardsState, item: Item, events: list) -> None:
+        if item["wizard"] in player(state, item["seat"])["gems"]:  # AMB20: his Gem is on the record already
+            events.append({"type": "no_gem", "seat": item["seat"], "wizard": item["wizard"], "rule": "7.326",
+                           "why": "his Gem is on the Gem Record already", "visible_to": [item["seat"]]})  # 14.3
+            done(state, item)
+            return
         roll(state, item, [d6(f"die: a Sacred Gem from {item['wizard']} (1-5 given)")])
 
     def rolled(self, state: WizardsState, item: Item, faces: list, events: list) -> None:
@@ -343,15 +348,24 @@ class GemAttempt(Handler):
         done(state, item)
 
 
+def gathering_gems(state: WizardsState, seat: int) -> bool:
+    """7.326, 13: Rank FOUR and every Mandatory Task done: what anyone can see of whether he
+    may ask for Gems (his Record Sheet's Order and Task Records are public, 14.3)."""
+    return player(state, seat)["rank"] >= 4 and mandatory_done(state, seat)
+
+
 def may_ask_gem(state: WizardsState, seat: int, name: str) -> bool:
-    """7.326 with AMB20: Rank FOUR, every Mandatory Task done, and his Gem not held now."""
-    p = player(state, seat)
-    return p["rank"] >= 4 and mandatory_done(state, seat) and name not in p["gems"]
+    """7.326 with AMB20: gathering Gems, and this High Wizard's Gem not held now."""
+    return gathering_gems(state, seat) and name not in player(state, seat)["gems"]
 
 
-def gem_choice_legal(item: Item) -> list[dict]:
-    return [{"kind": "attempt_gem", "wizard": item["gem_from"], "attempt": True},
-            {"kind": "attempt_gem", "wizard": item["gem_from"], "attempt": False}]
+def gem_choice_legal(state: WizardsState, item: Item) -> list[dict]:
+    """Asking, when his Gem Record allows it (AMB20), or not asking. He is asked even when
+    only "not asking" is open: whether he holds this High Wizard's Gem is his secret (14.3),
+    so the play looks the same to everyone else either way."""
+    ask = [{"kind": "attempt_gem", "wizard": item["gem_from"], "attempt": True}]
+    return (ask if may_ask_gem(state, item["seat"], item["gem_from"]) else []) + [
+        {"kind": "attempt_gem", "wizard": item["gem_from"], "attempt": False}]
 
 
 def gem_label(action: dict) -> str:

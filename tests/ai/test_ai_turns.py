@@ -12,6 +12,7 @@ from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.ai.tasks import play_turn_once
 from services.client.session import signed_in
+from services.core import ai_seats
 from tests.support.processes import celery_worker, wait_for
 from tests.support.server import ServerThread
 
@@ -20,8 +21,7 @@ def test_a_turn_run_twice_acts_once(platform):
     channel = signed_in(grpc.insecure_channel(platform.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai"), matchmaking_pb2.SeatSpec(kind="human")]))
-    rec = platform.run(platform.platform.store.load(m.match_id))
-    token = json.loads(rec["ai_tokens"])["0"]
+    token = ai_seats.derive(platform.run(platform.platform.matches.ai_key()), m.match_id, 0)
     first = play_turn_once(m.match_id, 0, 1, token, platform.address, platform.address)
     second = play_turn_once(m.match_id, 0, 1, token, platform.address, platform.address)
     assert first == ("acted", "race") and second == ("stale", "race")
@@ -33,8 +33,7 @@ def test_an_ai_token_acts_only_for_its_seat(platform):
     channel = signed_in(grpc.insecure_channel(platform.address))
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="race", seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
-    rec = platform.run(platform.platform.store.load(m.match_id))
-    token = json.loads(rec["ai_tokens"])["1"]
+    token = ai_seats.derive(platform.run(platform.platform.matches.ai_key()), m.match_id, 1)
     assert play_turn_once(m.match_id, 1, 1, token, platform.address, platform.address)[0] == "stale"
 
 

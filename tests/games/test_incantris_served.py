@@ -83,7 +83,7 @@ def test_solo_mode_is_played_from_the_terminal(served):
     """`archmage play incantris --scenario solo --ai 0`: one person against the attacking wizards."""
     done = _play_cli(served, "--scenario", "solo", "--ai", "0")
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "your choice" in done.stdout and "match over" in done.stdout
+    assert "your choice" in done.stdout and "Match over. " in done.stdout
 
 
 def test_a_campaign_is_played_from_the_terminal(served):

@@ -83,7 +83,7 @@ def test_terminal_play_runs_a_match_from_stdin(served):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Ramp of Time" in out and out.count("your choice") >= 10
     assert "[0]" in out and "dice:" in out
-    assert "match over" in out and "verify it: archmage verify" in out
+    assert "Match over. " in out and "verify it: archmage verify" in out
 
 
 def test_a_queued_player_is_matched_with_ai_after_the_wait_and_plays_to_the_end(served):

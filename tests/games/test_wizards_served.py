@@ -304,4 +304,4 @@ def test_archmage_play_wizards_draws_the_islands(served):
     rows = [line for line in final.splitlines() if re.match(r"r\d+ +q +-?\d+ ", line)]
     assert len(rows) >= 10 and sum(row.count(WALL) for row in rows) > 0  # the islands, walls and all
     assert sum(len(re.findall(r"[ |#/\\]a\S", row)) for row in rows) == 1  # the piece, once
-    assert "match over" in out and "verify it: archmage verify" in out
+    assert "Match over. " in out and "verify it: archmage verify" in out

@@ -9,28 +9,15 @@ import uuid
 
 import grpc
 import jwt
-import pytest
 from archmage.board.v1 import board_pb2, board_pb2_grpc
 from archmage.combat.v1 import combat_pb2_grpc
 from archmage.common.v1 import common_pb2
 from archmage.matchmaking.v1 import matchmaking_pb2 as mm
-from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 from archmage.players.v1 import players_pb2 as pp
-from archmage.players.v1 import players_pb2_grpc
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from services.client.session import bearer
 from tests.trust.support import code_of, identity
-
-
-@pytest.fixture
-def players(raw_channel):
-    return players_pb2_grpc.PlayersStub(raw_channel)
-
-
-@pytest.fixture
-def queue(raw_channel):
-    return matchmaking_pb2_grpc.MatchmakingStub(raw_channel)
 
 
 def test_sign_up_then_sign_in_and_the_password_is_stored_hashed(players, platform):

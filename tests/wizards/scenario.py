@@ -29,13 +29,16 @@ LAYOUT = {
 
 
 def build(seats: int = 2, layout: dict | None = None, at: dict | None = None, dragon: tuple = ("M6", "C3"),
-          dealer: int = 0, days: int = 13, prepare=None) -> WizardsState:
+          dealer: int = 0, days: int = 13, prepare=None, variant: str = "standard") -> WizardsState:
     """A state in play on Day 1, the dealer about to roll for movement.
 
     `at` maps seat -> (tile, label); by default seat i starts on Meadowfarm (C5) spaces.
-    `prepare(state)` runs before the first turn begins (give players Orders, animals...)."""
+    `prepare(state)` runs before the first turn begins (give players Orders, animals...).
+    `variant`: "standard" (also for one seat: the rules of the multi-player game on the full
+    board, which the engine's set-up gives no client), "solitaire" (Appendix A's own winning and
+    losing) or "partnership" (Appendix B)."""
     p = pack()
-    st = new_state(seats, "standard", {"days": days}, days)
+    st = new_state(seats, variant, {"days": days}, days)
     st.decks = {"task": [c["number"] for c in p.task_cards], "event": [c["number"] for c in p.event_cards],
                 "wizard": [c["id"] for c in p.wizard_cards]}
     st.gem_boxes = dict(zip(p.high_wizards, [c["id"] for c in p.gem_cards]))
@@ -117,8 +120,10 @@ def chance(state: WizardsState, *faces: int):
     return ENGINE.apply_chance(state, [[f] for f in faces])
 
 
-def config(seats: int = 2, **options) -> MatchConfig:
-    return MatchConfig(seats, options=options)
+def config(seats: int = 2, variant: str | None = None, **options) -> MatchConfig:
+    """A match configuration; with no variant named, the one a client naming none gets
+    (one seat: the solitaire game, Appendix A)."""
+    return MatchConfig(seats, variant or ENGINE.default_variant(seats), options=options)
 
 
 # --- Tasks, Events and the resolution stack (section 9, 8.5) ------------------------------
@@ -342,3 +347,45 @@ def lair_crossroads_layout() -> dict:
     layout = dict(LAYOUT)
     layout["M6"], layout["C1"] = LAYOUT["C1"], LAYOUT["M6"]
     return layout
+
+
+# --- the Gems, solitaire and partnership (13, Appendix A, Appendix B) ---------------------
+def gems(seat: int = 0, *wizards: str, six: bool = False):
+    """A `prepare` writing on a seat's Gem Record the Gems of these High Wizards (as their Gem
+    Cards in the boxes read); `six=True`: of every High Wizard but the False one (all six Gems)."""
+    def prep(st):
+        from shared.wizards.wizardcards import gem_card
+        names = wizards
+        if six:
+            names = tuple(n for n, g in st.gem_boxes.items() if not gem_card(g).get("false_wizard"))
+        for n in names:
+            st.players[seat]["gems"][n] = gem_card(st.gem_boxes[n])["gem"]
+    return prep
+
+
+def false_wizard(state: WizardsState) -> str:
+    """The High Wizard whose box holds the FALSE WIZARD card."""
+    from shared.wizards.wizardcards import gem_card
+    return next(n for n, g in state.gem_boxes.items() if gem_card(g).get("false_wizard"))
+
+
+def lone_lair_layout() -> dict:
+    """LAYOUT with the Dragon's Lair out of swimming range of every other tile."""
+    layout = dict(LAYOUT)
+    layout["M6"] = ((32, -2), 0)
+    return layout
+
+
+def open_water(state: WizardsState) -> tuple[int, int]:
+    """A Water space beyond swimming range of any land and with no Boat (7.3031 b)."""
+    w = world_for(state)
+    return next(h for h in sorted(w.water) if all(w.is_water(n) for n in w.neighbours(h))
+                and all(tuple(b["at"]) != h for b in state.boats))
+
+
+def in_open_water(seat: int = 0):
+    """A `prepare` putting a seat in open Water (stranded there, 7.3031 b)."""
+    def prep(st):
+        h = open_water(st)
+        st.players[seat]["at"] = [h[0], h[1]]
+    return prep

@@ -91,12 +91,30 @@ def test_gem_given_secretly_7_326_14_3():
 
 
 def test_gem_asked_again_only_when_not_held_7_326_amb20():
-    """AMB20: while his Gem is on the record the High Wizard is not asked again."""
+    """AMB20: while his Gem is on the record the High Wizard is not asked again: he is offered only not to ask."""
     def has(st):
         st.players[0]["gems"]["Ishkatar"] = "Diamond"
     st, ev = enter("C5", "A2", prepare=both(marker("Ishkatar", "C5", "A2"), joined("wizards", 4), has))
     st, ev = dice(st, ev)
-    assert not st.pending and "gem_attempt" not in types(ev)
+    assert ENGINE.legal_actions(st, 0) == [{"kind": "attempt_gem", "wizard": "Ishkatar", "attempt": False}]
+    st, ev = answer(st, 0, attempt=False)
+    assert "gem_attempt" not in types(ev) and st.players[0]["gems"] == {"Ishkatar": "Diamond"}
+
+
+def test_no_other_seat_can_tell_whether_he_holds_the_gem_of_the_wizard_he_meets_14_3():
+    """14.3: the Gem Record is confidential. A Rank FOUR Wizard meets Ishkatar, once holding Ishkatar's Gem and once
+    not: until he answers, what the other seat sees (its view, the events it is shown) is the same either way."""
+    def seen(holds: bool):
+        def has(st):
+            if holds:
+                st.players[0]["gems"]["Ishkatar"] = "Diamond"
+        st, ev = enter("C5", "A2", seats=2, prepare=both(marker("Ishkatar", "C5", "A2"), joined("wizards", 4), has))
+        st, more = dice(st, ev)
+        shown = [e for e in ev + more if e.get("visible_to") is None or 1 in e["visible_to"]]
+        view = ENGINE.view(st, 1)
+        del view["players"][0]["gems"]  # "hidden" in both
+        return view, shown
+    assert seen(True) == seen(False)
 
 
 def test_false_wizard_steals_7_3263():

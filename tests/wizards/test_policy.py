@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import random
 
-from shared.engine import CHANCE, TERMINAL, MatchConfig
+from shared.engine import CHANCE, TERMINAL
 from shared.engine.playout import policy_playout, sample_chance
 from shared.hexgrid import distance
 from shared.wizards.policy import choose
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, build, hex_of, moves, roll
+from tests.wizards.scenario import ENGINE, build, config, hex_of, moves, roll
 
 
 def play(seats: int, seed: int, days: int = 6):
-    state, _ = policy_playout(ENGINE, MatchConfig(seats, options={"days": days}), choose, random.Random(seed), 5000)
+    state, _ = policy_playout(ENGINE, config(seats, days=days), choose, random.Random(seed), 5000)
     return state
 
 
@@ -174,3 +174,61 @@ def test_policy_walks_out_of_the_lair_and_out_of_the_water():
     st = roll(st, 6)
     action = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
     assert action["kind"] == "move" and w.is_land(tuple(action["to"]))
+
+
+def test_policy_makes_for_the_center_of_the_sacred_circle_by_its_stones():
+    """6 SACRED CIRCLE STONES / CENTER, 7.33: to meet Rüktal it walks to a space beside a Stone, steps onto the
+    Stone when the Movement Roll equals its dots, and into the Center when Rüktal is present (a roll of 1-3)."""
+    from shared.wizards.policy import _approach, _goals
+    from tests.wizards.scenario import hold_task, member, put
+
+    def prep(s):
+        member(order="sorcerers")(s)
+        hold_task(s, 0, 46, at={1: ("C5", "C2")})  # meet Rüktal first
+    st = build(seats=1, at={0: ("M1", "B1")}, prepare=prep)
+    w = world_for(st)
+    centre = hex_of(st, "M1", "Center")
+    assert _goals(ENGINE.view(st, 0), 0, w) == [centre]
+    beside = set(_approach(w, [centre]))
+    assert hex_of(st, "M1", "B1") in beside and centre not in beside
+    st = roll(st, 1)  # Stone A1, beside B1, has one dot
+    action = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
+    assert action["by"] == "stone" and tuple(action["to"]) == hex_of(st, "M1", "A1")
+    st = build(seats=1, at={0: ("M1", "B1")}, prepare=prep)
+    put(st, 0, "M1", "A1")
+    st = roll(st, 2)
+    action = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
+    assert action["by"] == "circle" and tuple(action["to"]) == centre
+
+
+def test_policy_gathers_gems_at_rank_four_and_brings_all_six_to_ruktal():
+    """13, 7.326, 7.346: at Rank FOUR with no Mandatory Task left it seeks the Gems (High Wizards whose markers are
+    out, the Master Sorcerers' aid); with all six it goes to Rüktal in the Center (7.336)."""
+    from shared.wizards.gems import six_gems
+    from shared.wizards.pack import pack
+    from shared.wizards.policy import _goals
+    from tests.wizards.scenario import member
+
+    wizard = next(iter(pack().high_wizards))
+
+    def prep(s):
+        member(order="sorcerers", rank=4)(s)
+        s.wizard_markers[wizard] = list(hex_of(s, "E1", "C2"))
+    st = build(seats=1, prepare=prep)
+    w = world_for(st)
+    towers = {hex_of(st, t, "Center") for t in ("M2", "M3", "M4")}
+    assert set(_goals(ENGINE.view(st, 0), 0, w)) == towers | {hex_of(st, "E1", "C2")}
+    st.players[0]["gems"] = dict(zip(pack().high_wizards, six_gems()))
+    assert _goals(ENGINE.view(st, 0), 0, w) == [hex_of(st, "M1", "Center")]
+
+
+def test_partners_put_their_gems_together():
+    """Appendix B: partners may exchange Gems when they meet; the odd seat of each pair gives its Gems to the
+    even one, so one of them gathers all six, and the even seat gives nothing."""
+    st = build(seats=4, variant="partnership")
+    offer = [{"kind": "partner_gem", "wizard": "Veldor"}, {"kind": "partner_task", "task": 3},
+             {"kind": "partner_done"}]
+    for seat, wanted in ((1, offer[0]), (0, offer[2])):
+        view = ENGINE.view(st, seat)
+        view["await"] = {"seat": seat, "for": "choice"}
+        assert choose(view, seat, offer, random.Random(1)) == wanted

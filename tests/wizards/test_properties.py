@@ -65,7 +65,7 @@ def check_state(state: WizardsState, rng: random.Random) -> None:
 def test_random_play_ends_and_keeps_every_invariant(seed, seats):
     """Random legal play reaches TERMINAL (part one: after the configured days) with invariants at each step."""
     rng = random.Random(seed)
-    config = MatchConfig(seats, options={"days": 3})
+    config = MatchConfig(seats, ENGINE.default_variant(seats), {"days": 3})
     final, log = random_playout(ENGINE, config, rng, max_steps=4000, on_state=lambda s: check_state(s, rng))
     assert ENGINE.actor(final) == TERMINAL
     assert ENGINE.encode(replay(ENGINE, config, log)) == ENGINE.encode(final)
@@ -77,7 +77,7 @@ def test_every_listed_action_is_accepted_and_garbage_refused(seed, seats):
     """legal_actions is complete and apply accepts exactly those: a random listed action always applies,
     and mutated actions raise only engine errors."""
     rng = random.Random(seed)
-    s = ENGINE.setup(MatchConfig(seats, options={"days": 2}))
+    s = ENGINE.setup(MatchConfig(seats, ENGINE.default_variant(seats), {"days": 2}))
     for _ in range(600):
         who = ENGINE.actor(s)
         if who == TERMINAL:
@@ -172,3 +172,31 @@ def test_random_play_with_spells_animals_and_afflictions(seed, seats):
         else:
             again = ENGINE.apply(again, step[1], step[2])[0]
     assert ENGINE.encode(again) == ENGINE.encode(s)
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), seats=st.sampled_from([4, 6]))
+def test_random_partnership_play_hides_every_gem_record(seed, seats):
+    """Appendix B / 14.3: random legal play of the partnership game from states where every player gathers
+    Gems keeps every invariant, and no seat's view depends on another's Gem Record (exchanges included)."""
+    from tests.wizards.scenario import build
+
+    rng = random.Random(seed)
+
+    def prepare(s):
+        for p in s.players:
+            p["order"], p["rank"] = "wizards", 4
+            p["gems"] = {"Ishkatar": "Diamond"} if p["seat"] % 2 else {"Terek": "Topaz"}
+        for p in s.players[1:]:
+            p["at"] = list(s.players[0]["at"])  # everyone together: partners meet at once
+    s = build(seats=seats, days=2, prepare=prepare, variant="partnership")
+    for _ in range(1500):
+        check_state(s, rng)
+        who = ENGINE.actor(s)
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            s, _ = ENGINE.apply_chance(s, sample_chance(ENGINE.chance_request(s), rng))
+        else:
+            s, _ = ENGINE.apply(s, who, rng.choice(ENGINE.legal_actions(s, who)))
+    assert ENGINE.actor(s) == TERMINAL

@@ -153,3 +153,56 @@ def test_secret_dice_are_not_shown():
     st, ev = ENGINE.apply_chance(st, [[1]] * len(st.chance["request"]["pools"]))
     line = render_events([e for e in ev if e["type"] == "dice"])[0]
     assert "in secret" in line
+
+
+def test_the_record_sheet_is_drawn_for_its_own_seat_only():
+    """14.2-14.3: a seat sees its own Record Sheet (Order, Rank, points against the next Rank, Tasks with their
+    requirements ticked, Gems, spells it may cast); another seat's Gems are never drawn, a spectator gets none."""
+    from tests.wizards.scenario import both, hold_task, member
+
+    def prep(s):
+        both(member(0, "sorcerers", 2, knowledge=12, perception=7, power=20), member(1, "wizards", 1))(s)
+        hold_task(s, 0, 30, at={0: ("E2", "C2")}, done=1, mandatory=True)
+        s.players[0]["gems"] = {"Ishkatar": "Ruby"}
+        s.players[1]["gems"] = {"Veldor": "Onyx"}
+    st = build(seats=2, prepare=prep)
+    mine = render(ENGINE.view(st, 0), 0)
+    assert "Your Record Sheet:" in mine and "Sorcerers, rank 2 (Augur): K12 P7 W20 - next rank at K30 P20 W40" in mine
+    assert "Task 30" in mine and "(Mandatory): [x] take" in mine and "> [ ] meet meligar" in mine
+    assert "Gems: Ruby from Ishkatar" in mine and "Onyx" not in mine
+    assert "Spells you may cast: boat summoning, escaping, swiftness" in mine
+    assert "Ruby" not in render(ENGINE.view(st, 1), 1) and "Record Sheet" not in render(ENGINE.view(st, None), None)
+
+
+def test_the_calendar_shows_the_coming_evil_attack():
+    """12.1-12.22: the heading counts the days to the attack on Day 14 and says whether Evil is thwarted."""
+    st = build(seats=1)
+    st.calendar["day"] = 11
+    line = render(ENGINE.view(st, 0), 0).splitlines()[0]
+    assert "Day 11 of Fortnight 1" in line and "the Evil attacks on Day 14, in 3 days, not thwarted" in line
+    st.calendar["day"], st.thwart, st.thwarts = 14, "thwarted", 1
+    line = render(ENGINE.view(st, 0), 0).splitlines()[0]
+    assert "the Evil attacks today, thwarted (1 banked)" in line
+
+
+def test_a_chosen_tile_is_previewed_before_it_is_placed():
+    """3.21-3.23: once a tile is chosen its shape is drawn (19 spaces, their terrain) before the player picks where."""
+    import random
+
+    from shared.engine import CHANCE
+    from shared.engine.playout import sample_chance
+    from shared.wizards.pack import pack
+    from shared.wizards.render import tile_preview
+
+    st, rng = ENGINE.setup(MatchConfig(2)), random.Random(3)
+    while ENGINE.actor(st) == CHANCE:  # the dealer's roll, the tiles dealt
+        st, _ = ENGINE.apply_chance(st, sample_chance(ENGINE.chance_request(st), rng))
+    seat = ENGINE.actor(st)
+    choice = next(a for a in ENGINE.legal_actions(st, seat) if a["kind"] == "choose_tile")
+    assert tile_preview(ENGINE.view(st, seat), seat) == []
+    st, _ = ENGINE.apply(st, seat, choice)
+    lines = tile_preview(ENGINE.view(st, seat), seat)
+    assert pack().tiles[choice["tile"]]["name"] in lines[0]
+    glyphs = "".join(lines[1:]).replace(" ", "")
+    assert len(glyphs) == 19 and set(glyphs) <= set(GLYPH.values())
+    assert tile_preview(ENGINE.view(st, 1 - seat), 1 - seat) == []  # only the placer's own choice

