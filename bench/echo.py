@@ -13,6 +13,8 @@ import sys
 
 import grpc
 
+from bench.stats import percentiles
+
 METHOD = "/bench.Echo/Echo"
 MESSAGE = b"x" * 64
 
@@ -62,12 +64,8 @@ async def closed_loop(call, seconds: float, inflight: int, warmup: float = 1.0) 
 
 
 def summary(latencies: list[float], seconds: float, errors: dict | None = None) -> dict:
-    ordered = sorted(latencies)
-
-    def pct(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else float("nan")
-
-    return {"calls": len(ordered), "rps": len(ordered) / seconds, "p50_ms": pct(0.50), "p99_ms": pct(0.99),
+    p50, p99 = percentiles(latencies, 50, 99)
+    return {"calls": len(latencies), "rps": len(latencies) / seconds, "p50_ms": p50 * 1000, "p99_ms": p99 * 1000,
             "errors": errors or {}}
 
 

@@ -20,11 +20,11 @@ PAIRS = 1500
 
 
 async def _resolutions(redis_url: str, pairs: int) -> dict:
+    from services.core.dice_sessions import DiceSessions
     from services.core.dicesource import InProcessDice
     from services.core.matches import Matches
     from services.core.seats import parse
     from services.core.store import MatchStore
-    from services.dice.sessions import DiceSessions
 
     store = MatchStore.from_url(redis_url)
     matches = Matches(store, InProcessDice(DiceSessions(store, 3600, 8)), match_ttl_s=3600, finished_ttl_s=60,

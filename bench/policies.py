@@ -3,9 +3,9 @@ matches in process (the figure the policy tests used to assert; a benchmark meas
 from __future__ import annotations
 
 import random
-import statistics
 import time
 
+from bench.stats import percentiles
 from shared.engine import CHANCE, TERMINAL, MatchConfig
 from shared.engine.playout import sample_chance
 from shared.engine.registry import engine_for, policy_for
@@ -37,7 +37,7 @@ def policy_call_times(game: str, config: MatchConfig, seed: int = 1, max_steps: 
 def measure() -> dict:
     figures = {}
     for game, config in GAMES:
-        times = sorted(policy_call_times(game, config))
-        figures[f"policy_{game}_p50_ms"] = statistics.median(times) * 1000
-        figures[f"policy_{game}_p99_ms"] = times[int(len(times) * 0.99) - 1] * 1000
+        p50, p99 = percentiles(policy_call_times(game, config), 50, 99)
+        figures[f"policy_{game}_p50_ms"] = p50 * 1000
+        figures[f"policy_{game}_p99_ms"] = p99 * 1000
     return figures

@@ -72,11 +72,9 @@ class SplitPlatform:
         """Drop our queue (turns of matches still in play when we stopped) and Celery's
         binding key for it: the queue name was ours alone."""
         try:
-            import redis
+            from kombu import Connection, Queue
 
-            from services.core.metrics import _PRIORITY_STEPS
-
-            names = [self.queue + step for step in _PRIORITY_STEPS] + [f"_kombu.binding.{self.queue}"]
-            redis.Redis.from_url(self.redis_url).delete(*names)
+            with Connection(self.redis_url) as broker:
+                Queue(self.queue)(broker.default_channel).delete()
         except Exception:
             pass

@@ -14,14 +14,16 @@ from services.core.config import Settings
 # A worker with METRICS_PORT serves /metrics. Its turns run in forked pool processes,
 # which share their metrics through files: the directory must be known before
 # prometheus_client is first imported, so it is chosen here (see services/core/metrics.py).
-_OWN_METRICS_DIR = None
-if (os.environ.get("METRICS_PORT") and "worker" in sys.argv[1:] and "prometheus_client" not in sys.modules
-        and not os.environ.get("PROMETHEUS_MULTIPROC_DIR")):
-    _OWN_METRICS_DIR = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="archmage-worker-metrics-")
-
+# (prometheus_client reads PROMETHEUS_MULTIPROC_DIR from the environment itself: it is set there)
 settings = Settings.from_env()
+_OWN_METRICS_DIR = None
+if (settings.metrics_port and "worker" in sys.argv[1:] and "prometheus_client" not in sys.modules
+        and not settings.metrics_multiproc_dir):
+    _OWN_METRICS_DIR = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="archmage-worker-metrics-")
+    settings = Settings.from_env()
 
-app = Celery("archmage", broker=settings.redis_url, include=["services.ai.tasks"])
+# the broker: BROKER_URL, or REDIS_URL's Redis (a Redis Cluster cannot be one: see services/core/config.py)
+app = Celery("archmage", broker=settings.broker_url, include=["services.ai.tasks"])
 app.conf.update(
     task_acks_late=True,
     task_reject_on_worker_lost=True,
@@ -38,11 +40,10 @@ app.conf.update(
 
 @signals.worker_init.connect
 def _serve_metrics(**_) -> None:
-    port = int(os.environ.get("METRICS_PORT") or 0)
-    if port:
+    if settings.metrics_port:
         from services.core.metrics import serve_worker_metrics
 
-        serve_worker_metrics(port, os.environ.get("METRICS_HOST", "127.0.0.1"))
+        serve_worker_metrics(settings.metrics_port, settings.metrics_host, settings.metrics_multiproc_dir)
 
 
 @signals.worker_shutdown.connect

@@ -25,7 +25,7 @@ from services.client.channels import channel
 from services.client.reading import all_legal_actions
 from services.core import ai_seats
 from services.core.metrics import METRICS
-from services.runtime import tls
+from services.rpc import tls
 from shared.engine.registry import policy_for
 
 log = logging.getLogger("archmage.ai")

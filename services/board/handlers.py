@@ -9,9 +9,9 @@ from archmage.common.v1 import common_pb2
 
 from services.core.errors import BadRequest, Conflict
 from services.core.matches import Matches, parse_action
-from services.dice.handlers import event_pb
-from services.runtime.acting import act
-from services.runtime.edge import current_claim
+from services.rpc.acting import act
+from services.rpc.edge import current_claim
+from services.rpc.replies import event_pb
 from shared.engine.registry import engine_for
 
 SERVICE = board_pb2.DESCRIPTOR.services_by_name["Board"]

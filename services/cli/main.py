@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 
@@ -27,7 +26,15 @@ import grpc
 from shared import dicelog
 from shared.eventlog import LoggedEvent
 
-DEFAULT_ADDR = os.environ.get("ARCHMAGE_ADDR", "127.0.0.1:50051")
+
+def _default_addr() -> str:
+    """ARCHMAGE_ADDR, read like every setting (services/core/config.py)."""
+    from services.core.config import ConfigError, Settings
+
+    try:
+        return Settings.from_env().client_addr
+    except ConfigError as exc:
+        raise SystemExit(f"configuration error: {exc}") from None
 
 
 def _dice(addr: str):
@@ -135,8 +142,9 @@ def games_help() -> str:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="archmage", description="Archmage game platform client", epilog=games_help(),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--addr", default=DEFAULT_ADDR,
-                   help=f"the platform's gRPC address (ARCHMAGE_ADDR; now {DEFAULT_ADDR}; `make run` serves "
+    default_addr = _default_addr()
+    p.add_argument("--addr", default=default_addr,
+                   help=f"the platform's gRPC address (ARCHMAGE_ADDR; now {default_addr}; `make run` serves "
                         f"127.0.0.1:50051 unless ARCHMAGE_PORT says otherwise)")
     sub = p.add_subparsers(dest="command", required=True)
 

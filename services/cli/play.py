@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import sys
 import uuid
 
@@ -21,14 +20,16 @@ def _stubs(addr: str):
 
     # a player's own credential (from Players.SignIn) in ARCHMAGE_TOKEN, or a guest made on the spot;
     # idempotent calls retried on UNAVAILABLE, TLS when TLS_CA_FILE is set
-    ch = signed_in(client_channel(addr), os.environ.get("ARCHMAGE_TOKEN", ""))
+    from services.core.config import Settings
+
+    ch = signed_in(client_channel(addr), Settings.from_env().client_token)
     return (board_pb2_grpc.BoardStub(ch), combat_pb2_grpc.CombatStub(ch), matchmaking_pb2_grpc.MatchmakingStub(ch))
 
 
 def client_channel(addr: str):
     """A channel to the platform: TLS when TLS_CA_FILE names the CA to trust."""
     from services.core.config import Settings
-    from services.runtime import tls
+    from services.rpc import tls
 
     return tls.channel(addr, Settings.from_env())
 
@@ -221,7 +222,9 @@ def cmd_matches(args) -> int:
     """The player's newest matches (a guest made on the spot has none: sign in and set ARCHMAGE_TOKEN)."""
     from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 
-    if not os.environ.get("ARCHMAGE_TOKEN"):
+    from services.core.config import Settings
+
+    if not Settings.from_env().client_token:
         raise SystemExit("listing your matches needs your own credential in ARCHMAGE_TOKEN (Players.SignIn)")
     mine = _stubs(args.addr)[2].ListMyMatches(mm.ListMyMatchesRequest(limit=args.limit)).matches
     for m in mine:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from archmage.combat.v1 import combat_pb2
 
 from services.core.matches import Matches
-from services.runtime.acting import act
+from services.rpc.acting import act
 
 SERVICE = combat_pb2.DESCRIPTOR.services_by_name["Combat"]
 

@@ -47,6 +47,11 @@ def _choice(env: dict, name: str, default: str, choices: tuple[str, ...]) -> str
 @dataclass(frozen=True)
 class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
+    # REDIS_URL names one node of a Redis Cluster (any one: the others are discovered)
+    redis_cluster: bool = False
+    # the Celery broker of the AI turns: REDIS_URL's Redis unless set; its own plain Redis on a
+    # Cluster (kombu's Redis transport cannot use a Cluster)
+    broker_url: str = "redis://127.0.0.1:6379/0"
     redis_fsync: str = "everysec"  # the launcher's own redis-server: appendfsync always, everysec or no
     # where clients find each service; in the embedded default all four share one address
     grpc_host: str = "127.0.0.1"
@@ -58,6 +63,10 @@ class Settings:
     metrics_port: int = 9100  # 0 = no /metrics endpoint
     metrics_host: str = "127.0.0.1"
     log_level: str = "INFO"
+    # the command line: where it finds the platform, and the session credential it plays with
+    client_addr: str = "127.0.0.1:50051"
+    client_token: str = ""
+    metrics_multiproc_dir: str = ""  # PROMETHEUS_MULTIPROC_DIR: a worker's pool processes share metrics here
     drain_s: float = 5.0  # after SIGTERM: NOT_SERVING but still answering this long, then stop
     stop_grace_s: float = 5.0  # then in-flight calls get this long to finish
     dice_mode: str = "inprocess"  # the match driver rolls in process, or through the dice service
@@ -79,11 +88,11 @@ class Settings:
     player_key_file: str = ""  # PEM Ed25519 key that signs session credentials; empty = one kept in Redis
     session_ttl_s: int = 3600  # how long a session credential lasts
     ai_key_file: str = ""  # the key AI seats' tokens are derived from (matchmaking, AI workers); empty = in Redis
-    tls_cert_file: str = ""  # the server's certificate (and a client's, for mutual TLS); services/runtime/tls.py
+    tls_cert_file: str = ""  # the server's certificate (and a client's, for mutual TLS); services/rpc/tls.py
     tls_key_file: str = ""
     tls_ca_file: str = ""  # clients trust servers signed by this CA
     tls_client_ca_file: str = ""  # servers require client certificates signed by this CA
-    limits: dict = field(default_factory=dict)  # LIMIT_<NAME>=rate overrides (services/runtime/quotas.py)
+    limits: dict = field(default_factory=dict)  # LIMIT_<NAME>=rate overrides (services/rpc/quotas.py)
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -92,8 +101,17 @@ class Settings:
         host = _get(env, "ARCHMAGE_HOST", "127.0.0.1")
         port = _int(env, "ARCHMAGE_PORT", 50051)
         default_addr = f"{host}:{port}"
+        redis_url = _get(env, "REDIS_URL", "redis://127.0.0.1:6379/0")
+        cluster = _choice(env, "REDIS_CLUSTER", "0", ("0", "1")) == "1"
+        ai_enabled = _choice(env, "AI_ENABLED", "1", ("0", "1")) == "1"
+        broker_url = _get(env, "BROKER_URL", "")
+        if cluster and ai_enabled and not broker_url:
+            raise ConfigError("REDIS_CLUSTER=1 needs BROKER_URL: the Celery broker of the AI turns runs on a plain "
+                              "(non-cluster) Redis of its own (or set AI_ENABLED=0)")
         return cls(
-            redis_url=_get(env, "REDIS_URL", "redis://127.0.0.1:6379/0"),
+            redis_url=redis_url,
+            redis_cluster=cluster,
+            broker_url=broker_url or redis_url,
             redis_fsync=_choice(env, "REDIS_FSYNC", "everysec", ("always", "everysec", "no")),
             grpc_host=host,
             grpc_port=port,
@@ -104,6 +122,9 @@ class Settings:
             metrics_port=_int(env, "METRICS_PORT", 9100),
             metrics_host=_get(env, "METRICS_HOST", "127.0.0.1"),
             log_level=_choice(env, "LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR")),
+            client_addr=_get(env, "ARCHMAGE_ADDR", "127.0.0.1:50051"),
+            client_token=_get(env, "ARCHMAGE_TOKEN", ""),
+            metrics_multiproc_dir=_get(env, "PROMETHEUS_MULTIPROC_DIR", ""),
             drain_s=_float(env, "DRAIN_S", 5.0),
             stop_grace_s=_float(env, "STOP_GRACE_S", 5.0),
             dice_mode=_choice(env, "DICE_MODE", "inprocess", ("inprocess", "service")),
@@ -112,7 +133,7 @@ class Settings:
             action_id_ttl_s=_int(env, "ACTION_ID_TTL_S", 24 * 3600),
             cas_retries=_int(env, "CAS_RETRIES", 8),
             max_message_bytes=_int(env, "MAX_MESSAGE_BYTES", 1 << 20),
-            ai_enabled=_choice(env, "AI_ENABLED", "1", ("0", "1")) == "1",
+            ai_enabled=ai_enabled,
             ai_queue=_get(env, "AI_QUEUE", "ai"),
             ai_stall_s=_float(env, "AI_STALL_S", 5.0),
             ai_sweep_s=_float(env, "AI_SWEEP_S", 1.0),

@@ -9,8 +9,8 @@ from typing import Protocol, Sequence
 
 import grpc
 
+from services.core.dice_sessions import MAX_DICE_PER_CALL, MAX_FACES, DiceSessions, PoolSpec, SessionInfo
 from services.core.errors import BadRequest, LimitExceeded
-from services.dice.sessions import MAX_DICE_PER_CALL, MAX_FACES, DiceSessions, PoolSpec, SessionInfo
 
 
 class DiceSource(Protocol):

@@ -19,6 +19,7 @@ from typing import AsyncIterator, Sequence
 from services.core import ai_seats
 from services.core import seats as seat_tokens
 from services.core.ai_turns import AiTurns, TurnNotifier, ai_to_act
+from services.core.dice_sessions import PoolSpec
 from services.core.dicesource import DiceSource
 from services.core.errors import BadRequest, Conflict, NotFound, Precondition
 from services.core.jsontext import json_object
@@ -26,7 +27,6 @@ from services.core.metrics import METRICS, match_ended, match_started
 from services.core.store import MatchStore
 from services.core.tokens import hash_token
 from services.core.visibility import redact, sealer_for
-from services.dice.sessions import PoolSpec
 from shared import dicelog
 from shared.engine import CHANCE, TERMINAL, GameEngine, MatchConfig, NotYourTurn, RuleViolation
 from shared.engine.registry import engine_for, game_names

@@ -14,7 +14,6 @@ Three kinds of figure live here:
 from __future__ import annotations
 
 import logging
-import os
 import time
 from contextlib import contextmanager, nullcontext
 
@@ -137,25 +136,40 @@ async def match_ended(redis, game: str, match_id: str) -> None:
 
 
 # --- read at scrape time -----------------------------------------------------------------
-# kombu's Redis transport keeps a queue as lists: the queue's name for priority 0 and
-# name + "\x06\x16" + step for the other priority steps; reserved tasks wait in "unacked".
-_PRIORITY_STEPS = ("", "\x06\x163", "\x06\x166", "\x06\x169")
 SWEEP_BATCH = 100
 
 
 class PlatformProbe:
     """Scrape-time facts from Redis. Every service process serves them, so they survive
-    any one process; they are the same everywhere, so dashboards take max()."""
+    any one process; they are the same everywhere, so dashboards take max().
 
-    def __init__(self, redis_url: str, queues, games, match_ttl_s: int, timeout_s: float = 0.5, client=None):
+    The match data may be a Redis Cluster (`cluster`): its figures are then summed over the
+    masters, and Redis counts as up only while every master answers. The AI queue is read
+    from the Celery broker (`broker_url`, REDIS_URL's Redis unless BROKER_URL says otherwise)
+    through kombu's own API."""
+
+    def __init__(self, redis_url: str, queues, games, match_ttl_s: int, timeout_s: float = 0.5, client=None,
+                 *, cluster: bool = False, broker_url: str | None = None):
+        import kombu.exceptions
         import redis
 
-        self.redis_error = redis.RedisError
-        self.client = client or redis.Redis.from_url(redis_url, socket_timeout=timeout_s,
-                                                     socket_connect_timeout=timeout_s)
+        self.redis_error = (redis.RedisError, redis.exceptions.RedisClusterException, OSError,
+                            kombu.exceptions.OperationalError)
+        self.redis_url, self.cluster, self.timeout_s = redis_url, cluster, timeout_s
+        self._client = client  # made at the first scrape: a Cluster client connects as it is made
+        self.broker_url = broker_url or redis_url
+        self._broker = None
         self.queues = list(queues)
         self.games = list(games)
         self.match_ttl_s = match_ttl_s
+
+    @property
+    def client(self):
+        if self._client is None:
+            from services.core.redisclient import connect_sync
+
+            self._client = connect_sync(self.redis_url, self.cluster, timeout_s=self.timeout_s)
+        return self._client
 
     def describe(self):
         return list(self._families().values())
@@ -188,22 +202,18 @@ class PlatformProbe:
             t0 = time.perf_counter()
             self.client.ping()
             f["ping"].add_metric([], time.perf_counter() - t0)
+            info = self._info()
             pipe = self.client.pipeline(transaction=False)
-            pipe.info()
-            for queue in self.queues:
-                for step in _PRIORITY_STEPS:
-                    pipe.llen(queue + step)
-            pipe.hlen("unacked")
             for game in self.games:
                 pipe.zrangebyscore(active_key(game), "-inf", time.time() - self.match_ttl_s, 0, SWEEP_BATCH)
             replies = pipe.execute()
-            info = replies.pop(0)
-            for queue in self.queues:
-                depth = sum(replies.pop(0) for _ in _PRIORITY_STEPS)
-                f["queue"].add_metric([queue], depth)
-            f["unacked"].add_metric([], replies.pop(0))
             stale = {game: replies.pop(0) for game in self.games}
-            for game, count in self._census(stale).items():
+            active = self._census(stale)
+            queued, unacked = self._ai_queue()
+            for queue in self.queues:
+                f["queue"].add_metric([queue], queued[queue])
+            f["unacked"].add_metric([], unacked)
+            for game, count in active.items():
                 f["active"].add_metric([game], count)
         except self.redis_error as exc:
             log.warning("Redis probe failed: %s", exc)
@@ -222,6 +232,48 @@ class PlatformProbe:
         f["aof"].add_metric([], int(info.get("aof_enabled", 0)))
         f["probe"].add_metric([], time.perf_counter() - start)
         return list(f.values())
+
+    _SUMMED = ("used_memory", "maxmemory", "connected_clients", "total_commands_processed", "evicted_keys",
+               "rejected_connections")
+
+    def _info(self) -> dict:
+        """INFO of the Redis; of a Cluster, its masters' summed (persistence: all must be ok)."""
+        if not self.cluster:
+            return self.client.info()
+        per_node = self.client.info(target_nodes=self.client.PRIMARIES)
+        nodes = list(per_node.values()) if per_node and isinstance(next(iter(per_node.values())), dict) \
+            else [per_node]
+        info = {k: sum(n.get(k, 0) for n in nodes) for k in self._SUMMED}
+        for k in ("rdb_last_bgsave_status", "aof_last_write_status"):
+            info[k] = "ok" if all(n.get(k, "ok") == "ok" for n in nodes) else "err"
+        info["aof_enabled"] = min((int(n.get("aof_enabled", 0)) for n in nodes), default=0)
+        return info
+
+    def _ai_queue(self) -> tuple[dict[str, int], int]:
+        """(tasks waiting per queue, tasks taken and not yet acknowledged), from the broker
+        through kombu: a passive queue_declare counts a queue's messages at every priority."""
+        from kombu import Connection
+        from kombu.exceptions import ChannelError
+
+        if self._broker is None:
+            self._broker = Connection(self.broker_url, connect_timeout=self.timeout_s,
+                                      transport_options={"socket_timeout": self.timeout_s,
+                                                         "socket_connect_timeout": self.timeout_s})
+        try:
+            channel = self._broker.default_channel
+            depths = {}
+            for queue in self.queues:
+                try:
+                    depths[queue] = channel.queue_declare(queue=queue, passive=True).message_count
+                except ChannelError:  # an empty queue leaves nothing in Redis: kombu says NOT_FOUND
+                    depths[queue] = 0
+            # the tasks a worker holds: kombu's Redis transport keeps them in its unacked hash
+            unacked = channel.client.hlen(channel.unacked_key)
+        except Exception:
+            self._broker.release()  # a fresh connection at the next scrape
+            self._broker = None
+            raise
+        return depths, unacked
 
     def _census(self, stale: dict) -> dict[str, int]:
         """Sweep members older than the match TTL (their match may have expired), then count.
@@ -252,20 +304,22 @@ def watch_platform(settings) -> PlatformProbe | None:
         return None
     from shared.engine.registry import game_names
 
-    probe = PlatformProbe(settings.redis_url, [settings.ai_queue], game_names(), settings.match_ttl_s)
+    probe = PlatformProbe(settings.redis_url, [settings.ai_queue], game_names(), settings.match_ttl_s,
+                          cluster=settings.redis_cluster, broker_url=settings.broker_url)
     REGISTRY.register(probe)
     return probe
 
 
-def serve_worker_metrics(port: int, host: str) -> None:
+def serve_worker_metrics(port: int, host: str, multiproc_dir: str = "") -> None:
     """/metrics of a Celery worker. Turns run in forked pool processes, so their metrics
-    are shared through files (PROMETHEUS_MULTIPROC_DIR) and summed here, in the parent."""
+    are shared through files (in `multiproc_dir`, PROMETHEUS_MULTIPROC_DIR) and summed here,
+    in the parent."""
     registry = REGISTRY
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if multiproc_dir:
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry, path=multiproc_dir)
     try:
         start_http_server(port, addr=host, registry=registry)
     except OSError as exc:  # metrics must never stop a worker from playing turns

@@ -20,11 +20,10 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Iterable, Mapping
 
 import redis.asyncio as aioredis
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import NoScriptError
 
 from services.core.errors import Conflict, NotFound
+from services.core.redisclient import connect, is_cluster
 from shared.eventlog import LoggedEvent
 
 _COMMIT = """
@@ -96,16 +95,14 @@ class MatchStore:
 
     def __init__(self, client: aioredis.Redis):
         self.redis = client
+        self.clustered = is_cluster(client)
         self._commit = client.register_script(_COMMIT)
 
     @classmethod
-    def from_url(cls, url: str) -> "MatchStore":
-        # Fail fast when Redis is down (the caller answers UNAVAILABLE and clients retry):
-        # a short connect timeout and two quick retries, not redis-py's default back-off of
-        # up to 14 s, which would turn every outage into DEADLINE_EXCEEDED.
-        retry = Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.5), retries=2)
-        return cls(aioredis.from_url(url, decode_responses=False, retry=retry, socket_connect_timeout=2.0,
-                                     socket_timeout=15.0))
+    def from_url(cls, url: str, cluster: bool = False) -> "MatchStore":
+        """A store on the Redis (or, with `cluster`, the Redis Cluster) at `url`; it fails fast
+        when Redis is down (services/core/redisclient.py): the caller answers UNAVAILABLE."""
+        return cls(connect(url, cluster))
 
     async def close(self) -> None:
         await self.redis.aclose()
@@ -163,7 +160,11 @@ class MatchStore:
 
     async def _marked_commit(self, match_id: str, keys: list, args: list):
         """The due-AI mark, then the commit script, in one round trip (a plain pipeline: the
-        two keys may live in different Cluster slots)."""
+        two keys may live in different Cluster slots). A Cluster pipeline cannot carry a script,
+        so there the mark is written first and the script run after it: two round trips."""
+        if self.clustered:
+            await self.redis.zadd(DUE_KEY, {match_id: time.time()})
+            return await self._commit(keys=keys, args=args)
         for attempt in (1, 2):
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.zadd(DUE_KEY, {match_id: time.time()})

@@ -1,14 +1,14 @@
 """The dice service's gRPC handlers: validate, call DiceSessions, encode."""
 from __future__ import annotations
 
-from archmage.common.v1 import common_pb2
 from archmage.dice.v1 import dice_pb2
 
+from services.core.dice_sessions import DiceSessions, SessionInfo
 from services.core.dicesource import pools_from_proto
 from services.core.errors import BadRequest
-from services.dice.sessions import DiceSessions, SessionInfo
-from services.runtime.edge import current_claim
-from services.runtime.quotas import peer_of
+from services.rpc.edge import current_claim
+from services.rpc.quotas import peer_of
+from services.rpc.replies import event_pb
 
 SERVICE = dice_pb2.DESCRIPTOR.services_by_name["Dice"]
 
@@ -23,11 +23,6 @@ def _results(pools, faces, nonces) -> dice_pb2.RollResponse:
     return dice_pb2.RollResponse(results=[
         dice_pb2.PoolResult(purpose=p.purpose, faces=[str(f) for f in fs], nonces=ns)
         for p, fs, ns in zip(pools, faces, nonces)])
-
-
-def event_pb(e) -> common_pb2.Event:
-    return common_pb2.Event(seq=e.seq, type=e.type, body_json=e.body_json, prev_hash=e.prev_hash, hash=e.hash,
-                            salt=e.salt)
 
 
 def _need(session_id: str) -> str:

@@ -18,8 +18,8 @@ from services.matchmaking.tickets import TicketRecord, TicketStore
 from services.matchmaking.tickets_api import checked_ticket_request, ticket_pb
 from services.players.credentials import Credentials
 from services.players.ratings import Ratings
-from services.runtime.edge import current_bearer
-from services.runtime.quotas import peer_of
+from services.rpc.edge import current_bearer
+from services.rpc.quotas import peer_of
 from shared.engine.registry import engine_for, game_names
 
 SERVICE = matchmaking_pb2.DESCRIPTOR.services_by_name["Matchmaking"]

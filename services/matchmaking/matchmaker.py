@@ -58,19 +58,26 @@ class Matchmaker:
             except asyncio.CancelledError:
                 pass
 
+    BACKOFF_CAP_S = 2.0
+
     async def _run(self) -> None:
+        failures = 0
         while True:
             try:
                 await self.cycle()
+                failures = 0
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # a bad cycle must not stop matchmaking; the next one retries
+                failures += 1
                 down = unavailable_from(exc)
                 if down is not None:  # one line per cycle, not a traceback, while Redis is down
                     log.warning("matchmaking cycle failed: %s", down)
                 else:
                     log.exception("matchmaking cycle failed")
-            await asyncio.sleep(self.settings.interval_s)
+            # while cycles fail, they come less often (doubling, up to 2 s): a Redis (or a Cluster
+            # master) that is down is not hammered, nor the connections shared with the calls served
+            await asyncio.sleep(min(self.BACKOFF_CAP_S, self.settings.interval_s * 2 ** min(failures, 6)))
 
     async def cycle(self) -> int:
         """One pass over every queue; returns the number of matches formed."""

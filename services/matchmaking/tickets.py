@@ -5,7 +5,8 @@ is one Lua script in one Cluster slot:
     {q:..}:t:<id>   the ticket (hash)       {q:..}:waiting  queued ids by arrival (zset)
     {q:..}:pending  ids being matched, by claim deadline (zset)
     {q:..}:lock     which replica is matching this queue now
-`mm:player:<id>` (one active ticket per player) and `mm:queues` live elsewhere.
+`mm:player:<id>` (one active ticket per player) and `mm:queues` live elsewhere and are
+only ever used on their own (a Redis Cluster puts them in other slots).
 
 A ticket moves (forming ->) queued -> matching -> assigned, or forming / queued ->
 cancelled / expired. A party ticket is forming until every member has accepted it;
@@ -87,15 +88,15 @@ return proposals
 """
 
 _ACCEPT = """
--- a party member accepts a forming ticket; the last one queues it.
--- KEYS: waiting, ticket, the member's mm:player key   ARGV: id, member, ttl_s
+-- a party member accepts a forming ticket; the last one queues it. The member's active-ticket
+-- mark (mm:player:<id>, in a slot of its own) was taken just before, naming this ticket.
+-- KEYS: waiting, ticket   ARGV: id, member
 local state = redis.call('HGET', KEYS[2], 'state')
 if not state then return {'missing'} end
 if state ~= 'forming' then return {state} end
 local party = cjson.decode(redis.call('HGET', KEYS[2], 'party'))
 local accepted = cjson.decode(redis.call('HGET', KEYS[2], 'accepted'))
-for _, p in ipairs(accepted) do if p == ARGV[2] then return {'ok'} end end
-if redis.call('SET', KEYS[3], ARGV[1], 'NX', 'EX', tonumber(ARGV[3])) == false then return {'busy'} end
+for _, p in ipairs(accepted) do if p == ARGV[2] then return {'again'} end end
 table.insert(accepted, ARGV[2])
 redis.call('HSET', KEYS[2], 'accepted', cjson.encode(accepted))
 if #accepted == #party then
@@ -106,10 +107,8 @@ return {'ok'}
 """
 
 _FREE = """
--- drop players' active-ticket marks that still name this ticket.  KEYS: mm:player keys   ARGV: id
-for i = 1, #KEYS do
-  if redis.call('GET', KEYS[i]) == ARGV[1] then redis.call('DEL', KEYS[i]) end
-end
+-- drop a player's active-ticket mark if it still names this ticket.  KEYS: mm:player key   ARGV: id
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
 
@@ -186,12 +185,12 @@ class TicketStore:
                   "state": "forming" if forming else "queued", "accepted": json.dumps(party[:1]),
                   "created": now_ms, "expires": now_ms + self.ticket_ttl_s * 1000,
                   "keep": self.keep_s}  # how long a finished ticket stays readable, whoever finishes it
-        async with self.redis.pipeline(transaction=True) as pipe:
+        await self.redis.sadd("mm:queues", queue)  # first: a queue with tickets is always one the replicas visit
+        async with self.redis.pipeline(transaction=True) as pipe:  # the queue's own slot
             pipe.hset(key, mapping=fields)
             pipe.expire(key, self.ticket_ttl_s + self.keep_s)
             if not forming:
                 pipe.zadd(f"{tag(queue)}:waiting", {ticket_id: now_ms})
-            pipe.sadd("mm:queues", queue)
             await pipe.execute()
         return await self.get(ticket_id)
 
@@ -200,9 +199,17 @@ class TicketStore:
         ticket) or the state that prevents it."""
         queue, _ = split_ticket_id(ticket_id)
         t = tag(queue)
-        reply = await self._accept(keys=[f"{t}:waiting", f"{t}:t:{ticket_id}", f"mm:player:{player}"],
-                                   args=[ticket_id, player, self.ticket_ttl_s])
+        mark = f"mm:player:{player}"
+        # the member's mark first (its own slot), then the ticket's script; a refusal gives it back
+        took = await self.redis.set(mark, ticket_id, nx=True, ex=self.ticket_ttl_s)
+        if not took and await self.redis.get(mark) != ticket_id.encode():
+            return "busy"
+        reply = await self._accept(keys=[f"{t}:waiting", f"{t}:t:{ticket_id}"], args=[ticket_id, player])
         result = reply[0].decode()
+        if result in ("ok", "again"):
+            return "ok"
+        if took:
+            await self._free(keys=[mark], args=[ticket_id])
         if result == "missing":
             raise NotFound("no such ticket (it may have expired)")
         return result
@@ -286,8 +293,8 @@ class TicketStore:
     async def _free_players(self, players: list[str], ticket_ids: list[str]) -> None:
         """Players may queue again: drop their marks that name one of these tickets (and no other)."""
         for ticket_id in ticket_ids:
-            if players:
-                await self._free(keys=[f"mm:player:{p}" for p in players], args=[ticket_id])
+            for p in players:  # one script per mark: each lives in a slot of its own
+                await self._free(keys=[f"mm:player:{p}"], args=[ticket_id])
 
 
 def _record(ticket_id: str, queue: str, raw: dict) -> TicketRecord:

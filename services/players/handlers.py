@@ -13,8 +13,8 @@ from services.core.errors import BadRequest, NotFound
 from services.players.accounts import Accounts
 from services.players.credentials import Credentials, Player
 from services.players.ratings import Rating, Ratings
-from services.runtime.edge import current_bearer
-from services.runtime.quotas import peer_of
+from services.rpc.edge import current_bearer
+from services.rpc.quotas import peer_of
 from shared.engine.registry import game_names
 
 SERVICE = players_pb2.DESCRIPTOR.services_by_name["Players"]

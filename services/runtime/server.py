@@ -16,15 +16,15 @@ from google.protobuf import message_factory
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
-from services.runtime import reflection
-from services.runtime.edge import (
+from services.rpc.edge import (
     ErrorInterceptor,
     MetricsInterceptor,
     QuotaInterceptor,
     SeatInterceptor,
     safe_deserializer,
 )
-from services.runtime.tls import warn_if_plaintext
+from services.rpc.tls import warn_if_plaintext
+from services.runtime import reflection
 
 log = logging.getLogger("archmage.server")
 

@@ -9,6 +9,7 @@ import secrets
 import time
 
 import grpc
+import pytest
 from archmage.board.v1 import board_pb2, board_pb2_grpc
 from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
@@ -18,6 +19,8 @@ from services.ai.notifier import CeleryTurns
 from tests.support.processes import celery_worker, wait_for
 from tests.support.redis_db import RedisServer
 from tests.support.server import ServerThread
+
+pytestmark = pytest.mark.slow  # processes of its own: `make test-fast` leaves it out
 
 MATCHES = 4
 OUTAGE_S = 3.0

@@ -53,6 +53,7 @@ def test_client_seed_changes_later_rolls():
 CHI2_CRIT = {6: 20.515, 8: 24.322}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("faces", [6, 8])
 def test_chi_square_over_600000_faces(faces):
     """600,000 faces of a d6 and of a d8 are uniform: chi-square below the p=0.001 critical value."""

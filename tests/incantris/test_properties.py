@@ -15,6 +15,8 @@ from shared.incantris.policy import choose
 
 from .support import E
 
+pytestmark = pytest.mark.slow  # random play to the end, many times: `make test-fast` leaves it out
+
 seeds = st.integers(0, 2**32 - 1)
 
 

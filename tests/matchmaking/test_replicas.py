@@ -11,13 +11,16 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
+import pytest
 import redis
 from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
-from services.runtime.quotas import DEFAULTS
+from services.rpc.quotas import DEFAULTS
 from tests.support.processes import service_process
 from tests.trust.support import identity
+
+pytestmark = pytest.mark.slow  # processes of its own: `make test-fast` leaves it out
 
 TICKETS = 2000
 REPLICAS = 3

@@ -75,16 +75,16 @@ def rule_queries() -> list[tuple[str, str]]:
 
 
 def exposed_names(exposition: str) -> set[str]:
-    """Every sample name a /metrics page can carry, from its samples and its TYPE lines
-    (a labelled metric with no sample yet still declares its names)."""
-    names = set()
+    """Every sample name a /metrics page can carry, read by prometheus_client's own parser: the
+    names of its samples and, for each family (a labelled metric with no sample yet still
+    declares one), the names its type gives it."""
+    from prometheus_client.parser import text_string_to_metric_families
+
     suffixes = {"counter": ("_total", "_created"), "histogram": ("_bucket", "_count", "_sum", "_created"),
-                "summary": ("_count", "_sum", "_created"), "gauge": ("",), "untyped": ("",)}
-    for line in exposition.splitlines():
-        if line.startswith("# TYPE "):
-            _, _, name, kind = line.split(None, 3)
-            names.add(name)
-            names.update(name + s for s in suffixes.get(kind.strip(), ("",)))
-        elif line and not line.startswith("#"):
-            names.add(re.split(r"[{\s]", line, maxsplit=1)[0])
+                "summary": ("", "_count", "_sum", "_created"), "gauge": ("",), "unknown": ("",)}
+    names = set()
+    for family in text_string_to_metric_families(exposition):
+        names.add(family.name)
+        names.update(family.name + s for s in suffixes.get(family.type, ("",)))
+        names.update(sample.name for sample in family.samples)
     return names

@@ -24,7 +24,7 @@ from tests.support.processes import wait_for
 from tests.support.redis_db import RedisServer
 from tests.trust.support import identity
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 # Dashboard panels allowed to be empty after a short healthy run, and why.
 MAY_BE_EMPTY = {

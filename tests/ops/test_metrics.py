@@ -167,16 +167,23 @@ def probe_values(probe: PlatformProbe) -> dict:
 
 
 def test_the_probe_reads_redis_health_queue_depth_and_active_matches(redis_url):
+    from kombu import Connection
+
     r = redis.Redis.from_url(redis_url)
     queue, game = "probe-" + secrets.token_hex(4), "probe-game-" + secrets.token_hex(4)
     alive, gone, fresh = (secrets.token_hex(8) for _ in range(3))
     try:
-        r.rpush(queue, "a", "b", "c")
-        r.rpush(queue + "\x06\x163", "d", "e")  # a higher-priority list of the same queue
+        probe = PlatformProbe(redis_url, [queue], [game], match_ttl_s=3600)
+        assert probe_values(probe)[("archmage_ai_queue_depth", (("queue", queue),))] == 0  # no such queue yet
+        with Connection(redis_url) as broker:  # tasks as Celery publishes them, some at a higher priority
+            producer = broker.Producer()
+            for body, priority in (("a", 0), ("b", 0), ("c", 0), ("d", 3), ("e", 9)):
+                producer.publish(body, routing_key=queue, declare=[broker.SimpleQueue(queue).queue],
+                                 priority=priority)
         r.hset(match_key(alive), "game", game)
         old = time.time() - 7200
         r.zadd(active_key(game), {alive: old, gone: old, fresh: time.time()})
-        got = probe_values(PlatformProbe(redis_url, [queue], [game], match_ttl_s=3600))
+        got = probe_values(probe)
         assert got[("archmage_redis_up", ())] == 1
         assert got[("archmage_ai_queue_depth", (("queue", queue),))] == 5
         # the match whose keys expired leaves the census; the one still there is stamped anew
@@ -186,7 +193,9 @@ def test_the_probe_reads_redis_health_queue_depth_and_active_matches(redis_url):
         assert 0 < got[("archmage_redis_ping_seconds", ())] < 1
         assert got[("archmage_redis_commands_processed_total", ())] > 0
     finally:
-        r.delete(queue, queue + "\x06\x163", match_key(alive), active_key(game))
+        with Connection(redis_url) as broker:
+            broker.SimpleQueue(queue).queue(broker.default_channel).delete()
+        r.delete(match_key(alive), active_key(game))
 
 
 def test_the_probe_says_redis_is_down_without_failing_the_scrape():

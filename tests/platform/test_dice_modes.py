@@ -6,8 +6,8 @@ import pytest
 from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 
 from services.client.session import signed_in
+from services.core.dice_sessions import PoolSpec
 from services.core.dicesource import InProcessDice, RemoteDice
-from services.dice.sessions import PoolSpec
 from tests.platform.test_match_driver import create, play_to_end
 from tests.support.server import ServerThread
 

@@ -13,12 +13,15 @@ import sys
 import time
 
 import grpc
+import pytest
 import redis
 from archmage.board.v1 import board_pb2, board_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.runtime.launcher import free_port
 from tests.support.processes import Child
+
+pytestmark = pytest.mark.slow  # processes of its own: `make test-fast` leaves it out
 
 
 def test_a_taken_port_is_reported_on_the_terminal_at_once(redis_url, tmp_path):

@@ -9,7 +9,7 @@ import threading
 from dataclasses import replace
 
 from services.core.config import Settings
-from services.runtime.quotas import DEFAULTS
+from services.rpc.quotas import DEFAULTS
 
 
 class ServerThread:

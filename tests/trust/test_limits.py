@@ -13,7 +13,7 @@ from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 from archmage.players.v1 import players_pb2 as pp
 from archmage.players.v1 import players_pb2_grpc
 
-from services.runtime.quotas import DEFAULTS
+from services.rpc.quotas import DEFAULTS
 from tests.support.server import ServerThread
 from tests.trust.support import identity
 

@@ -17,7 +17,7 @@ from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from services.runtime.quotas import DEFAULTS
+from services.rpc.quotas import DEFAULTS
 from tests.support.server import ServerThread
 from tests.trust.support import human_match, identity
 
@@ -152,7 +152,7 @@ def test_unavailable_names_the_dependency_and_says_retry():
     """The details of a dependency that is down, as the interceptor builds them (tests/platform covers the
     status itself over a real socket with Redis stopped)."""
     from services.core.errors import Unavailable
-    from services.runtime.richerrors import status
+    from services.rpc.richerrors import status
 
     rich = status(grpc.StatusCode.UNAVAILABLE, "Redis is unavailable", Unavailable("Redis", "down"))
     decoded = rpc_status.from_call(type("Call", (), {"code": lambda s: grpc.StatusCode.UNAVAILABLE,

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from services.client.session import signed_in
-from services.runtime.tls import warn_if_plaintext
+from services.rpc.tls import warn_if_plaintext
 from tests.support.server import ServerThread
 
 

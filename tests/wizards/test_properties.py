@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,8 @@ from shared.engine.playout import random_playout, replay, sample_chance
 from shared.wizards.pack import pack
 from shared.wizards.state import WizardsState
 from tests.wizards.scenario import ENGINE
+
+pytestmark = pytest.mark.slow  # random play to the end, many times: `make test-fast` leaves it out
 
 GEM_IDS = [f'"{c["id"]}"' for c in pack().gem_cards]
 

@@ -9,7 +9,7 @@
   unexpected is INTERNAL with the cause logged, never UNKNOWN;
 * MetricsInterceptor times every call and counts its status code.
 Requests are decoded by `safe_deserializer`: bytes that are not the expected message,
-or a field over its size cap (services/runtime/caps.py), become a Malformed marker that
+or a field over its size cap (services/rpc/caps.py), become a Malformed marker that
 the error interceptor answers with INVALID_ARGUMENT. Every error message is cut to
 MAX_DETAILS characters, so no refusal echoes an oversized value back.
 """
@@ -26,7 +26,7 @@ import grpc
 from services.core import errors as perr
 from services.core import seats
 from services.core.metrics import METRICS
-from services.runtime import caps
+from services.rpc import caps
 from shared.engine import errors as eerr
 
 log = logging.getLogger("archmage.edge")
@@ -120,9 +120,9 @@ def _wrap(handler: grpc.RpcMethodHandler, around) -> grpc.RpcMethodHandler:
 
 async def refuse(context, code: grpc.StatusCode, message: str, exc: BaseException | None = None, field: str = "",
                  extra: list | tuple = ()) -> None:
-    """Abort with `code` and `message`, the google.rpc.Status details (services/runtime/richerrors.py)
+    """Abort with `code` and `message`, the google.rpc.Status details (services/rpc/richerrors.py)
     in the trailing metadata beside `extra`."""
-    from services.runtime.richerrors import status
+    from services.rpc.richerrors import status
 
     rich = status(code, message, exc, field)
     await context.abort(code, message, trailing_metadata=tuple(extra) + tuple(rich.trailing_metadata))
@@ -212,26 +212,26 @@ class ErrorInterceptor(grpc.aio.ServerInterceptor):
 
 
 class QuotaInterceptor(grpc.aio.ServerInterceptor):
-    """Counts every call against its peer's calls_per_peer limit (services/runtime/quotas.py)."""
+    """Counts every call against its peer's calls_per_peer limit (services/rpc/quotas.py)."""
 
     def __init__(self, quotas):
         self.quotas = quotas
 
     async def intercept_service(self, continuation, details):
-        from services.runtime.quotas import peer_of
+        from services.rpc.quotas import peer_of
 
         handler = await continuation(details)
 
         def around(behavior, streaming):
             if streaming:
                 async def stream(request, context):
-                    await self.quotas.hit("calls_per_peer", peer_of(context))
+                    await self.quotas.guard("calls_per_peer", peer_of(context))
                     async for item in _iterate(behavior, request, context):
                         yield item
                 return stream
 
             async def unary(request, context):
-                await self.quotas.hit("calls_per_peer", peer_of(context))
+                await self.quotas.guard("calls_per_peer", peer_of(context))
                 return await behavior(request, context)
             return unary
 

@@ -22,14 +22,18 @@ LIMIT_TICKETS_PER_PLAYER=5/minute), with these defaults and why:
 """
 from __future__ import annotations
 
+import logging
 import math
 import time
 
 from limits import parse
-from limits.aio.storage import RedisStorage
+from limits.aio.storage import RedisClusterStorage, RedisStorage
 from limits.aio.strategies import FixedWindowRateLimiter
 
-from services.core.errors import QuotaLike
+from services.core.errors import QuotaLike, unavailable_from
+from services.core.redisclient import survive_a_dead_master
+
+log = logging.getLogger("archmage.quotas")
 
 DEFAULTS = {
     "calls_per_peer": "2000/second",
@@ -51,13 +55,20 @@ class QuotaExceeded(QuotaLike):
 
 
 class Quotas:
-    def __init__(self, redis_url: str, overrides: dict[str, str] | None = None):
+    def __init__(self, redis_url: str, overrides: dict[str, str] | None = None, cluster: bool = False):
         unknown = sorted(set(overrides or {}) - set(DEFAULTS))
         if unknown:
             raise ValueError(f"no limit named {unknown[0]!r}; the limits are {', '.join(DEFAULTS)}")
-        # fail fast like the match store: a Redis that is down is UNAVAILABLE, not a hang
-        self.storage = RedisStorage(redis_url.replace("redis://", "async+redis://", 1), implementation="redispy",
-                                    key_prefix="limits", socket_connect_timeout=2.0, socket_timeout=5.0)
+        # fail fast like the match store: a Redis that is down is UNAVAILABLE, not a hang. Each
+        # counter is one key (one INCR and EXPIRE script on it), so a Redis Cluster serves them too.
+        if cluster:
+            self.storage = RedisClusterStorage(redis_url.replace("redis://", "async+redis+cluster://", 1),
+                                               implementation="redispy", key_prefix="limits",
+                                               socket_connect_timeout=2.0, socket_timeout=5.0)
+            survive_a_dead_master(getattr(getattr(self.storage, "bridge", None), "storage", None))
+        else:
+            self.storage = RedisStorage(redis_url.replace("redis://", "async+redis://", 1), implementation="redispy",
+                                        key_prefix="limits", socket_connect_timeout=2.0, socket_timeout=5.0)
         self.limiter = FixedWindowRateLimiter(self.storage)
         self.items = {name: parse(rate) for name, rate in dict(DEFAULTS, **(overrides or {})).items()}
 
@@ -67,6 +78,19 @@ class Quotas:
         if not await self.limiter.hit(item, name, key):
             stats = await self.limiter.get_window_stats(item, name, key)
             raise QuotaExceeded(name, item, max(1, math.ceil(stats.reset_time - time.time())))
+
+    async def guard(self, name: str, key: str) -> None:
+        """`hit` for a flood guard, which lets a call through when its counter cannot be reached
+        (Redis down, or the Cluster master holding that counter): the call then stands or falls
+        with the keys it needs itself, rather than with one master every call of a peer counts on."""
+        try:
+            await self.hit(name, key)
+        except QuotaExceeded:
+            raise
+        except Exception as exc:
+            if unavailable_from(exc) is None:
+                raise
+            log.warning("limit %s not counted for %s: %s", name, key, exc)
 
 
 def peer_of(context) -> str:

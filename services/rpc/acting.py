@@ -4,8 +4,8 @@ from __future__ import annotations
 from archmage.common.v1 import common_pb2
 
 from services.core.matches import Matches
-from services.dice.handlers import event_pb
-from services.runtime.edge import current_claim
+from services.rpc.edge import current_claim
+from services.rpc.replies import event_pb
 
 
 async def act(matches: Matches, request, domain: str) -> common_pb2.ActResponse:
