@@ -52,8 +52,8 @@ def armed_state(seed: int = 7, seats: int = 2, max_steps: int = 5000) -> tuple[T
             state, _ = engine.apply_chance(state, sample_chance(engine.chance_request(state), rng))
             continue
         legal = engine.legal_actions(state, who)
-        task = state.tasks[-1]
-        if (FIGHT in legal and pack().reroll_allowance(defender_pennants(state, task)) == (0, 0)
+        task = state.tasks[-1] if state.tasks else None  # none while the seats make the set-up choices
+        if (task is not None and FIGHT in legal and pack().reroll_allowance(defender_pennants(state, task)) == (0, 0)
                 and _resolves_in_one_call(engine, state, who, random.Random(seed))):
             return state, who
         state, _ = engine.apply(state, who, rng.choice(legal))
