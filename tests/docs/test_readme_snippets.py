@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.processes import celery_worker
 from tests.support.server import ServerThread
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
@@ -16,14 +17,16 @@ SNIPPETS = re.findall(r"```python\n(.*?)```", README, re.S)
 
 @pytest.fixture(scope="module")
 def address(redis_url):
+    """The platform with a Celery worker playing its AI seats: the first snippet waits its turn behind them."""
     from services.ai.celery_app import app
     from services.ai.notifier import CeleryTurns
 
-    # AI seats may be filled (the ticket snippet welcomes them); nobody plays them here
-    server = ServerThread(redis_url, notifier=CeleryTurns(app, "ai-unplayed-" + secrets.token_hex(4)),
-                          mm_interval_s=0.05)
+    queue = "ai-readme-" + secrets.token_hex(4)
+    server = ServerThread(redis_url, notifier=CeleryTurns(app, queue), mm_interval_s=0.05)
     server.start()
-    yield server.address
+    env = {"REDIS_URL": redis_url, "BOARD_ADDR": server.address, "COMBAT_ADDR": server.address, "AI_QUEUE": queue}
+    with celery_worker(env, app="services.ai.celery_app", queue=queue, concurrency=1):
+        yield server.address
     server.stop()
 
 
