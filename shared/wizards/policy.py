@@ -116,61 +116,114 @@ def _place(view: dict, legal: list[dict], rng: random.Random) -> dict:
     return rng.choice([a for a in legal if tuple(a["at"]) == pick])
 
 
-def _world(view: dict):
+def _layout(view: dict) -> tuple:
     placed = view["tiles"]["placed"]
-    return world_of(tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in placed if t["tile"])))
+    return tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in placed if t["tile"]))
 
 
-def _walkable(view: dict, w):
-    """Whether a player may step into a space on some turn: land other than the Sacred Circle
-    and the Star Crest (entered by roll or by direction only), a free Boat, or the Water (6:
-    swimming one space, never from Water into Water)."""
-    boats = {tuple(b["at"]) for b in view["boats"] if b["rider"] is None}
-    return lambda h: (w.is_land(h) and w.kind(h) not in ("stone", "circle", "star_crest")) or h in boats \
-        or w.is_water(h)
+def _world(view: dict):
+    return world_of(_layout(view))
 
 
-def _step_allowed(w, boats, x, y) -> bool:
-    """One step x -> y a walker or swimmer may take: no wall, and not Water to Water (6); a
-    Boat is a bridge between land spaces (or Boats), so a swimmer does not climb into one."""
-    swimming = w.is_water(x) and x not in boats
-    into_water = w.is_water(y) and y not in boats
-    return not w.wall_between(x, y) and not (swimming and w.is_water(y)) and not (into_water and w.is_water(x))
+class Ways:
+    """The steps a walker or swimmer may take on the islands as laid, with the free Boats where
+    they float (section 6): who may step into each space, what entering it costs, which spaces
+    reach each other, and the walking costs already worked out. Built once per layout and
+    Boats (`_ways`), since every choice of a turn asks the same questions."""
+
+    def __init__(self, w, boats: frozenset):
+        def walkable(h) -> bool:  # no stone, circle or Star Crest on foot: entered by roll or direction only
+            return (w.is_land(h) and w.kind(h) not in ("stone", "circle", "star_crest")) or h in boats \
+                or w.is_water(h)
+
+        def allowed(x, y) -> bool:  # no wall; never Water to Water; a Boat is a bridge between lands, not a ladder
+            water_x, water_y = w.is_water(x) and x not in boats, w.is_water(y) and y not in boats
+            return not w.wall_between(x, y) and not (water_x and w.is_water(y)) and not (water_y and w.is_water(x))
+
+        self.w, self.walkable, self.allowed = w, walkable, allowed
+        nodes = sorted(h for h in set(w.spaces) | set(w.water) | boats if walkable(h))
+        node_set = set(nodes)
+        self.steps = {y: tuple(x for x in w.neighbours(y) if x in node_set and allowed(x, y)) for y in nodes}
+        self.entry = {y: SWIM_COST if w.is_water(y) and y not in boats else
+                      (1 if y in boats else ENTRY_COST.get(w.kind(y), 1)) for y in nodes}
+        self.component: dict = {}
+        for start in nodes:
+            if start in self.component:
+                continue
+            self.component[start] = start
+            stack = [start]
+            while stack:
+                x = stack.pop()
+                for y in self.steps[x]:
+                    if y not in self.component:
+                        self.component[y] = start
+                        stack.append(y)
+        self._costs: dict[tuple, dict] = {}
+        self._members: dict = {}
+
+    def reach(self, at) -> set:
+        """Spaces reachable from `at` over any number of turns, walking and swimming (no Boat rides)."""
+        if at in self.component:
+            return self.members(self.component[at])
+        out = {at}  # on a Stone, in the Circle or the Star Crest: where its neighbours lead
+        for y in self.w.neighbours(at):
+            if y in self.component and self.allowed(at, y):
+                out |= self.members(self.component[y])
+        return out
+
+    def members(self, label) -> set:
+        if label not in self._members:
+            self._members[label] = {h for h, c in self.component.items() if c == label}
+        return self._members[label]
+
+    def cost_to(self, goals) -> dict:
+        """Movement Points still to walk from each space to the nearest of `goals` (section 6 costs, walls
+        respected, a swim costing a whole turn): the way round walls, gorges and mazes."""
+        key = tuple(sorted(set(goals)))
+        if key in self._costs:
+            return self._costs[key]
+        if len(self._costs) > 256:
+            self._costs.clear()
+        cost = {g: 0 for g in key}
+        heap = [(0, g) for g in key]
+        while heap:
+            c, y = heapq.heappop(heap)
+            if c > cost[y]:
+                continue
+            step = self.entry.get(y) or ENTRY_COST.get(self.w.kind(y), 1)  # entering y
+            into = self.steps.get(y)
+            if into is None:  # a goal no walker stands on (it is entered by roll): from its walkable neighbours
+                into = tuple(x for x in self.w.neighbours(y) if x in self.steps and self.allowed(x, y))
+            for x in into:
+                if c + step < cost.get(x, 1 << 30):
+                    cost[x] = c + step
+                    heapq.heappush(heap, (c + step, x))
+        self._costs[key] = cost
+        return cost
+
+
+_WAYS: dict[tuple, Ways] = {}
+
+
+def _ways(view: dict, w) -> Ways:
+    boats = frozenset(tuple(b["at"]) for b in view["boats"] if b["rider"] is None)
+    key = (_layout(view), boats)
+    ways = _WAYS.get(key)
+    if ways is None:
+        if len(_WAYS) > 16:
+            _WAYS.clear()
+        ways = _WAYS[key] = Ways(w, boats)
+    return ways
 
 
 def _on_foot(view: dict, w, at) -> set:
     """Spaces the player can reach over any number of turns, walking and swimming (no Boat rides)."""
-    walkable = _walkable(view, w)
-    boats = {tuple(b["at"]) for b in view["boats"] if b["rider"] is None}
-    seen, stack = {at}, [at]
-    while stack:
-        x = stack.pop()
-        for y in w.neighbours(x):
-            if y not in seen and walkable(y) and _step_allowed(w, boats, x, y):
-                seen.add(y)
-                stack.append(y)
-    return seen
+    return _ways(view, w).reach(at)
 
 
 def _walking_cost(view: dict, w, goal: list) -> dict:
-    """Movement Points still to walk from each space to the nearest of `goal` (section 6 costs,
-    walls respected, a swim costing a whole turn): a map of the way round walls, gorges and mazes."""
-    walkable = _walkable(view, w)
-    boats = {tuple(b["at"]) for b in view["boats"] if b["rider"] is None}
-    cost = {g: 0 for g in goal}
-    heap = [(0, g) for g in goal]
-    while heap:
-        c, y = heapq.heappop(heap)
-        if c > cost[y]:
-            continue
-        step = ENTRY_COST.get(w.kind(y), 1) if y not in boats else 1  # entering y
-        if w.is_water(y) and y not in boats:
-            step = SWIM_COST
-        for x in w.neighbours(y):
-            if (walkable(x) or x in cost) and _step_allowed(w, boats, x, y) and c + step < cost.get(x, 1 << 30):
-                cost[x] = c + step
-                heapq.heappush(heap, (c + step, x))
-    return cost
+    """Movement Points still to walk from each space to the nearest of `goal` (Ways.cost_to)."""
+    return _ways(view, w).cost_to(goal)
 
 
 def _centres(w, tiles) -> list:
