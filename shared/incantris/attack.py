@@ -57,6 +57,12 @@ def _pools(task: Task, which: tuple[str, ...]):
     return pools
 
 
+def _still_held(state: IncantrisState, task: Task, stage: str) -> bool:
+    owner = task["by"] if stage == "coin-cast" else task["target"]
+    item = "amulet" if stage == "amulet" else "crystal-coin"
+    return owner is not None and item in match.wizard(state, owner)["items"]
+
+
 def _use_item(state: IncantrisState, wid: str, item: str, ev: list) -> None:
     w = match.wizard(state, wid)
     w["items"].remove(item)
@@ -71,6 +77,10 @@ class Attack:
         target = match.wizard(state, task["target"])
         if not match.in_arena(target):
             return None  # the target is gone: the step is dropped when run
+        if stage in ("amulet", "coin-cast", "coin-ward") and not _still_held(state, task, stage):
+            # an item is used once: a second roll planned with it (Meteor Storm rolls against
+            # each wizard, a Retribution and a Blaze fall on one step) is no longer offered it
+            return None
         if stage == "amulet":
             return ("seat", state.sides[target["side"]]["seat"])
         if stage == "roll":
