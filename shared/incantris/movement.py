@@ -33,6 +33,20 @@ class Ground:
     def enemy_shamans(self, w: Wizard) -> list[Hex]:
         return [as_hex(s["hex"]) for s in self.shamans if match.opposed(self.state, s, w)]
 
+    def binding_shamans(self, w: Wizard) -> list[Hex]:
+        """Bear Presence: "An opposing wizard who begins his or her turn adjacent to the Shaman
+        may not move directly into another hex adjacent to him." The Shamans (where they stand
+        now) that the active wizard began its turn next to; a wizard whose turn has not begun
+        would begin it where it stands, so for it those next to it now."""
+        t = self.state.turn
+        if t is not None and t.get("wizard") == w["id"] and "bound" in t:
+            bound = set(t["bound"])
+            return [as_hex(s["hex"]) for s in self.shamans if s["id"] in bound and match.opposed(self.state, s, w)]
+        if w["hex"] is None:
+            return []
+        here = as_hex(w["hex"])
+        return [s for s in self.enemy_shamans(w) if distance(here, s) == 1]
+
     def terrain_cost(self, w: Wizard, h: Hex) -> int | None:
         """Movement points to enter h, ignoring who stands there; None if never enterable."""
         terrain = self.arena.terrain.get(h)
@@ -72,8 +86,9 @@ class Ground:
         other = self.occupied.get(to)
         if other is not None and other["id"] != w["id"] and match.opposed(self.state, other, w):
             return None  # "The hexes occupied by wizards of opposing teams are impassable."
-        for s in self.enemy_shamans(w):
-            # Bear Presence: "may not move directly into another hex adjacent to him" (FAQ 1)
+        for s in self.binding_shamans(w):
+            # Bear Presence: "may not move directly into another hex adjacent to him" (FAQ 1),
+            # for a wizard that began its turn next to him
             if distance(frm, s) == 1 and distance(to, s) == 1:
                 return None
         return cost

@@ -61,6 +61,7 @@ class Turn(TypedDict, total=False):
     boots: bool  # Winged Boots used this turn
     ending: bool  # the turn is ending (what happens at its end is queued)
     start: HexList | None  # where the wizard began the turn (Spectral Rush)
+    bound: list[str]  # opposing Shamans the wizard began its turn next to (Bear Presence)
     burned: list[str]  # "<wizard>@q,r": hexes a Blaze bit a wizard in this turn (once per hex)
 
 

@@ -36,7 +36,11 @@ def activate(state: IncantrisState, wid: str, ev: list) -> None:
     if match.has_effect_on(state, "entanglement", wid):
         mp = min(mp, 2)  # Entanglement: "reduced to only two per turn"
     t = current(state)
-    t.update({"wizard": wid, "mp": mp, "spent": 0, "moved": False, "cast": False, "locked": False,
+    here = match.hex_of(w)
+    # Bear Presence binds a wizard that "begins his or her turn adjacent to the Shaman"
+    bound = [] if here is None else [s["id"] for s in match.on_board(state) if s["type"] == "shaman"
+                                     and match.opposed(state, s, w) and match.adjacent(as_hex(s["hex"]), here)]
+    t.update({"wizard": wid, "bound": bound, "mp": mp, "spent": 0, "moved": False, "cast": False, "locked": False,
               "halted": False, "cancelled": False, "hydra": False, "sapped": False, "boots": False,
               "ending": False, "start": w["hex"], "burned": []})
     match.event(ev, "activate", wizard=wid, side=w["side"], movement=mp)

@@ -57,7 +57,7 @@ def _partial_steps(state: IncantrisState, g: Ground, w: Wizard, here: Hex, mp: i
         cost = g.terrain_cost(w, h)
         if cost is None or g.blocked(w, h) or cost + 1 > mp or g.halts(w, h):
             continue
-        if any(distance(here, s) == 1 and distance(h, s) == 1 for s in g.enemy_shamans(w)):
+        if any(distance(here, s) == 1 and distance(h, s) == 1 for s in g.binding_shamans(w)):
             continue
         out.append(h)
     return out
