@@ -12,10 +12,13 @@ share the last place standing (and share the win when no one is left).
 """
 from __future__ import annotations
 
+from shared.engine import RuleViolation
 from shared.hexgrid import distance
 from shared.incantris import match, turns
 from shared.incantris.arena import as_hex
+from shared.incantris.movement import Ground
 from shared.incantris.state import IncantrisState, Wizard
+from shared.incantris.tasks import Clause
 
 
 def set_crystals(state: IncantrisState, layout: dict) -> None:
@@ -45,9 +48,7 @@ def sap_options(state: IncantrisState) -> list[dict]:
     w = turns.active(state)
     if t is None or w is None or t["ending"] or t["cast"] or t["sapped"] or not match.in_arena(w):
         return []
-    from shared.incantris import casting
-
-    if not casting._movement_may_end(state, w, as_hex(w["hex"])):
+    if not Ground(state).may_stop(w, as_hex(w["hex"])):
         return []
     colour = state.sides[w["side"]]["team"]
     here = as_hex(w["hex"])
@@ -164,3 +165,47 @@ def places(state: IncantrisState) -> list[int]:
 
     keys = [standing(i) for i in range(n)]
     return [1 + sum(1 for k in keys if k > keys[i]) for i in range(n)]
+
+
+# --- refusals ------------------------------------------------------------------------------------------
+SAP_NEXT = Clause("Crystal Sap", "A wizard must be in a hex adjacent to a crystal to sap its energy.")
+SAP_OWN = Clause("Crystal Sap", "Wizards may only sap crystals of their own color.")
+SAP_CAST = Clause("Crystal Sap", "A wizard may not sap a crystal and cast a spell on the same turn.")
+SAP_ONE = Clause("Crystal Sap", "one crystal a turn, in place of the turn's spell", reading=True)
+PICK_NEXT = Clause("Capture the Crystal", "A wizard may pick up a crystal by being in a hex adjacent to it.")
+PICK_OWN = Clause("Capture the Crystal", "Wizards may only pick up crystals of their own color.")
+NO_CRYSTALS = Clause("Scenarios", "Unless otherwise specified, all scenarios are played according to the rules "
+                                  "specified above")
+
+
+def refuse_sap(state: IncantrisState, action: dict) -> RuleViolation:
+    w = turns.acting(state)
+    t = turns.current(state)
+    if state.scenario != "crystal-sap":
+        return NO_CRYSTALS.violated(f"there are no crystals to sap in {state.scenario}")
+    if t["sapped"]:
+        return SAP_ONE.violated(f"{w['id']} sapped a crystal this turn")
+    if t["cast"]:
+        return SAP_CAST.violated(f"{w['id']} cast this turn")
+    stack = next((c for c in state.crystals if c["hex"] == list(action["hex"])), None)
+    if stack is None:
+        return SAP_NEXT.violated(f"no crystal stands on {action['hex']}")
+    if state.sides[w["side"]]["team"] not in stack["colours"]:
+        return SAP_OWN.violated(f"no {state.sides[w['side']]['team']} crystal is left on {action['hex']}")
+    if distance(as_hex(stack["hex"]), as_hex(w["hex"])) != 1:
+        return SAP_NEXT.violated(f"{w['id']} is not next to {action['hex']}")
+    return SAP_NEXT.violated(f"{w['id']} is passing through its hex")
+
+
+def refuse_pick_up(state: IncantrisState, action: dict) -> RuleViolation:
+    w = turns.acting(state)
+    if state.scenario != "capture-the-crystal":
+        return NO_CRYSTALS.violated(f"there are no crystals to pick up in {state.scenario}")
+    if w.get("carrying"):
+        return PICK_NEXT.violated(f"{w['id']} carries a crystal already")
+    c = next((c for c in state.crystals if c["hex"] == list(action["hex"])), None)
+    if c is None:
+        return PICK_NEXT.violated(f"no crystal lies on {action['hex']}")
+    if c["colour"] != state.sides[w["side"]]["team"]:
+        return PICK_OWN.violated(f"the crystal on {action['hex']} is {c['colour']}")
+    return PICK_NEXT.violated(f"{w['id']} is not next to {action['hex']}")

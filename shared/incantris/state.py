@@ -53,6 +53,7 @@ class Turn(TypedDict, total=False):
     spent: int  # movement points spent
     moved: bool  # moved before casting (movement may not be split)
     cast: bool  # a spell (or what is used instead of one) this turn
+    cast_as: str  # what the turn's spell was: "spell", "cleansing-fire" or "red-potion"
     locked: bool  # moved, then cast: the first movement is over
     halted: bool  # Bear Presence ended the movement
     cancelled: bool  # cancelled one of its persistent spells

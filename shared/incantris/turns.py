@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from shared.engine import ChanceRequest, DicePool
 from shared.hexgrid import Hex
-from shared.incantris import flow, match
+from shared.incantris import effects, flow, match, shifting
 from shared.incantris.arena import as_hex
-from shared.incantris.flow import handles
 from shared.incantris.state import IncantrisState, Turn, Wizard
+from shared.incantris.tasks import Task as Step
 
 
 def waiting_wizards(state: IncantrisState, side: int) -> list[str]:
@@ -62,18 +62,18 @@ def budget(state: IncantrisState) -> int:
     return t["mp"]
 
 
-def used_cast(state: IncantrisState) -> None:
-    """A spell (or an ability used instead of one) closes the first movement."""
+def used_cast(state: IncantrisState, what: str = "spell", closes: bool = True) -> None:
+    """A spell (or an ability used instead of one: `what`) closes the first movement (the Red
+    Potion does not: "The wizard may still move as normal on the turn the potion is drunk")."""
     t = current(state)
     t["cast"] = True
-    if t["moved"]:
+    t["cast_as"] = what
+    if t["moved"] and closes:
         t["locked"] = True
 
 
 def end_turn(state: IncantrisState, ev: list) -> None:
     """End the active wizard's turn: Blaze bites a wizard ending its turn in it (FAQ 3)."""
-    from shared.incantris import effects
-
     t = state.turn
     if t is None or t.get("ending"):
         return
@@ -112,9 +112,10 @@ def advance(state: IncantrisState, ev: list) -> bool:
     return False
 
 
-@handles("next")
-class NextTurn:
+class NextTurn(Step):
     """Play passes to the next side with a wizard to activate, or the round ends."""
+
+    kind = "next"
 
     def waits(self, state, task):
         return None
@@ -132,15 +133,14 @@ class NextTurn:
         # the round is over
         match.event(ev, "round-end", round=state.round)
         if state.shift:
-            from shared.incantris import shifting
-
             shifting.queue_shift(state, ev)
         flow.push_back(state, {"t": "round"})
 
 
-@handles("round")
-class NewRound:
+class NewRound(Step):
     """Turn tokens flip back to the portrait side and a new round begins."""
+
+    kind = "round"
 
     def waits(self, state, task):
         return None
@@ -152,9 +152,10 @@ class NewRound:
         start_round(state, ev)
 
 
-@handles("draw")
-class DrawToken:
+class DrawToken(Step):
     """Solo Play: the attacking wizard to act is drawn at random from its face-down tokens."""
+
+    kind = "draw"
 
     def waits(self, state, task):
         return "chance" if len(waiting_wizards(state, task["side"])) > 1 else None

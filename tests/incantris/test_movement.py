@@ -218,8 +218,9 @@ def test_a_wizard_that_began_next_to_the_shaman_stays_bound_after_a_teleport():
     s, _ = act(s, {"kind": "teleport", "to": [-1, 0]})
     ring = set(neighbours((0, 0)))
     assert not (steps(s) & ring)
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as e:
         act(s, {"kind": "step", "to": [-1, 1]})
+    assert e.value.rule == "Bear Presence"
 
 
 def test_entanglement_leaves_two_points():
