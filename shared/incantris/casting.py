@@ -236,7 +236,7 @@ TARGET = {
     "wizard": Clause(CS, "Single Wizard - Any wizard on his or her team, another team, or on himself or herself."),
     "hex": Clause(CS, "Single Hex - One hex unoccupied by a wizard."),
     "area": Clause(CS, "the central targeted hex must always be a whole hex in the arena."),
-    "fog": Clause("Fog Wall", "The fog wall may be placed in empty open ground or stream hexes."),
+    "two-hexes": Clause("Fog Wall", "The fog wall may be placed in empty open ground or stream hexes."),
 }
 FOG_SHAPE = Clause("Fog Wall", "Target: Up to Two Adjacent Hexes")
 GROUND = {"guardian-hydra": Clause("Guardian Hydra", "The hex must be an unoccupied open ground or stream hex. Hydras "
@@ -317,9 +317,9 @@ def refuse_cast(state: IncantrisState, action: dict) -> RuleViolation:
         if action.get("ring") and key == "teleport" and x["side"] == w["side"]:
             return RING.violated("Teleport on the caster's team rolls no dice")
         hexes = [as_hex(x["hex"])]
-    elif spell.target == "fog":
+    elif spell.target == "two-hexes":
         if not isinstance(target, list) or not target or not isinstance(target[0], list):
-            return TARGET["fog"].violated("Fog Wall takes a list of one or two hexes")
+            return TARGET["two-hexes"].violated("Fog Wall takes a list of one or two hexes")
         hexes = [as_hex(h) for h in target]
         if len(hexes) == 2 and distance(*hexes) != 1:
             return FOG_SHAPE.violated("the two hexes do not touch")
@@ -337,8 +337,8 @@ def refuse_cast(state: IncantrisState, action: dict) -> RuleViolation:
                 return TARGET["area"].violated(f"{list(h)} is not a whole hex of the arena")
             if spell.target == "hex" and h in occupied:
                 return TARGET["hex"].violated(f"{occupied[h]['id']} stands on {list(h)}")
-            if spell.target in ("hex", "fog") and not _free_ground(a, occupied, h, tokens, own_fog):
-                clause = GROUND.get(key, TARGET["fog"])
+            if spell.target in ("hex", "two-hexes") and not _free_ground(a, occupied, h, tokens, own_fog):
+                clause = GROUND.get(key, TARGET["two-hexes"])
                 return clause.violated(f"{list(h)} is not empty open ground or stream")
     for h in hexes:
         if distance(origin, h) > spell.range:

@@ -243,6 +243,8 @@ class IncantrisEngine(GameEngine[IncantrisState]):
         seat_winners = tuple(sorted(x for x in seats if x is not None))
         if state.scenario == "solo":
             won = 1 in winners
+            if (state.result.get("stalemate") if state.result else None):
+                return Outcome((0,), (), "the attacking team holds the arena: a stalemate, and the player loses")
             return Outcome((1 if won else 0,), (0,) if won else (), "the player defeats the attacking team" if won
                            else "the attacking team defeats the player")
         scenario = state.scenario
@@ -255,6 +257,10 @@ class IncantrisEngine(GameEngine[IncantrisState]):
             scores = [n - p for p in places]
         teams = ", ".join(state.sides[i]["team"] for i in winners)
         summary = f"{scenario}: " + (f"{teams} won" if winners else "no winner")
+        why = (state.result.get("stalemate") if state.result else None)
+        if why:
+            summary += (" at a stalemate (" + (f"{scenarios.QUIET_ROUNDS} quiet rounds" if why == "quiet"
+                        else f"round {scenarios.MAX_ROUNDS} ended") + ")")
         if state.campaign is not None:
             record = campaign.updated_record(state)
             return CampaignOutcome(tuple(record["awarded"]), seat_winners, summary, record)

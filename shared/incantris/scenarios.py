@@ -9,6 +9,16 @@
   the player's wizards.
 Reading (authored): if the last wizards of several players die together, those players
 share the last place standing (and share the win when no one is left).
+
+Authored rule, the stalemate (the rulebook prints no end for a match in which nobody acts):
+a match ends after QUIET_ROUNDS whole rounds in a row in which no wizard loses a life point and
+no crystal is sapped, picked up or carried off, and in any case at the end of round MAX_ROUNDS.
+It is decided by what the scenario's own victory values: living wizards first in Battle Royale
+and the Shifting Arena ("The last player with at least one living wizard wins"), then the life
+points they have left; crystals sapped first in Crystal Sap; a crystal carried first in Capture
+the Crystal; sides equal on every count share the win. In the solo game the player has not
+done what wins it ("The player wins by killing all the attacking wizards"): the attacking team
+holds the arena and the player loses.
 """
 from __future__ import annotations
 
@@ -65,6 +75,7 @@ def sap(state: IncantrisState, action: dict, ev: list) -> None:
             c["colours"].remove(colour)
     crystals[:] = [c for c in crystals if c["colours"]]
     turns.current(state)["sapped"] = True
+    state.stirred = True
     w["sapped"] += 1  # "ward with an additional 1D against all power sources for each crystal"
     state.edit("sides", w["side"])["sapped"] += 1
     match.event(ev, "sap", wizard=w["id"], hex=list(action["hex"]), colour=colour)
@@ -97,6 +108,7 @@ def pick_up(state: IncantrisState, action: dict, ev: list) -> None:
             c["hex"] = None
             c["carrier"] = w["id"]
             w["carrying"] = c["colour"]
+    state.stirred = True
     match.event(ev, "pick-up", wizard=w["id"], hex=list(action["hex"]))
 
 
@@ -113,8 +125,47 @@ def on_death(state: IncantrisState, w: Wizard, where, ev: list) -> None:
 
 
 # --- victory ----------------------------------------------------------------------------------
+QUIET_ROUNDS = 10  # authored: whole rounds in a row with no life lost and no crystal moved
+MAX_ROUNDS = 100  # authored: no match is played past the end of this round
+
+
+def standing(state: IncantrisState, side: int) -> tuple[int, ...]:
+    """What the scenario values, best first, for a side still in the match (the stalemate)."""
+    mine = [w for w in match.living(state) if w["side"] == side]
+    living, life = len(mine), sum(w["life"] for w in mine)
+    if state.scenario == "crystal-sap":
+        return (state.sides[side]["sapped"], living, life)
+    if state.scenario == "capture-the-crystal":
+        return (int(any(w.get("carrying") for w in mine)), living, life)
+    return (living, life)
+
+
+def stalemate(state: IncantrisState) -> str | None:
+    """"quiet" or "rounds" when the authored stalemate ends the match now, else None."""
+    if state.quiet >= QUIET_ROUNDS:
+        return "quiet"
+    if state.turn is None and state.round >= MAX_ROUNDS and any(t["t"] == "round" for t in state.queue):
+        return "rounds"
+    return None
+
+
 def check_victory(state: IncantrisState, ev: list) -> None:
     if state.phase != "play":
+        return
+    why = stalemate(state)
+    if why is not None:
+        alive = match.living_sides(state)
+        if state.scenario == "solo":
+            held = [0]  # the attacking team holds the arena
+        else:
+            best = max(standing(state, i) for i in alive)
+            held = [i for i in alive if standing(state, i) == best]
+        state.phase = "over"
+        state.turn = None
+        state.result = {"winners": held, "stalemate": why}
+        match.event(ev, "stalemate", why=why, rounds=state.round, quiet=state.quiet)
+        match.event(ev, "game-over", winners=held,
+                    seats=[state.sides[i]["seat"] for i in held if state.sides[i]["seat"] is not None])
         return
     alive = match.living_sides(state)
     scenario = state.scenario
@@ -157,13 +208,18 @@ def places(state: IncantrisState) -> list[int]:
     n = len(state.sides)
     winners = set(state.result["winners"]) if state.result else set()
 
-    def standing(i):
+    ended = bool(state.result and state.result.get("stalemate"))
+
+    def key(i) -> tuple:
         s = state.sides[i]
         if i in winners:
-            return 10 ** 9
-        return s["out"] if s["out"] is not None else 10 ** 9 - 1
+            return (2,)
+        if s["out"] is not None:
+            return (0, s["out"])
+        # still in the match: at a stalemate ranked by what the scenario values
+        return (1,) + (standing(state, i) if ended else ())
 
-    keys = [standing(i) for i in range(n)]
+    keys = [key(i) for i in range(n)]
     return [1 + sum(1 for k in keys if k > keys[i]) for i in range(n)]
 
 

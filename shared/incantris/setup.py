@@ -85,7 +85,7 @@ def new_state(config: MatchConfig) -> IncantrisState:
         arms=tree_copy(layout.get("arms", [])),
         shift={"next": 0, "per_round": layout["shift_per_round"]} if scenario == "shifting-arena" else None,
         phase="place", setup={"side": 0 if not solo else 1}, round=1, serial=0,
-        turn=None, queue=[], result=None, captured=None, campaign=record, used_items=[],
+        turn=None, queue=[], result=None, captured=None, campaign=record, used_items=[], quiet=0, stirred=False,
     )
     scenarios.set_crystals(state, layout)
     obstacles = options.get("obstacles", layout["obstacles"])

@@ -126,8 +126,9 @@ class Setup(TypedDict):
     side: int  # the side placing, posting or shopping
 
 
-class Result(TypedDict):
-    winners: list[int]  # sides
+class Result(TypedDict, total=False):
+    winners: Required[list[int]]  # sides
+    stalemate: str  # how a match with no end by its scenario ended (scenarios.py): "quiet" or "rounds"
 
 
 class CampaignRecord(TypedDict, total=False):
@@ -204,6 +205,8 @@ class IncantrisState(GameState):
     captured: int | None  # Capture the Crystal: the side that carried its crystal off
     campaign: CampaignRecord | None
     used_items: list[list[str]]  # [wizard, item] in the order used
+    quiet: int  # whole rounds in a row in which no wizard lost life and no crystal moved (the stalemate)
+    stirred: bool  # this round a wizard lost life or a crystal was sapped, picked up or carried off
 
     @classmethod
     def of_view(cls, view: dict[str, Any]) -> IncantrisState:

@@ -130,8 +130,10 @@ class NextTurn(Step):
             if waiting_wizards(state, side):
                 begin_turn(state, side, ev)
                 return
-        # the round is over
-        match.event(ev, "round-end", round=state.round)
+        # the round is over; a round in which no wizard lost life and no crystal moved is quiet
+        state.quiet = 0 if state.stirred else state.quiet + 1
+        state.stirred = False
+        match.event(ev, "round-end", round=state.round, quiet=state.quiet)
         if state.shift:
             shifting.queue_shift(state, ev)
         flow.push_back(state, {"t": "round"})

@@ -120,6 +120,7 @@ def exit_arena(state: IncantrisState, w: Wizard, ev: list) -> None:
     t["spent"] += 1
     match.event(ev, "crystal-carried-off", wizard=w["id"], side=w["side"])
     state.captured = w["side"]
+    state.stirred = True
 
 
 SPLIT = Clause("Sequence of Play", 'Movement may not be "split" before and after spell casting.')

@@ -24,6 +24,7 @@ def damage(state: IncantrisState, w: Wizard, points: int, by_side: int | None, e
         return 0
     lost = min(points, w["life"])
     w["life"] -= lost
+    state.stirred = True  # the match is not at a stalemate (scenarios.py)
     match.event(ev, "damage", wizard=w["id"], points=lost, life=w["life"])
     if w["life"] <= 0:
         kill(state, w, by_side, ev)
