@@ -1,10 +1,13 @@
 """An AI seat for Incantris: reads only its view (all of Incantris is public) and picks one of
 the legal actions.
 
-Plan: go for the scenario's goal (sap, pick up, carry home); focus fire on the foe whose
-wards are weakest against this wizard's power source and whose life is lowest; keep
-persistent spells working (Bane, Entanglement, hydra, totem, Power Circle, Blaze); close
-in when no spell reaches, and after casting step back out of the foes' reach.
+Plan: go for the scenario's goal (sap, pick up, carry home). In the fighting scenarios (and
+whenever a match drifts toward the stalemate) plan the turn whole: over every hex the wizard can
+end its movement on, the best blow from there (expected hits against wards, kills and the
+target's threat weighed, its own team spared), team-mates kept apart, Retribution paid for; place
+a persistent spell when none of its own is out; else close in, stopping out of the foes' reach
+when it cannot strike first; after casting step back out of reach. After quiet rounds or a long
+match it presses: blows only, no stepping back, little healing (README "The AI and the balance").
 """
 from __future__ import annotations
 
