@@ -28,5 +28,5 @@ Modules, each with one job:
     engine      the GameEngine the platform serves: the TASKS table, the stages, settle
     queries     board queries: line of sight, range, reachable hexes, spell targets (README.md)
     policy      an AI seat that reads only its view
-    render      the arena and events as text
+    render      the arena and events as text: named cells (a ruler), a legend, the entry points
 """

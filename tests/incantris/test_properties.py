@@ -201,3 +201,19 @@ def test_a_malformed_or_illegal_action_is_only_ever_refused_by_the_rules(seed, v
                 assert bent in legal, f"{bent} was accepted but is not listed"
         assert E.encode(s) == before
         s, _ = E.apply(s, who, rng.choice(legal))
+
+
+@settings(max_examples=6, deadline=None)
+@given(seeds, st.sampled_from([1, 2, 3, 4]), st.sampled_from([2, 3, 4]))
+def test_random_campaign_games_with_every_item_in_hand_end_cleanly(seed, game, seats):
+    """Every wizard holds two Crystal Coins, an Amulet and a Power Ring: Meteor Storms, Scorching
+    Chains, Retribution and Blaze roll many times in one step, and an item spent on one roll is
+    never offered again (a Crystal Coin reroll once failed inside the engine here)."""
+    from shared.incantris.pack import load
+
+    items = {wid: ["crystal-coin", "crystal-coin", "amulet", "power-ring"] for wid in load().wizards}
+    record = {"game": game, "vp": [0] * seats, "stars": [0] * seats, "items": items}
+    state, log = random_playout(E, MatchConfig(seats, "campaign", {"campaign": record}), random.Random(seed),
+                                max_steps=STEP_BOUND)
+    assert E.actor(state) == TERMINAL
+    assert E.encode(replay(E, MatchConfig(seats, "campaign", {"campaign": record}), log)) == E.encode(state)
