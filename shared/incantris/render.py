@@ -121,7 +121,7 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
             where = "dead"
         elif w["hex"] is not None:
             where = f"at {cell(w['hex'])}"
-        elif w.get("entry") is not None:
+        elif w["entry"] is not None:
             where = f"outside, at entry point {w['entry'] + 1}"
         else:
             where = "outside"
