@@ -12,7 +12,7 @@ from shared.engine import MalformedAction, RuleViolation
 from shared.incantris import engine, flow
 from shared.incantris.tasks import Task
 
-from .support import E, act, arrange, begin, game
+from .support import E, act, arrange, begin, fill, game
 
 HERE = Path(engine.__file__).parent
 MODULES = {p.stem: p for p in HERE.glob("*.py")}
@@ -119,7 +119,6 @@ def test_a_refused_cast_names_the_clause_that_forbids_it():
     assert "reference board" in str(e)
     s2, _ = act(s, {"kind": "cast", "spell": "entanglement", "target": BLUE_AK})
     while E.actor(s2) < 0 and E.chance_request(s2):
-        from .support import fill
         s2, _ = fill(s2)
     e = refused(s2, {"kind": "cast", "spell": "tempest", "target": BLUE_AK})
     assert e.rule == "Sequence of Play" and "single spell per turn" in str(e)
@@ -139,3 +138,28 @@ def test_activation_refusals_name_their_sentences():
     assert "activate" in str(e)
     with pytest.raises(MalformedAction):
         act(s, {"kind": "activate", "wizard": "nobody"})
+
+
+def test_a_teleport_too_far_or_onto_an_obstacle_quotes_teleport():
+    """Teleport: "up to four hexes from his or her current location" and "may not be teleported to
+    an impassable hex"."""
+    s = arrange(game(), {BLUE_SW: (0, 0), RED_DRUID: (0, -6)})
+    s.replace("obstacles", [{"kind": "tree", "hexes": [[2, 0]]}])
+    s = begin(s, BLUE_SW)
+    s, _ = act(s, {"kind": "cast", "spell": "teleport", "target": BLUE_SW})
+    e = refused(s, {"kind": "teleport", "to": [5, 0]})
+    assert e.rule == "Teleport" and "up to four hexes" in str(e)
+    e = refused(s, {"kind": "teleport", "to": [2, 0]})
+    assert e.rule == "Teleport" and "impassable hex" in str(e) and "obstacles" in str(e)
+
+
+def test_a_second_cancel_and_a_foreign_spell_quote_the_cancelling_sentence():
+    s = arrange(game(), {RED_SORC: (0, 0), BLUE_SW: (0, 6)})
+    for key, spot in (("red-sorceress:guardian-hydra", [2, 0]),):
+        s.edit("effects")[key] = {"id": key, "spell": "guardian-hydra", "caster": RED_SORC, "side": 0, "since": 0,
+                                  "hex": spot}
+    s = begin(s, BLUE_SW)
+    e = refused(s, {"kind": "cancel", "effect": "red-sorceress:guardian-hydra"})
+    assert e.rule == "Casting Spells" and "his or her own persistent spells" in str(e)
+    with pytest.raises(MalformedAction):
+        act(s, {"kind": "cancel", "effect": "nobody:nothing"})
