@@ -14,6 +14,9 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
     wizards4_*                     all-AI 4-player Wizards matches to their end (bench/wizards_match.py)
     tower_climbs_<n>p_<cause>_share  what moves the Wizard King in all-AI Tower matches, 2-4 players
                                    (bench/tower_clock.py)
+    incantris_*                    Incantris AI: the solo win rate over 200 games (and a greedy player's),
+                                   the red/blue balance of 2-player self-play, the longest match
+                                   (bench/incantris_play.py)
 and, when the matchmaking benchmark is present, its figures (mm_*).
 """
 from __future__ import annotations
@@ -89,6 +92,12 @@ ROWS = [  # figure, unit, what it is
     ("tower_climbs_3p_patience_share", "share", "the same, 3 players"),
     ("tower_climbs_4p_attack_share", "share", "the same, 4 players"),
     ("tower_climbs_4p_patience_share", "share", "the same, 4 players"),
+    ("incantris_solo_win_rate", "share", "Incantris solo games won by the AI against the attacking wizards (200)"),
+    ("incantris_solo_greedy_rate", "share", "the same for a greedy player (the baseline to beat)"),
+    ("incantris_red_share", "share", "2-player AI self-play: red (seat 0) wins against blue (seat 1)"),
+    ("incantris_red_share_swapped", "share", "the same with blue in seat 0: red's share"),
+    ("incantris_seat0_share", "share", "seat 0's share over both orders (the first player's edge)"),
+    ("incantris_max_rounds", "rounds", "the longest of those matches (the stalemate ends any by round 100)"),
     ("ai_matches_per_min", "matches/min", "all-AI 2-seat Tower matches, split, 2 Celery workers"),
     ("ai_actions_per_s", "actions/s", "AI turns played in those matches"),
     ("metrics_overhead_pct", "%", "CPU of a resolution with vs without metrics (in process, paired)"),
@@ -147,6 +156,10 @@ def main(argv: list[str] | None = None) -> dict:
     from bench.wizards_match import measure as wizards_matches
 
     figures.update(wizards_matches())
+    print("Incantris AI: solo games and red/blue self-play...", flush=True)
+    from bench.incantris_play import measure as incantris_play
+
+    figures.update(incantris_play())
     figures.update(measure(redis_url))
 
     print("split platform: combat load, then all-AI matches...", flush=True)

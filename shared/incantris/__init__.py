@@ -21,10 +21,12 @@ Modules, each with one job:
     attackers   the solo game's attacking team, played by its printed rules
     campaign    victory points, experience stars and items across four games
     setup       match set-up, obstacle checks and placing wizards
-    flow        the queue of pending steps that decides who acts next
+    tasks       what a pending step is (Task) and the rulebook sentence a refusal quotes (Clause)
+    flow        the queue of pending steps (push, pop, front); it imports no rule
+    play        the side's turn: activating a wizard and the active wizard's actions (ACTIONS)
     invariants  what must always hold in a state (check_invariants)
-    engine      the GameEngine the platform serves
+    engine      the GameEngine the platform serves: the TASKS table, the stages, settle
     queries     board queries: line of sight, range, reachable hexes, spell targets (README.md)
     policy      an AI seat that reads only its view
-    render      the arena and events as text
+    render      the arena and events as text: named cells (a ruler), a legend, the entry points
 """

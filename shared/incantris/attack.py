@@ -10,10 +10,15 @@ Attacking wizards in the solo game never roll: a fixed number of wands or wards.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from shared.engine import ChanceRequest
 from shared.incantris import dice, flow, match
-from shared.incantris.flow import handles
 from shared.incantris.state import HexList, IncantrisState, Roll, Task
+from shared.incantris.tasks import Clause
+from shared.incantris.tasks import Task as Step
+
+Resolve = Callable[[IncantrisState, Task, int, int, list], None]
 
 
 def new(state: IncantrisState, spell: str, by: str | None, side: int, source: str, target: str, cast: Roll,
@@ -57,6 +62,12 @@ def _pools(task: Task, which: tuple[str, ...]):
     return pools
 
 
+def _still_held(state: IncantrisState, task: Task, stage: str) -> bool:
+    owner = task["by"] if stage == "coin-cast" else task["target"]
+    item = "amulet" if stage == "amulet" else "crystal-coin"
+    return owner is not None and item in match.wizard(state, owner)["items"]
+
+
 def _use_item(state: IncantrisState, wid: str, item: str, ev: list) -> None:
     w = match.wizard(state, wid)
     w["items"].remove(item)
@@ -64,13 +75,37 @@ def _use_item(state: IncantrisState, wid: str, item: str, ev: list) -> None:
     match.event(ev, "item-used", wizard=wid, item=item)
 
 
-@handles("attack")
-class Attack:
+AMULET = Clause("Experience", "Use this amulet before the wizard who bears it rolls the casting dice to ward "
+                           "against a spell.")
+COIN = Clause("Experience", "The player may immediately reroll the dice and may select which of the two rolls he "
+                            "or she would like to use.")
+
+
+class Attack(Step):
+    """One roll; `resolve` (spells.resolve) is what the hits do, given when the engine builds its
+    table, so this module needs no rule that uses it."""
+
+    kind = "attack"
+
+    def __init__(self, resolve: Resolve):
+        self.resolve = resolve
+
+    def refuse(self, state, task, action):
+        stage = task["stages"][0]
+        what = {"amulet": "the Amulet: use true or false", "coin": "the Crystal Coin: reroll true or false",
+                "keep": "which roll to keep: 1 or 2"}
+        key = "amulet" if stage == "amulet" else "coin" if stage.startswith("coin-") else "keep"
+        return (AMULET if key == "amulet" else COIN).violated(f"the roll waits for a choice about {what[key]}")
+
     def waits(self, state, task):
         stage = task["stages"][0]
         target = match.wizard(state, task["target"])
         if not match.in_arena(target):
             return None  # the target is gone: the step is dropped when run
+        if stage in ("amulet", "coin-cast", "coin-ward") and not _still_held(state, task, stage):
+            # an item is used once: a second roll planned with it (Meteor Storm rolls against
+            # each wizard, a Retribution and a Blaze fall on one step) is no longer offered it
+            return None
         if stage == "amulet":
             return ("seat", state.sides[target["side"]]["seat"])
         if stage == "roll":
@@ -131,8 +166,6 @@ class Attack:
                         **{part: list(outcome[0])})
 
     def run(self, state, task, ev):
-        from shared.incantris import spells
-
         target = match.wizard(state, task["target"])
         if not match.in_arena(target):
             flow.pop(state)
@@ -147,7 +180,7 @@ class Attack:
         hits = max(0, wands - wards)
         match.event(ev, "hits", spell=task["spell"], by=task["by"], target=task["target"],
                     wands=wands, wards=wards, hits=hits)
-        spells.resolve(state, task, wands, hits, ev)
+        self.resolve(state, task, wands, hits, ev)
 
 
 def _count(spec: Roll, faces, counter) -> int:

@@ -21,10 +21,10 @@ from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import attack, dice, flow, match, sight, turns, walking
 from shared.incantris.arena import as_hex
 from shared.incantris.casting import bonus_at
-from shared.incantris.flow import handles
 from shared.incantris.movement import Ground
 from shared.incantris.pack import load
 from shared.incantris.state import Entry, IncantrisState, Plan, Wizard
+from shared.incantris.tasks import Task as Step
 
 WARD_ORDER = {"1D": 0, "2D": 1, "2D+1": 2}
 
@@ -154,9 +154,10 @@ def cast(state: IncantrisState, w: Wizard, spell: str, wands: int, target: Wizar
                                       dice.ward_roll(state, target, power), target_hex=target["hex"]))
 
 
-@handles("auto")
-class AttackingTurn:
+class AttackingTurn(Step):
     """One attacking wizard's turn, run step by step so reactions can interrupt it."""
+
+    kind = "auto"
 
     def waits(self, state, task):
         return None

@@ -10,9 +10,11 @@ one wizard and is used once.
 """
 from __future__ import annotations
 
-from shared.incantris import match, scenarios, turns
+from shared.engine import RuleViolation
+from shared.incantris import match, scenarios, turns, wounds
 from shared.incantris.pack import load
 from shared.incantris.state import CampaignRecord, IncantrisState
+from shared.incantris.tasks import Clause
 
 ITEMS = ("crystal-coin", "power-ring", "amulet", "red-potion", "winged-boots")
 
@@ -65,12 +67,11 @@ def item_options(state: IncantrisState) -> list[dict]:
 
 
 def potion(state: IncantrisState, ev: list) -> None:
-    from shared.incantris import wounds
-
     w = turns.acting(state)
     w["items"].remove("red-potion")
     state.edit("used_items").append([w["id"], "red-potion"])
-    turns.current(state)["cast"] = True  # in place of the turn's spell; movement is not split by it
+    # in place of the turn's spell; movement is not split by it
+    turns.used_cast(state, "red-potion", closes=False)
     match.event(ev, "item-used", wizard=w["id"], item="red-potion")
     wounds.heal(state, w, 2, ev)
 
@@ -121,3 +122,22 @@ def updated_record(state: IncantrisState) -> CampaignRecord:
         out["complete"] = True
         out["champions"] = [i for i in range(n) if out["vp"][i] == best]
     return out
+
+
+POTION = Clause("Experience", "The wizard who bears the red potion may choose to drink it instead of casting a spell.")
+BOOTS = Clause("Experience", "Use these boots on the wizard's turn who bears them. They provide one additional "
+                             "movement point to the wizard on that turn only.")
+ONCE = Clause("Experience", "Items can only be used once and are discarded after they are used.")
+
+
+def refuse_item(state: IncantrisState, action: dict) -> RuleViolation:
+    w = turns.acting(state)
+    t = turns.current(state)
+    item = "red-potion" if action["kind"] == "potion" else "winged-boots"
+    if item not in w["items"]:
+        return ONCE.violated(f"{w['id']} bears no {item}")
+    if item == "red-potion":
+        return POTION.violated(f"{w['id']} has used its spell this turn")
+    if t["boots"]:
+        return BOOTS.violated("the boots were used this turn")
+    return BOOTS.violated(f"{w['id']} stopped next to an opposing Shaman (Bear Presence ends all movement)")

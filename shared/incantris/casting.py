@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.engine import MalformedAction, RuleViolation
 from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import attack, dice, effects, flow, match, sight, turns
 from shared.incantris.arena import OCEAN, as_hex
+from shared.incantris.movement import Ground
 from shared.incantris.pack import load
 from shared.incantris.state import IncantrisState, Wizard
+from shared.incantris.tasks import Clause
 
 
 def origins(state: IncantrisState, w: Wizard) -> list[tuple[str | None, Hex]]:
@@ -106,8 +109,6 @@ def may_cast(state: IncantrisState) -> bool:
 
 
 def _movement_may_end(state: IncantrisState, w: Wizard, here: Hex) -> bool:
-    from shared.incantris.movement import Ground
-
     return Ground(state).may_stop(w, here)
 
 
@@ -216,3 +217,187 @@ def hydra(state: IncantrisState, action: dict, ev: list) -> None:
     plus = 1 + bonus_at(state, as_hex(e["hex"]))
     flow.push_front(state, attack.new(state, "flame-darts", None, w["side"], "elemental", x["id"],
                                       {"dice": 2, "plus": plus}, dice.ward_roll(state, x, "elemental")))
+
+
+# --- refusals: the clause that forbids a cast ----------------------------------------------------
+CS = "Casting Spells"
+BOARD = Clause(CS, "A wizard may cast one spell from the list on the wizard's reference board per turn.")
+ONE_SPELL = Clause("Sequence of Play", "A wizard may only cast a single spell per turn.")
+CLEANSED = Clause("Cleansing Fire", "If this ability is used, the Sorceress/Sorcerer may not cast a spell on the same "
+                                    "turn.")
+POTION = Clause("Experience", "The wizard who bears the red potion may choose to drink it instead of casting a spell.")
+SAPPED = Clause("Crystal Sap", "A wizard may not sap a crystal and cast a spell on the same turn.")
+PASSING = Clause("Turns", "A wizard casts, saps or ends its turn only on a hex where its movement may end (not "
+                          "while passing through a team-mate or its own Fog Wall)", reading=True)
+TOTEM_LATER = Clause("Spell Totem", "On future turns the caster may cast spells or use magical abilities from the "
+                                    "totem's location as if he or she is standing in that hex.")
+RING = Clause("Experience", "Use this ring before the wizard who bears it rolls the casting dice to cast a spell.")
+TARGET = {
+    "wizard": Clause(CS, "Single Wizard - Any wizard on his or her team, another team, or on himself or herself."),
+    "hex": Clause(CS, "Single Hex - One hex unoccupied by a wizard."),
+    "area": Clause(CS, "the central targeted hex must always be a whole hex in the arena."),
+    "two-hexes": Clause("Fog Wall", "The fog wall may be placed in empty open ground or stream hexes."),
+}
+FOG_SHAPE = Clause("Fog Wall", "Target: Up to Two Adjacent Hexes")
+GROUND = {"guardian-hydra": Clause("Guardian Hydra", "The hex must be an unoccupied open ground or stream hex. Hydras "
+                                                     "may not be placed in the ocean."),
+          "spell-totem": Clause("Spell Totem", "The caster places a spell totem in an empty open ground or stream "
+                                               "hex.")}
+RANGE = Clause(CS, "The range of a spell is the maximum number of hexes away from the caster the target of the spell "
+                   "can be")
+SIGHT = Clause(CS, "A wizard can see another hex if a straight line can be drawn from any part of the hex the caster "
+                   "occupies to the center of the target hex and the line does not pass through any part of a hex "
+                   "that blocks line of sight.")
+RUSH = Clause("Spectral Rush", "This spell may only be cast if the caster began the turn at least three hexes away "
+                               "from the target.")
+SINGLE = {"bane": Clause("Bane", "A wizard may only be affected by a single Bane spell at a time."),
+          "entanglement": Clause("Entanglement", "A wizard may only be affected by a single Entanglement spell at a "
+                                                 "time.")}
+DEAD = Clause("Damage and Death", "When a wizard reaches zero life points, he or she is dead and is removed from the "
+                                  "arena.")
+WAITING = Clause("Solo Play: Gameplay", "Attacking wizards that have not yet entered the arena may not be targeted by "
+                                        "spells or otherwise affected by them.")
+HYDRA_TURNS = Clause("Guardian Hydra", "On the caster's subsequent turns, the hydra casts Flame Darts with an "
+                                       "elemental power source, but with 2D+1.")
+HYDRA_ONCE = Clause("Guardian Hydra", "once on each of the caster's later turns, at any time of the turn, at a target "
+                                      "the caster chooses", reading=True)
+FLAME_DARTS = Clause("Flame Darts", "Range: 8")
+
+
+def refuse_already(state: IncantrisState, what: str) -> RuleViolation | None:
+    """The clause that forbids a spell (or what stands instead of one) after the turn's first."""
+    t = turns.current(state)
+    w = turns.acting(state)
+    if t["sapped"]:
+        return SAPPED.violated(f"{w['id']} sapped a crystal this turn")
+    if t["cast"]:
+        done = t.get("cast_as", "spell")
+        clause = CLEANSED if done == "cleansing-fire" else POTION if done == "red-potion" else ONE_SPELL
+        return clause.violated(f"{w['id']} used {done} this turn; no {what} after it")
+    if not may_cast(state):
+        return PASSING.violated(f"{w['id']} is passing through {list(as_hex(w['hex']))}")
+    return None
+
+
+def _wizard_target(state: IncantrisState, wid) -> Wizard:
+    if not isinstance(wid, str):
+        raise MalformedAction("the target must be a wizard id")
+    if wid not in state.wizards:
+        raise MalformedAction(f"no wizard {wid!r}")
+    return state.wizards[wid]
+
+
+def refuse_cast(state: IncantrisState, action: dict) -> RuleViolation:
+    w = turns.acting(state)
+    key = action["spell"]
+    pack = load()
+    if key not in match_spells(w):
+        return BOARD.violated(f"{w['id']} has no spell {key!r} on its reference board")
+    early = refuse_already(state, "spell")
+    if early is not None:
+        return early
+    via = action.get("from")
+    if via not in (None, "totem"):
+        raise MalformedAction("cast.from is 'totem' when given")
+    where = dict(origins(state, w))
+    if via not in where:
+        return TOTEM_LATER.violated(f"{w['id']} has no Spell Totem placed on an earlier turn")
+    origin = where[via]
+    spell = pack.spells[key]
+    target = action["target"]
+    if action.get("ring") and "power-ring" not in w["items"]:
+        return RING.violated(f"{w['id']} bears no Power Ring")
+    a = match.arena(state)
+    if spell.target == "wizard":
+        x = _wizard_target(state, target)
+        if not x["alive"]:
+            return DEAD.violated(f"{x['id']} is dead")
+        if x["hex"] is None:
+            return WAITING.violated(f"{x['id']} waits outside the arena")
+        if action.get("ring") and key == "teleport" and x["side"] == w["side"]:
+            return RING.violated("Teleport on the caster's team rolls no dice")
+        hexes = [as_hex(x["hex"])]
+    elif spell.target == "two-hexes":
+        if not isinstance(target, list) or not target or not isinstance(target[0], list):
+            return TARGET["two-hexes"].violated("Fog Wall takes a list of one or two hexes")
+        hexes = [as_hex(h) for h in target]
+        if len(hexes) == 2 and distance(*hexes) != 1:
+            return FOG_SHAPE.violated("the two hexes do not touch")
+    else:
+        if not (isinstance(target, list) and len(target) == 2 and all(isinstance(v, int) for v in target)):
+            return TARGET[spell.target].violated(f"{key} takes one hex [q, r]")
+        hexes = [as_hex(target)]
+    if spell.target != "wizard":
+        occupied = match.occupied(state)
+        tokens = _ground_tokens(state)
+        own = state.effects.get(f"{w['id']}:fog-wall") if key == "fog-wall" else None
+        own_fog = {as_hex(h) for h in own["hexes"]} if own else set()
+        for h in hexes:
+            if h not in a.whole:
+                return TARGET["area"].violated(f"{list(h)} is not a whole hex of the arena")
+            if spell.target == "hex" and h in occupied:
+                return TARGET["hex"].violated(f"{occupied[h]['id']} stands on {list(h)}")
+            if spell.target in ("hex", "two-hexes") and not _free_ground(a, occupied, h, tokens, own_fog):
+                clause = GROUND.get(key, TARGET["two-hexes"])
+                return clause.violated(f"{list(h)} is not empty open ground or stream")
+    for h in hexes:
+        if distance(origin, h) > spell.range:
+            return RANGE.violated(f"{list(h)} is {distance(origin, h)} hexes away; {key} reaches {spell.range}")
+    if key == "spectral-rush":
+        start = turns.start_hex(state)
+        if start is None or distance(start, hexes[0]) < 3:
+            return RUSH.violated(f"{w['id']} began the turn within two hexes of {target}")
+    if key in SINGLE and match.has_effect_on(state, key, target):
+        return SINGLE[key].violated(f"{target} is under {key} already")
+    return SIGHT.violated(f"{w['id']} cannot see {[list(h) for h in hexes]} from {list(origin)}")
+
+
+def refuse_hydra(state: IncantrisState, action: dict) -> RuleViolation:
+    w = turns.acting(state)
+    t = turns.current(state)
+    x = _wizard_target(state, action["target"])
+    e = state.effects.get(f"{w['id']}:guardian-hydra")
+    if e is None or e["since"] >= state.serial:
+        return HYDRA_TURNS.violated(f"{w['id']} has no hydra placed on an earlier turn")
+    if t["hydra"]:
+        return HYDRA_ONCE.violated("the hydra cast Flame Darts this turn")
+    if not match.in_arena(x):
+        return (DEAD if not x["alive"] else WAITING).violated(f"{x['id']} is not in the arena")
+    here = as_hex(e["hex"])
+    if distance(here, as_hex(x["hex"])) > load().spells["flame-darts"].range:
+        return FLAME_DARTS.violated(f"{x['id']} is more than 8 hexes from the hydra")
+    return SIGHT.violated(f"the hydra cannot see {x['id']}")
+
+
+# --- Cleansing Fire ---------------------------------------------------------------------------------
+CLEANSE_REACH = Clause("Cleansing Fire", "The Sorceress/Sorcerer may cancel any persistent magical effect affecting "
+                                         "him/her, in the hex he/she occupies, in an adjacent hex, or affecting an "
+                                         "adjacent wizard.")
+
+
+def cleanse_options(state: IncantrisState) -> list[dict]:
+    wiz = turns.active(state)
+    if wiz is None or match.ability(wiz) != "cleansing-fire" or not may_cast(state):
+        return []
+    out = []
+    for via, h in origins(state, wiz):
+        for eid in effects.cleanse_targets(state, wiz, h):
+            a = {"kind": "cleanse", "effect": eid}
+            if via:
+                a["from"] = via
+            out.append(a)
+    return out
+
+
+def refuse_cleanse(state: IncantrisState, action: dict) -> RuleViolation:
+    w = turns.acting(state)
+    if action["effect"] not in state.effects:
+        raise MalformedAction(f"no persistent spell {action['effect']!r} in the arena")
+    if match.ability(w) != "cleansing-fire":
+        return CLEANSE_REACH.violated(f"{w['id']} is no Sorceress or Sorcerer")
+    early = refuse_already(state, "Cleansing Fire")
+    if early is not None:
+        return early
+    if action.get("from") not in dict(origins(state, w)):
+        return TOTEM_LATER.violated(f"{w['id']} has no Spell Totem placed on an earlier turn")
+    return CLEANSE_REACH.violated(f"{action['effect']} is out of reach")

@@ -12,11 +12,13 @@ be rolled and a dead caster's hydra no longer casts.
 """
 from __future__ import annotations
 
+from shared.engine import MalformedAction
 from shared.hexgrid import Hex, neighbours
-from shared.incantris import attack, flow, match
+from shared.incantris import attack, dice, flow, match
 from shared.incantris.arena import as_hex
-from shared.incantris.flow import handles
 from shared.incantris.state import Effect, IncantrisState, Placement, Roll, Task, Wizard
+from shared.incantris.tasks import Clause
+from shared.incantris.tasks import Task as Step
 
 
 def place(state: IncantrisState, caster: Wizard, spell: str, where: Placement, ev: list, bonus: int = 0) -> Effect:
@@ -93,9 +95,12 @@ def blaze_on_stay(state: IncantrisState, w: Wizard, ev: list) -> None:
         flow.push_back(state, task)
 
 
-@handles("blaze")
-class BlazeBite:
+class BlazeBite(Step):
     """The Blaze's caster decides whether to roll against the wizard (the rulebook: "may")."""
+
+    kind = "blaze"
+    rule = Clause("Blaze", "on future turns the caster may roll 1D+2 with an elemental power source against any "
+                           "wizard that enters a hex occupied by the blaze")
 
     def waits(self, state, task):
         e = state.effects.get(task["effect"])
@@ -125,8 +130,6 @@ class BlazeBite:
             self._burn(state, task, ev)
 
     def _burn(self, state: IncantrisState, task: Task, ev: list) -> None:
-        from shared.incantris import dice
-
         e = state.effects[task["effect"]]
         target = match.wizard(state, task["target"])
         bonus = e.get("bonus", 0)  # FAQ 5: +1 only if cast from inside a Power Circle
@@ -134,3 +137,16 @@ class BlazeBite:
         cast: Roll = {"dice": 1, "plus": 2 + bonus}  # Blaze: "roll 1D+2 with an elemental power source"
         flow.push_front(state, attack.new(state, "blaze", caster["id"], e["side"], "elemental", target["id"], cast,
                                           dice.ward_roll(state, target, "elemental")))
+
+
+CANCEL = Clause("Casting Spells", "A wizard may cancel one of his or her own persistent spells on his or her turn in "
+                                  "addition to moving and casting a spell.")
+
+
+def refuse_cancel(state: IncantrisState, w: Wizard, action: dict, cancelled: bool):
+    e = state.effects.get(action["effect"])
+    if e is None:
+        raise MalformedAction(f"no persistent spell {action['effect']!r} in the arena")
+    if e["caster"] != w["id"]:
+        return CANCEL.violated(f"{action['effect']} is not {w['id']}'s own")
+    return CANCEL.violated(f"{w['id']} cancelled one of its persistent spells this turn")

@@ -7,7 +7,7 @@ wizard boards are "public information"), so every seat's view is the whole state
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from shared.engine import (
     CHANCE,
@@ -18,35 +18,80 @@ from shared.engine import (
     MatchConfig,
     NotYourTurn,
     Outcome,
-    RuleViolation,
 )
 from shared.engine.state import tree_copy
-from shared.incantris import (  # noqa: F401
+from shared.incantris import (
     attack,
     attackers,
     campaign,
-    casting,
     effects,
     flow,
     match,
+    play,
     queries,
     scenarios,
     setup,
     shifting,
     spells,
     turns,
-    walking,
 )
-from shared.incantris.arena import as_hex
 from shared.incantris.invariants import check
-from shared.incantris.movement import Ground
 from shared.incantris.pack import load
+from shared.incantris.render import describe
 from shared.incantris.state import CampaignRecord, IncantrisState
+from shared.incantris.tasks import Task
 
 BOARD = {"place", "post", "buy", "ready", "activate", "step", "exit", "pick-up", "end", "boots", "relocate",
          "relocate-stay"}
 COMBAT = {"cast", "hydra", "cleanse", "cancel", "sap", "potion", "blaze", "amulet", "coin", "keep", "teleport",
           "reach", "reach-stop", "chain", "chain-stop"}
+
+# every kind of pending step (state.queue's "t"), and the stage of the match when none is queued
+TASKS: dict[str, Task] = {t.kind: t for t in (
+    attack.Attack(spells.resolve), effects.BlazeBite(), turns.NextTurn(), turns.NewRound(), turns.DrawToken(),
+    attackers.AttackingTurn(), spells.TeleportChoice(), spells.PrimalReachChoice(), spells.ScorchingChainChoice(),
+    shifting.Relocate(), shifting.Shift())}
+STAGES: dict[str, Task] = {t.kind: t for t in (setup.Shop(), setup.Placing(), setup.Posting(), play.SideTurn())}
+STAGE_OF_PHASE = {"shop": "shop", "place": "place", "post": "post", "play": "turn"}
+
+
+def current(state: IncantrisState) -> tuple[Task, Any, Any] | None:
+    """The step the match waits on: (its Task, the queued task or None for a stage, what it waits for)."""
+    task = flow.front(state)
+    if task is not None:
+        h = TASKS[task["t"]]
+        what = h.waits(state, task)
+        if what is not None:
+            return h, task, what
+    stage = STAGE_OF_PHASE.get(state.phase)
+    if stage is None:
+        return None
+    h = STAGES[stage]
+    what = h.waits(state, None)
+    return (h, None, what) if what is not None else None
+
+
+def settle(state: IncantrisState, ev: list) -> None:
+    """Run every step that needs nobody, until the match waits for dice or a seat."""
+    for _ in range(10_000):
+        # a spell with several rolls (Meteor Storm) resolves in full before anyone is declared
+        # the winner, so players falling to the same spell fall together
+        if not any(t["t"] == "attack" for t in state.queue):
+            scenarios.check_victory(state, ev)
+        if state.phase == "over":
+            state.queue = []
+            return
+        task = flow.front(state)
+        if task is not None:
+            h = TASKS[task["t"]]
+            if h.waits(state, task) is not None:
+                return
+            h.run(state, task, ev)
+            continue
+        if not turns.advance(state, ev):
+            return
+    raise AssertionError("the match does not settle")
+
 
 # kind -> {field: type}; "hex" is [q, r]; optional fields are listed in OPTIONAL
 FIELDS: dict[str, dict[str, str]] = {
@@ -59,18 +104,6 @@ FIELDS: dict[str, dict[str, str]] = {
     "reach-stop": {}, "chain": {"target": "str"}, "chain-stop": {}, "relocate": {"to": "hex"}, "relocate-stay": {},
 }
 OPTIONAL: dict[str, dict[str, str]] = {"cast": {"from": "str", "ring": "bool"}, "cleanse": {"from": "str"}}
-
-RULE_OF = {
-    "place": "Set Up", "post": "1-Player Set Up", "buy": "Experience", "ready": "Experience",
-    "activate": "Sequence of Play", "step": "Movement & Terrain", "exit": "Capture the Crystal",
-    "pick-up": "Capture the Crystal", "end": "Sequence of Play", "boots": "Experience", "potion": "Experience",
-    "cast": "Casting Spells", "hydra": "Guardian Hydra", "cleanse": "Cleansing Fire",
-    "cancel": "Casting Spells (persistent spells)", "sap": "Crystal Sap", "blaze": "Blaze",
-    "amulet": "Experience", "coin": "Experience", "keep": "Experience", "teleport": "Teleport",
-    "reach": "Primal Reach", "reach-stop": "Primal Reach", "chain": "Scorching Chain",
-    "chain-stop": "Scorching Chain", "relocate": "Shifting Arena", "relocate-stay": "Shifting Arena",
-}
-
 
 def _is_hex(v) -> bool:
     return (isinstance(v, (list, tuple)) and len(v) == 2
@@ -132,104 +165,35 @@ class IncantrisEngine(GameEngine[IncantrisState]):
     # --- set-up and turn structure ---------------------------------------------------------
     def setup(self, config: MatchConfig) -> IncantrisState:
         state = setup.new_state(config)
-        ev: list = []
-        flow.settle(state, ev)
+        settle(state, [])
         return state
 
     def actor(self, state: IncantrisState) -> int:
         if state.phase == "over":
             return TERMINAL
-        w = flow.waiting(state)
-        if w is not None:
-            _, _, what = w
-            if what == "chance":
-                return CHANCE
-            if what is not None:
-                return what[1]
-        if state.phase in ("shop", "place", "post"):
-            return self._seat(state, setup.side_to_act(state))
-        t = state.turn
-        if t is None:
+        now = current(state)
+        if now is None:
             return TERMINAL
-        return self._seat(state, t["side"])
-
-    def _seat(self, state: IncantrisState, side: int) -> int:
-        seat = state.sides[side]["seat"]
-        assert seat is not None, "the engine plays the attacking team: it never waits for it"
-        return seat
+        what = now[2]
+        if what == "chance":
+            return CHANCE
+        assert isinstance(what, tuple) and what[1] is not None, "the engine plays the attacking team"
+        return what[1]
 
     def chance_request(self, state: IncantrisState) -> ChanceRequest | None:
-        w = flow.waiting(state)
-        if w is None or w[2] != "chance" or state.phase == "over":
+        now = current(state)
+        if now is None or now[2] != "chance" or state.phase == "over":
             return None
-        handler, task, _ = w
+        handler, task, _ = now
         return handler.chance(state, task)
 
     def legal_actions(self, state: IncantrisState, seat: int) -> list[dict]:
         if self.actor(state) != seat or seat < 0:
             return []
-        return _sorted(self._options(state, None))
-
-    def _options(self, state: IncantrisState, kind: str | None, spell: str | None = None) -> list[dict]:
-        """The legal actions of the acting seat (only those of `kind`, when given)."""
-        def want(*kinds):
-            return kind is None or kind in kinds
-
-        w = flow.waiting(state)
-        if w is not None and w[2] is not None:
-            handler, task, _ = w
-            return handler.options(state, task)
-        phase = state.phase
-        if phase == "shop":
-            return campaign.shop_options(state, setup.side_to_act(state))
-        if phase == "place":
-            return setup.place_options(state, setup.side_to_act(state))
-        if phase == "post":
-            return setup.post_options(state)
-        t = state.turn
-        if t is None:
-            return []
-        if t["wizard"] is None:
-            return [{"kind": "activate", "wizard": wid} for wid in turns.waiting_wizards(state, t["side"])]
-        if t["ending"]:
-            return []
-        wiz = turns.acting(state)
-        out: list[dict] = []
-        if want("step", "exit"):
-            out += walking.step_options(state)
-        here = as_hex(wiz["hex"])
-        g = Ground(state)
-        if here not in g.arena.whole or not g.may_stop(wiz, here):
-            return [a for a in out if a["kind"] in ("step", "exit")]  # still moving through
-        if want("cast"):
-            out += casting.cast_options(state, spell)
-        if want("hydra"):
-            out += casting.hydra_options(state)
-        if want("cleanse"):
-            out += self._cleanse_options(state)
-        if want("cancel") and not t["cancelled"]:
-            out += effects.cancel_options(state, wiz)
-        if want("sap"):
-            out += scenarios.sap_options(state)
-        if want("pick-up"):
-            out += scenarios.pick_up_options(state)
-        if want("potion", "boots"):
-            out += campaign.item_options(state)
-        out.append({"kind": "end"})
-        return [a for a in out if kind is None or a["kind"] == kind]
-
-    def _cleanse_options(self, state: IncantrisState) -> list[dict]:
-        wiz = turns.active(state)
-        if wiz is None or match.ability(wiz) != "cleansing-fire" or not casting.may_cast(state):
-            return []
-        out = []
-        for via, h in casting.origins(state, wiz):
-            for eid in effects.cleanse_targets(state, wiz, h):
-                a = {"kind": "cleanse", "effect": eid}
-                if via:
-                    a["from"] = via
-                out.append(a)
-        return out
+        now = current(state)
+        assert now is not None
+        handler, task, _ = now
+        return _sorted(handler.options(state, task))
 
     def apply(self, state: IncantrisState, seat: int, action: dict) -> tuple[IncantrisState, list[dict]]:
         action = _well_formed(action)
@@ -238,89 +202,26 @@ class IncantrisEngine(GameEngine[IncantrisState]):
             raise NotYourTurn("the match is over")
         if who != seat:
             raise NotYourTurn(f"seat {seat} may not act now")
-        kind = action["kind"]
-        narrow = kind if kind not in ("reach-stop", "chain-stop", "relocate-stay") else None
-        if action not in self._options(state, narrow, action.get("spell") if kind == "cast" else None):
-            raise RuleViolation(RULE_OF[kind], self._why(state, action))
+        now = current(state)
+        assert now is not None
+        handler, task, _ = now
+        if not handler.accepts(state, task, action):
+            raise handler.refuse(state, task, action)
         s = state.successor()
         ev: list = []
-        self._dispatch(s, action, ev)
-        flow.settle(s, ev)
+        handler.choose(s, flow.front(s) if task is not None else None, action, ev)
+        settle(s, ev)
         return s, ev
-
-    def _why(self, state: IncantrisState, action: dict) -> str:
-        kind = action["kind"]
-        t = state.turn
-        if kind == "cast":
-            wiz = turns.active(state)
-            if wiz is not None and action["spell"] not in casting.match_spells(wiz):
-                return f"{wiz['id']} has no spell {action['spell']!r} on its reference board"
-            if t and (t.get("cast") or t.get("sapped")):
-                return "a wizard may only cast a single spell per turn (and not on a turn it saps a crystal)"
-            return "the target is not valid, out of range or out of line of sight"
-        if kind == "step":
-            return ("that hex cannot be entered now (terrain, obstacle, opposing wizard, Bear Presence, "
-                    "movement points or split movement)")
-        return f"{kind} is not allowed now"
-
-    def _dispatch(self, s: IncantrisState, action: dict, ev: list) -> None:
-        kind = action["kind"]
-        w = flow.waiting(s)
-        if w is not None and w[2] is not None:
-            handler, task, _ = w
-            handler.choose(s, task, action, ev)
-            return
-        phase = s.phase
-        if phase == "shop":
-            side = setup.side_to_act(s)
-            if kind == "buy":
-                campaign.buy(s, side, action, ev)
-            else:
-                setup.shop_done(s, side, ev)
-            return
-        if phase == "place":
-            setup.place(s, setup.side_to_act(s), action, ev)
-            return
-        if phase == "post":
-            setup.post(s, action, ev)
-            return
-        if kind == "activate":
-            turns.activate(s, action["wizard"], ev)
-            return
-        wiz = turns.acting(s)
-        if kind == "step":
-            walking.step(s, wiz, as_hex(action["to"]), walking.step_cost(s, wiz, as_hex(action["to"])), ev)
-        elif kind == "exit":
-            walking.exit_arena(s, wiz, ev)
-        elif kind == "cast":
-            casting.cast(s, action, ev)
-        elif kind == "hydra":
-            casting.hydra(s, action, ev)
-        elif kind == "cleanse":
-            turns.used_cast(s)
-            match.event(ev, "cleansing-fire", wizard=wiz["id"], effect=action["effect"])
-            effects.remove(s, action["effect"], "Cleansing Fire", ev)
-        elif kind == "cancel":
-            turns.current(s)["cancelled"] = True
-            effects.remove(s, action["effect"], "cancelled by its caster", ev)
-        elif kind == "sap":
-            scenarios.sap(s, action, ev)
-        elif kind == "pick-up":
-            scenarios.pick_up(s, action, ev)
-        elif kind == "potion":
-            campaign.potion(s, ev)
-        elif kind == "boots":
-            campaign.boots(s, ev)
-        elif kind == "end":
-            turns.end_turn(s, ev)
 
     def apply_chance(self, state: IncantrisState, outcome: Sequence[Sequence]) -> tuple[IncantrisState, list[dict]]:
         faces = self.checked_outcome(state, outcome)
         s = state.successor()
         ev: list = []
-        handler, task, _ = flow.waiting(s)
+        now = current(s)
+        assert now is not None and now[2] == "chance"
+        handler, task, _ = now
         handler.roll(s, task, faces, ev)
-        flow.settle(s, ev)
+        settle(s, ev)
         return s, ev
 
     # --- reading -------------------------------------------------------------------------------
@@ -342,6 +243,8 @@ class IncantrisEngine(GameEngine[IncantrisState]):
         seat_winners = tuple(sorted(x for x in seats if x is not None))
         if state.scenario == "solo":
             won = 1 in winners
+            if (state.result.get("stalemate") if state.result else None):
+                return Outcome((0,), (), "the attacking team holds the arena: a stalemate, and the player loses")
             return Outcome((1 if won else 0,), (0,) if won else (), "the player defeats the attacking team" if won
                            else "the attacking team defeats the player")
         scenario = state.scenario
@@ -354,6 +257,10 @@ class IncantrisEngine(GameEngine[IncantrisState]):
             scores = [n - p for p in places]
         teams = ", ".join(state.sides[i]["team"] for i in winners)
         summary = f"{scenario}: " + (f"{teams} won" if winners else "no winner")
+        why = (state.result.get("stalemate") if state.result else None)
+        if why:
+            summary += (" at a stalemate (" + (f"{scenarios.QUIET_ROUNDS} quiet rounds" if why == "quiet"
+                        else f"round {scenarios.MAX_ROUNDS} ended") + ")")
         if state.campaign is not None:
             record = campaign.updated_record(state)
             return CampaignOutcome(tuple(record["awarded"]), seat_winners, summary, record)
@@ -363,8 +270,6 @@ class IncantrisEngine(GameEngine[IncantrisState]):
         return "combat" if isinstance(action, dict) and action.get("kind") in COMBAT else "board"
 
     def describe(self, action: dict) -> str:
-        from shared.incantris.render import describe
-
         return describe(action)
 
     def check_invariants(self, state: IncantrisState) -> None:

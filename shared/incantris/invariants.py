@@ -7,6 +7,7 @@ from shared.hexgrid import Hex
 from shared.incantris import match
 from shared.incantris.arena import OCEAN, as_hex
 from shared.incantris.pack import load
+from shared.incantris.scenarios import MAX_ROUNDS, QUIET_ROUNDS
 from shared.incantris.state import IncantrisState
 
 
@@ -17,6 +18,9 @@ def check(state: IncantrisState) -> None:
     tokens = match.token_hexes(state)
     crystals = match.crystal_hexes(state)
     fog = match.fog_hexes(state)
+    # the stalemate (scenarios.py): no match is played past its round limit or its quiet rounds
+    assert 1 <= state.round <= MAX_ROUNDS, f"round {state.round} past the limit {MAX_ROUNDS}"
+    assert 0 <= state.quiet <= QUIET_ROUNDS, f"{state.quiet} quiet rounds"
     spots: Counter[Hex] = Counter()
     moving = None
     t = state.turn

@@ -12,6 +12,28 @@ from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import match
 from shared.incantris.arena import OCEAN, STREAM, as_hex
 from shared.incantris.state import IncantrisState, Wizard
+from shared.incantris.tasks import Clause
+
+MT = "Movement & Terrain"
+OFF = Clause(MT, "Wizards expend movement points to move across the arena.")
+PARTIAL = Clause(MT, "Wizards may not enter, pass through or stop in partial hexes.")
+OCEAN_HEX = Clause(MT, "Wizards may not enter, pass through, or otherwise occupy ocean hexes.")
+OBSTACLE = Clause("Obstacles", "Hexes that contain obstacles are always impassable.")
+CRYSTAL = Clause("Scenarios", "Crystals occupy the hex they are in and make the hex impassable.")
+HYDRA = Clause("Guardian Hydra", "Hydras block line of sight, cannot move, are indestructible, and impassable.")
+TOTEM = Clause("Spell Totem", "Spell Totem blocks line of sight, cannot move, is indestructible, and is impassable.")
+FOG_THROUGH = Clause("Fog Wall", "Wizards on opposing teams may not move through the wall")
+FOG_STAY = Clause("Fog Wall", "no wizard may occupy a fog wall hex for any reason.")
+FOE = Clause(MT, "The hexes occupied by wizards of opposing teams are impassable.")
+SHARE = Clause(MT, "two wizards may never occupy the same hex at the end of movement.")
+ADJACENT = Clause(MT, "it costs one movement point to move from the hex the wizard is in to an adjacent hex.")
+STREAM_POINTS = Clause(MT, "If a wizard does not have at least two movement points remaining, he or she cannot "
+                           "enter the hex.")
+POINTS = Clause(MT, "This is the maximum number of movement points a wizard may expend on a turn")
+BEAR_STOP = Clause("Bear Presence", "Wizards from opposing teams must immediately stop and end their movement upon "
+                                    "entering a hex adjacent to the Shaman.")
+BEAR_BAN = Clause("Bear Presence", "An opposing wizard who begins his or her turn adjacent to the Shaman may not move "
+                                   "directly into another hex adjacent to him.")
 
 
 class Ground:
@@ -32,6 +54,54 @@ class Ground:
 
     def enemy_shamans(self, w: Wizard) -> list[Hex]:
         return [as_hex(s["hex"]) for s in self.shamans if match.opposed(self.state, s, w)]
+
+    def impassable(self, w: Wizard, h: Hex) -> Clause | None:
+        """The clause that keeps w out of h (entering or passing through), or None."""
+        if h not in self.arena.terrain:
+            return OFF
+        if h not in self.arena.whole:
+            return PARTIAL
+        if self.terrain_cost(w, h) is None:
+            return OCEAN_HEX
+        if h in self.walls:
+            return OBSTACLE
+        if h in self.crystals:
+            return CRYSTAL
+        if h in self.tokens:
+            spell = next(e["spell"] for e in match.effects(self.state) if e.get("hex") == list(h))
+            return HYDRA if spell == "guardian-hydra" else TOTEM
+        side = self.fog.get(h)
+        if side is not None and side != w["side"]:
+            return FOG_THROUGH
+        other = self.occupied.get(h)
+        if other is not None and other["id"] != w["id"] and match.opposed(self.state, other, w):
+            return FOE
+        return None
+
+    def no_standing(self, w: Wizard, h: Hex) -> Clause | None:
+        """The clause that keeps w from ending on h (put there by a spell or a shift), or None."""
+        why = self.impassable(w, h)
+        if why is not None:
+            return why
+        if h in self.fog:
+            return FOG_STAY
+        if any(wid != w["id"] for wid in self.crowd.get(h, ())):
+            return SHARE
+        return None
+
+    def binding_shamans(self, w: Wizard) -> list[Hex]:
+        """Bear Presence: "An opposing wizard who begins his or her turn adjacent to the Shaman
+        may not move directly into another hex adjacent to him." The Shamans (where they stand
+        now) that the active wizard began its turn next to; a wizard whose turn has not begun
+        would begin it where it stands, so for it those next to it now."""
+        t = self.state.turn
+        if t is not None and t.get("wizard") == w["id"] and "bound" in t:
+            bound = set(t["bound"])
+            return [as_hex(s["hex"]) for s in self.shamans if s["id"] in bound and match.opposed(self.state, s, w)]
+        if w["hex"] is None:
+            return []
+        here = as_hex(w["hex"])
+        return [s for s in self.enemy_shamans(w) if distance(here, s) == 1]
 
     def terrain_cost(self, w: Wizard, h: Hex) -> int | None:
         """Movement points to enter h, ignoring who stands there; None if never enterable."""
@@ -72,8 +142,9 @@ class Ground:
         other = self.occupied.get(to)
         if other is not None and other["id"] != w["id"] and match.opposed(self.state, other, w):
             return None  # "The hexes occupied by wizards of opposing teams are impassable."
-        for s in self.enemy_shamans(w):
-            # Bear Presence: "may not move directly into another hex adjacent to him" (FAQ 1)
+        for s in self.binding_shamans(w):
+            # Bear Presence: "may not move directly into another hex adjacent to him" (FAQ 1),
+            # for a wizard that began its turn next to him
             if distance(frm, s) == 1 and distance(to, s) == 1:
                 return None
         return cost

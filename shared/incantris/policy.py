@@ -1,17 +1,20 @@
 """An AI seat for Incantris: reads only its view (all of Incantris is public) and picks one of
 the legal actions.
 
-Plan: go for the scenario's goal (sap, pick up, carry home); focus fire on the foe whose
-wards are weakest against this wizard's power source and whose life is lowest; keep
-persistent spells working (Bane, Entanglement, hydra, totem, Power Circle, Blaze); close
-in when no spell reaches, and after casting step back out of the foes' reach.
+Plan: go for the scenario's goal (sap, pick up, carry home). In the fighting scenarios (and
+whenever a match drifts toward the stalemate) plan the turn whole: over every hex the wizard can
+end its movement on, the best blow from there (expected hits against wards, kills and the
+target's threat weighed, its own team spared), team-mates kept apart, Retribution paid for; place
+a persistent spell when none of its own is out; else close in, stopping out of the foes' reach
+when it cannot strike first; after casting step back out of reach. After quiet rounds or a long
+match it presses: blows only, no stepping back, little healing (README "The AI and the balance").
 """
 from __future__ import annotations
 
 import random
 
 from shared.hexgrid import distance, neighbours
-from shared.incantris import dice, match
+from shared.incantris import dice, match, sight
 from shared.incantris.arena import as_hex
 from shared.incantris.movement import Ground
 from shared.incantris.pack import load
@@ -135,6 +138,10 @@ def _turn(view, me, legal, kinds, task, rng):
         for a in legal:
             if a["kind"] == k:
                 return a
+    if view.scenario in FIGHTS or view.quiet >= STIR_AFTER:
+        got = _planned(view, me, w, legal)
+        if got is not None:
+            return got
     hydra = [a for a in legal if a["kind"] == "hydra" and match.wizard(view, a["target"])["side"] != me]
     if hydra:
         return max(hydra, key=lambda a: _hurt(view, match.wizard(view, a["target"]), "elemental", 2, 1))
@@ -296,3 +303,178 @@ def _step(view, me, w, steps, cast_done, rng):
     if remaining(best) >= now and not (w.get("carrying") and as_hex(best["to"]) in match.arena(view).partial):
         return None
     return best
+
+
+# --- planning the whole turn: where to stand and what to cast from there --------------------------
+HEAL_WEIGHT = 1.0  # a life point given back, against one taken
+FIGHTS = ("battle-royale", "shifting-arena", "solo")  # the scenarios won by fighting alone
+STIR_AFTER = 2  # quiet rounds after which every seat plays to hurt, so no match drifts to the stalemate
+PRESS_ROUND = 30  # a match this long is drifting: every seat presses (no stepping back, little healing)
+
+
+def _pressing(view) -> bool:
+    """Whether the match drifts toward the stalemate, so the AI plays to end it."""
+    return view.quiet >= STIR_AFTER or view.round >= PRESS_ROUND
+
+
+LASTING = {"guardian-hydra": 2.0, "power-circle": 1.5, "bane": 1.2, "entanglement": 1.0}  # x the general value
+THREAT = {"sorcerer": 1.0, "sorceress": 1.0, "arcane-knight": 0.8, "shaman": 0.6, "shadow-weaver": 0.5,
+          "druid": 0.7}
+
+
+def _kill_value(view, me, x, hits: float) -> float:
+    """What `hits` expected on wizard x are worth: the life taken, a kill, and the threat it was."""
+    if x["side"] == me:
+        return -1.5 * min(hits, x["life"])
+    value = min(hits, x["life"]) + THREAT.get(x["type"], 0.5) * min(hits, x["life"]) / x["max"]
+    if hits >= x["life"]:
+        value += 3.0 + THREAT.get(x["type"], 0.5) * 2
+    return value + 0.5 * (x["max"] - x["life"]) / x["max"] * (hits > 0.3)
+
+
+def _expected_hits(view, caster, x, key: str) -> float:
+    spell = load().spells[key]
+    power = match.kind(caster).power
+    wands = dice.expected_wands({"dice": spell.dice, "plus": spell.plus})
+    return max(0.0, wands - dice.expected_wards(dice.ward_roll(view, x, power)))
+
+
+def _best_cast_from(view, me, w, h, sees, start) -> tuple[float, dict | None]:
+    """The most valuable damage (or healing) spell w could cast standing on h."""
+    best: tuple[float, dict | None] = (0.0, None)
+    board = list(match.on_board(view))
+    for key in load().wizards[w["id"]].spells:
+        spell = load().spells[key]
+        if key in DAMAGE and spell.target == "wizard":
+            for x in board:
+                xh = as_hex(x["hex"])
+                if x["side"] == me or distance(h, xh) > spell.range or not sees(h, xh):
+                    continue
+                if key == "spectral-rush" and (start is None or distance(start, xh) < 3):
+                    continue
+                v = _kill_value(view, me, x, _expected_hits(view, w, x, key))
+                if v > best[0]:
+                    best = (v, {"kind": "cast", "spell": key, "target": x["id"]})
+        elif key == "meteor-storm":
+            centres = {c for x in board if x["side"] != me for c in (as_hex(x["hex"]), *neighbours(as_hex(x["hex"])))}
+            arena = match.arena(view)
+            for c in sorted(centres):
+                if c not in arena.whole or distance(h, c) > spell.range or not sees(h, c):
+                    continue
+                area = {c, *neighbours(c)}
+                if h in area:
+                    continue  # not on the caster itself
+                v = sum(_kill_value(view, me, x, _expected_hits(view, w, x, key)) for x in board
+                        if as_hex(x["hex"]) in area)
+                if v > best[0]:
+                    best = (v, {"kind": "cast", "spell": key, "target": list(c)})
+        elif key in HEALING:
+            for x in board:
+                xh = as_hex(x["hex"])
+                if x["side"] != me or distance(h, xh) > spell.range or not sees(h, xh):
+                    continue
+                v = HEAL_WEIGHT * min(x["max"] - x["life"], 2.6) * (0.4 if _pressing(view) else 1.0)
+                if v > best[0]:
+                    best = (v, {"kind": "cast", "spell": key, "target": x["id"]})
+    return best
+
+
+def _standing_value(view, me, w, h) -> float:
+    """Where to stand: apart from team-mates (one Meteor Storm should not catch two)."""
+    mates = [as_hex(x["hex"]) for x in match.on_board(view) if x["side"] == me and x["id"] != w["id"]]
+    return -0.6 * sum(1 for m in mates if distance(m, h) <= 2)
+
+
+def _retribution_cost(view, me, w, path, here) -> float:
+    knights = [as_hex(k["hex"]) for k in match.on_board(view) if k["type"] == "arcane-knight" and k["side"] != me]
+    left = [here] + [as_hex(p) for p in path[:-1]]
+    return sum(1.2 for frm in left for k in knights if distance(frm, k) == 1) if path else 0.0
+
+
+def _planned(view, me, w, legal):
+    """Choose the hex to end on and the spell to cast from it, and take the first step there
+    (or cast, or spread out after casting)."""
+    t = view.turn
+    here = as_hex(w["hex"])
+    g = Ground(view)
+    mp = t["mp"] if not t["halted"] and not (t["locked"] and match.ability(w) != "shadow-dance") else 0
+    if t["locked"] and match.ability(w) == "shadow-dance":
+        mp = max(0, min(t["mp"], 5 - t["spent"]))
+    spots = g.reachable(w, here, mp) if mp > 0 else {}
+    spots.setdefault(here, (0, []))
+    sees = sight.seer(match.arena(view), sight.blocking(view, me, ignore=(here,)))
+    start = as_hex(t["start"]) if t.get("start") else None
+    steps = {tuple(a["to"]) for a in legal if a["kind"] == "step"}
+    if not t["cast"]:
+        best = None
+        for h, (cost, path) in sorted(spots.items()):
+            value, action = _best_cast_from(view, me, w, h, sees, start)
+            if action is None:
+                continue
+            score = value + _standing_value(view, me, w, h) - _retribution_cost(view, me, w, path, here) - 0.01 * cost
+            if best is None or score > best[0]:
+                best = (score, h, path, action)
+        lasting = [a for a in legal if a["kind"] == "cast" and a["spell"] in LASTING and view.quiet < STIR_AFTER
+                   and view.scenario != "solo" and f"{w['id']}:{a['spell']}" not in view.effects]
+        if lasting:
+            top = max(lasting, key=lambda a: (_value(view, me, w, a), repr(a)))
+            if _value(view, me, w, top) * LASTING[top["spell"]] > (best[0] if best else 0.0):
+                return top  # a persistent spell worth more than the best blow within reach
+        if best is not None:
+            _, h, path, action = best
+            if h == here:
+                return action if action in legal else None
+            if path and tuple(path[0]) in steps:
+                return {"kind": "step", "to": list(path[0])}
+            return None
+        if view.quiet >= STIR_AFTER or view.scenario == "solo" or _reach(w) - match.kind(w).movement <= 4:
+            return None  # nothing to cast from anywhere: the general play closes in (close fighters always)
+        return _approach(view, me, w, spots, steps, legal)
+    # after the spell: spread out from team-mates if that costs no Retribution
+    if not steps:
+        return {"kind": "end"} if {"kind": "end"} in legal else None
+    foes = [as_hex(x["hex"]) for x in match.on_board(view) if x["side"] != me]
+
+    def after(h) -> float:
+        # out of the foes' reach, as far as seven hexes (not in the solo game: the attackers always come)
+        away = (0.0 if view.scenario == "solo" or not foes or _pressing(view)
+                else 0.25 * min(min(distance(h, f) for f in foes), 7))
+        return _standing_value(view, me, w, h) + away
+
+    now = after(here)
+    ranked = sorted(((after(h) - _retribution_cost(view, me, w, p, here), h, p)
+                     for h, (_, p) in spots.items() if h != here), key=lambda x: (-x[0], x[1]))
+    if ranked and ranked[0][0] > now + 0.1 and tuple(ranked[0][2][0]) in steps:
+        return {"kind": "step", "to": list(ranked[0][2][0])}
+    return {"kind": "end"} if {"kind": "end"} in legal else None
+
+
+def _reach(x) -> int:
+    """How far a wizard's damage reaches on its next turn: its movement and its longest damage spell."""
+    ranges = [load().spells[k].range for k in load().wizards[x["id"]].spells if k in DAMAGE]
+    return match.kind(x).movement + max(ranges, default=0)
+
+
+def _approach(view, me, w, spots, steps, legal):
+    """Nothing to cast this turn: close in, but stop where no foe can answer next turn if such
+    a hex lies nearer the goal (the first to walk into reach is the first one hit)."""
+    goal = _goal(view, me, w)
+    if goal is None:
+        return None
+    foes = [x for x in match.on_board(view) if x["side"] != me]
+    here = as_hex(w["hex"])
+    walk = Ground(view).walk_distance(w, goal, [])
+
+    def threat(h):
+        return sum(THREAT.get(x["type"], 0.5) for x in foes if distance(h, as_hex(x["hex"])) <= _reach(x))
+
+    def far(h):
+        return walk.get(h, distance(h, goal) * 2 + 50)
+
+    best = min(spots.items(), key=lambda kv: (threat(kv[0]), far(kv[0]), kv[0]))
+    h, (_, path) = best
+    if h == here or far(h) >= far(here) and threat(h) >= threat(here):
+        return {"kind": "end"} if {"kind": "end"} in legal else None
+    if path and tuple(path[0]) in steps:
+        return {"kind": "step", "to": list(path[0])}
+    return None

@@ -1,23 +1,63 @@
 """Text pictures of the arena and one-line stories of events, for a terminal client.
 
-The arena is drawn row by row (pointy-top hexes, odd rows shifted half a cell):
+The arena is drawn row by row (pointy-top hexes, odd rows shifted half a cell). Every cell has
+a name, a column letter and a row number ("Q17"), printed on a ruler above and below the map and
+beside every row, and the action labels name cells the same way (`cell`), so a choice can be
+found on the map. A column's cells stand under its letter in even rows and half a cell to the
+right in odd rows. The names are the same in every arena (the centre of the arena is Q17):
+    column  q + (r - (r & 1)) / 2, lettered from A (-16) on: A..Z, then AA..AG
+    row     r + 17
+Symbols (the legend under the map repeats them):
   .  open ground     ~  stream     #  ocean     :  partial hex (off limits)
   T  tree   l  low wall   H  high wall   h  hydra   t  spell totem   f  fog wall
-  *  crystal   1-4 / A-L  wizards (the legend below the map names them)
+  *  crystal   1-3  the attacking wizards' entry points (solo)   A-L  wizards (listed below)
   b / p  blaze / power circle (drawn where nothing else stands)
 """
 from __future__ import annotations
 
+from shared.hexgrid import Hex
 from shared.incantris import match
 from shared.incantris.arena import OCEAN, STREAM, as_hex
 from shared.incantris.state import IncantrisState
 
 COLOURS = {"red": "\033[31m", "blue": "\033[34m", "purple": "\033[35m", "grey": "\033[90m"}
 RESET = "\033[0m"
+COLUMN0 = -16  # the column lettered A
+ROW0 = -17  # row 1 is r = -16
+LEGEND = [(".", "open ground"), ("~", "stream"), ("#", "ocean"), (":", "partial hex, off limits"), ("T", "tree"),
+          ("l", "low wall"), ("H", "high wall"), ("h", "hydra"), ("t", "spell totem"), ("f", "fog wall"),
+          ("*", "crystal"), ("b", "blaze"), ("p", "power circle"), ("1-3", "entry points"), ("A-L", "wizards")]
+
+
+def column(h: Hex) -> int:
+    """The offset column of a hex (odd rows shifted right)."""
+    q, r = h
+    return q + (r - (r & 1)) // 2
+
+
+def column_name(col: int) -> str:
+    n = col - COLUMN0
+    if n < 0:
+        return f"({col})"
+    return chr(65 + n) if n < 26 else "A" + chr(65 + n - 26)
+
+
+def cell(h) -> str:
+    """A hex's name as the map prints it: column letter, then row number ("Q17")."""
+    h = as_hex(h)
+    return f"{column_name(column(h))}{h[1] - ROW0}"
 
 
 def _letters(view: IncantrisState) -> dict[str, str]:
     return {wid: "ABCDEFGHIJKL"[i] for i, wid in enumerate(sorted(view.wizards))}
+
+
+def _ruler(cols: range, indent: int) -> str:
+    text = [" "] * (2 * len(cols) + 2)
+    for i, c in enumerate(cols):
+        name = column_name(c)
+        text[2 * i:2 * i + len(name)] = list(name)
+    return " " * indent + "".join(text).rstrip()
 
 
 def render(view: dict, seat: int | None, colour: bool = False) -> str:
@@ -42,36 +82,49 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
             marks[as_hex(e["hex"])] = "t"
     for h in match.crystal_hexes(seen):
         marks[h] = "*"
+    entry_at = {as_hex(en["at"]): str(i + 1) for i, en in enumerate(seen.entries)}
     team = {w["id"]: seen.sides[w["side"]]["team"] for w in seen.wizards.values()}
     for w in match.on_board(seen):
         c = letters[w["id"]]
         marks[as_hex(w["hex"])] = (COLOURS[team[w["id"]]] + c + RESET) if colour else c
-    hexes = list(a.coverage)
+    hexes = set(a.coverage) | set(entry_at)
     rmin, rmax = min(h[1] for h in hexes), max(h[1] for h in hexes)
-    xmin = min(2 * h[0] + h[1] for h in hexes)
-    lines = []
+    cols = range(min(column(h) for h in hexes), max(column(h) for h in hexes) + 1)
+    indent = 5
+    lines = [_ruler(cols, indent)]
     for r in range(rmin, rmax + 1):
-        row = [h for h in hexes if h[1] == r]
+        row = {h for h in hexes if h[1] == r}
         if not row:
             continue
-        cells = {2 * h[0] + h[1] - xmin: h for h in row}
-        width = max(cells) + 1
-        text = []
-        for x in range(width):
-            cell = cells.get(x)
-            if cell is None:
-                text.append(" ")
-            elif cell in marks:
-                text.append(marks[cell])
-            elif cell in a.partial:
-                text.append(":")
+        text = [" "] * (2 * len(cols) + 1)
+        for h in row:
+            x = 2 * (column(h) - cols.start) + (r & 1)
+            if h in entry_at:
+                text[x] = entry_at[h]
+            elif h in marks:
+                text[x] = marks[h]
+            elif h in a.partial:
+                text[x] = ":"
             else:
-                text.append({OCEAN: "#", STREAM: "~"}.get(a.terrain[cell], "."))
-        lines.append(f"{r:4d} " + "".join(text).rstrip())
+                text[x] = {OCEAN: "#", STREAM: "~"}.get(a.terrain[h], ".")
+        lines.append(f"{r - ROW0:>3}  " + "".join(text).rstrip() + f"  {r - ROW0}")
+    lines.append(_ruler(cols, indent))
+    lines.append("  " + "   ".join(f"{k} {v}" for k, v in LEGEND[:8]))
+    lines.append("  " + "   ".join(f"{k} {v}" for k, v in LEGEND[8:]))
+    for i, en in enumerate(seen.entries):
+        lines.append(f"  entry point {i + 1} at {cell(en['at'])}: steps into "
+                     + " or ".join(cell(h) for h in en["hexes"]))
     lines.append("")
     for wid in sorted(seen.wizards):
         w = seen.wizards[wid]
-        where = "dead" if not w["alive"] else ("outside" if w["hex"] is None else f"at {w['hex']}")
+        if not w["alive"]:
+            where = "dead"
+        elif w["hex"] is not None:
+            where = f"at {cell(w['hex'])}"
+        elif w["entry"] is not None:
+            where = f"outside, at entry point {w['entry'] + 1}"
+        else:
+            where = "outside"
         extra = []
         if w.get("sapped"):
             extra.append(f"sapped {w['sapped']}")
@@ -87,6 +140,9 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
     t = seen.turn
     if seen.phase == "over":
         lines.append("  game over: winners " + ", ".join(seen.sides[i]["team"] for i in match.winners(seen)))
+        if seen.result and seen.result.get("stalemate"):
+            lines.append("  (a stalemate: " + ("ten quiet rounds" if seen.result["stalemate"] == "quiet"
+                                               else "the round limit") + ")")
     elif t:
         who = seen.sides[t["side"]]["team"]
         doing = f" with {t['wizard']} ({t['mp']} movement left)" if t.get("wizard") else ""
@@ -96,32 +152,43 @@ def render(view: dict, seat: int | None, colour: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _target(t) -> str:
+    """A spell's target as the map names it: a wizard, a cell, or the cells of a Fog Wall."""
+    if isinstance(t, str):
+        return t
+    if t and isinstance(t[0], (list, tuple)):
+        return " and ".join(cell(h) for h in t)
+    return cell(t)
+
+
 def describe(action: dict) -> str:
     k = action.get("kind")
     if k == "cast":
         via = " from the totem" if action.get("from") else ""
         ring = " with the Power Ring" if action.get("ring") else ""
-        return f"cast {action['spell']} at {action['target']}{via}{ring}"
+        t = action["target"]
+        on = "at" if isinstance(t, str) else ("on" if t and isinstance(t[0], (list, tuple)) else "at")
+        return f"cast {action['spell']} {on} {_target(t)}{via}{ring}"
     if k == "step":
-        return f"step to {action['to']}"
+        return f"step to {cell(action['to'])}"
     if k == "activate":
         return f"activate {action['wizard']}"
     if k == "place":
-        return f"place {action['wizard']} at {action['hex']}"
+        return f"place {action['wizard']} at {cell(action['hex'])}"
     if k == "post":
-        return f"post {action['wizard']} at entry {action['entry']}"
+        return f"post {action['wizard']} at entry point {action['entry'] + 1}"
     if k == "end":
         return "end the turn"
     if k == "blaze":
         return "burn with the Blaze" if action["burn"] else "let the Blaze rest"
     if k in ("teleport", "reach", "relocate"):
-        return f"{k} to {action['to']}"
+        return f"{k} to {cell(action['to'])}"
     if k in ("hydra", "chain"):
         return f"{k} at {action['target']}"
     if k in ("cleanse", "cancel"):
         return f"{k} {action['effect']}"
     if k in ("sap", "pick-up"):
-        return f"{k} the crystal at {action['hex']}"
+        return f"{k} the crystal at {cell(action['hex'])}"
     if k == "buy":
         return f"buy {action['item']} for {action['wizard']}"
     return " ".join([str(k)] + [f"{a}={b}" for a, b in sorted(action.items()) if a != "kind"])
@@ -145,9 +212,13 @@ def render_events(events: list[dict]) -> list[str]:
         elif t == "death":
             out.append(f"{e['wizard']} dies")
         elif t == "step":
-            out.append(f"{e['wizard']} steps to {e['to']} ({e['cost']} movement)")
+            out.append(f"{e['wizard']} steps to {cell(e['to'])} ({e['cost']} movement)")
         elif t == "cast":
-            out.append(f"{e['wizard']} casts {e['spell']} at {e['target']}")
+            out.append(f"{e['wizard']} casts {e['spell']} at {_target(e['target'])}")
+        elif t in ("teleported", "pulled", "relocated") and e.get("to") is not None:
+            out.append(f"{e.get('wizard') or e.get('effect')} {t} to {cell(e['to'])}")
+        elif t == "stalemate":
+            out.append(f"stalemate: the match ends ({'ten quiet rounds' if e['why'] == 'quiet' else 'round limit'})")
         elif t == "activate":
             out.append(f"{e['wizard']} is activated ({e['movement']} movement points)")
         elif t == "token-drawn":

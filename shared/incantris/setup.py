@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from shared.engine import InvalidConfig, MatchConfig
+from shared.engine import InvalidConfig, MalformedAction, MatchConfig
 from shared.engine.state import tree_copy
 from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import campaign, match, scenarios
@@ -19,6 +19,8 @@ from shared.incantris.arena import OCEAN, OPEN, arena_of, as_hex
 from shared.incantris.movement import Ground
 from shared.incantris.pack import load
 from shared.incantris.state import IncantrisState, Side, Tile, Wizard
+from shared.incantris.tasks import Clause
+from shared.incantris.tasks import Task as Step
 
 COLOURS = ("red", "blue", "purple", "grey")
 VARIANTS = ("battle-royale", "crystal-sap", "capture-the-crystal", "shifting-arena", "solo", "campaign")
@@ -83,7 +85,7 @@ def new_state(config: MatchConfig) -> IncantrisState:
         arms=tree_copy(layout.get("arms", [])),
         shift={"next": 0, "per_round": layout["shift_per_round"]} if scenario == "shifting-arena" else None,
         phase="place", setup={"side": 0 if not solo else 1}, round=1, serial=0,
-        turn=None, queue=[], result=None, captured=None, campaign=record, used_items=[],
+        turn=None, queue=[], result=None, captured=None, campaign=record, used_items=[], quiet=0, stirred=False,
     )
     scenarios.set_crystals(state, layout)
     obstacles = options.get("obstacles", layout["obstacles"])
@@ -271,3 +273,126 @@ def shop_done(state: IncantrisState, side: int, ev: list) -> None:
         state.phase = "place"
         state.setup = {"side": 0}
     match.event(ev, "shop-closed", side=side)
+
+
+# --- the set-up stages, as the engine routes them -------------------------------------------------
+def _seat_of(state: IncantrisState) -> tuple[str, int | None]:
+    return ("seat", state.sides[side_to_act(state)]["seat"])
+
+
+def _known_wizard(state: IncantrisState, wid: str) -> Wizard:
+    if wid not in state.wizards:
+        raise MalformedAction(f"no wizard {wid!r}")
+    return state.wizards[wid]
+
+
+class Shop(Step):
+    """Experience: stars are spent on items between games; "As soon as an item is purchased it
+    must be assigned to a wizard." """
+
+    kind = "shop"
+    rule = Clause("Experience", "The player may spend experience stars to purchase equipment for the team's wizards "
+                                "between games, or may save their experience stars to make purchases later.")
+    OWN = Clause("Experience", "experience stars are assigned to teams, but the items purchased with them are "
+                               "assigned to individual wizards.")
+
+    def waits(self, state, task):
+        return _seat_of(state)
+
+    def options(self, state, task):
+        return campaign.shop_options(state, side_to_act(state))
+
+    def choose(self, state, task, action, ev):
+        side = side_to_act(state)
+        if action["kind"] == "buy":
+            campaign.buy(state, side, action, ev)
+        else:
+            shop_done(state, side, ev)
+
+    def refuse(self, state, task, action):
+        if action["kind"] != "buy":
+            return super().refuse(state, task, action)
+        if action["item"] not in campaign.ITEMS:
+            raise MalformedAction(f"no item {action['item']!r}")
+        side = side_to_act(state)
+        if _known_wizard(state, action["wizard"])["side"] != side:
+            return self.OWN.violated(f"{action['wizard']} is not on this team")
+        return self.rule.violated(f"{action['item']} costs {campaign.price(action['item'])} stars; the team has "
+                                  f"{state.sides[side]['stars']}")
+
+
+class Placing(Step):
+    """Wizards enter their starting zones one at a time round the table (README reading); solo:
+    anywhere, one a tile, never on a hex made by two tiles."""
+
+    kind = "place"
+    rule = Clause("Set Up", "wizards are placed one at a time round the table, each anywhere on a whole hex of its "
+                            "player's starting zone that it may stand on", reading=True)
+    OWN = Clause("Set Up", "Each player takes the three wizard miniatures of his or her team's color")
+    ONE_A_TILE = Clause("1-Player Set Up", "Only one of the player's wizards may be placed on a single tile.")
+    SEAM = Clause("1-Player Set Up", "Player wizards may not be placed in hexes that are created by two or more tiles.")
+    IMPASSABLE = Clause("1-Player Set Up", "The player's wizards may not be placed in impassable hexes.")
+
+    def waits(self, state, task):
+        return _seat_of(state)
+
+    def options(self, state, task):
+        return place_options(state, side_to_act(state))
+
+    def choose(self, state, task, action, ev):
+        place(state, side_to_act(state), action, ev)
+
+    def refuse(self, state, task, action):
+        if action["kind"] != "place":
+            return super().refuse(state, task, action)
+        w = _known_wizard(state, action["wizard"])
+        side = side_to_act(state)
+        if w["side"] != side:
+            return self.OWN.violated(f"{w['id']} is not on this team")
+        if w["hex"] is not None:
+            return self.rule.violated(f"{w['id']} is placed already")
+        h = as_hex(action["hex"])
+        g = Ground(state)
+        a = g.arena
+        if state.scenario == "solo":
+            if h in a.whole and h not in a.single:
+                return self.SEAM.violated(f"{list(h)} is made by two tiles")
+            if h in a.single and any(x["hex"] is not None and a.owners[as_hex(x["hex"])][0] == a.owners[h][0]
+                                     for x in match.living(state) if x["side"] == side):
+                return self.ONE_A_TILE.violated(f"a wizard of this team stands on the tile of {list(h)} already")
+            return self.IMPASSABLE.violated(f"{w['id']} cannot stand on {list(h)}")
+        zone = state.sides[side]["zone"]
+        if zone is None or h not in a.tile_hexes[zone] or h not in a.whole:
+            return self.rule.violated(f"{list(h)} is not a whole hex of this player's starting zone")
+        why = g.no_standing(w, h)
+        return (why or self.rule).violated(f"{w['id']} cannot stand on {list(h)}")
+
+
+class Posting(Step):
+    """1-Player Set Up: one attacking wizard at each corner entry point."""
+
+    kind = "post"
+    rule = Clause("1-Player Set Up", "The player takes the attacking wizards and places them at each corner of the "
+                                     "arena, positioned off the tiles in the locations shown in Figure 9.")
+
+    def waits(self, state, task):
+        return _seat_of(state)
+
+    def options(self, state, task):
+        return post_options(state)
+
+    def choose(self, state, task, action, ev):
+        post(state, action, ev)
+
+    def refuse(self, state, task, action):
+        if action["kind"] != "post":
+            return super().refuse(state, task, action)
+        _known_wizard(state, action["wizard"])
+        if not 0 <= action["entry"] < len(state.entries):
+            return self.rule.violated(f"the arena has entry points 0 to {len(state.entries) - 1}")
+        return self.rule.violated("one attacking wizard goes to each entry point, in turn: "
+                                  + ", ".join(describe_post(a) for a in post_options(state)))
+
+
+def describe_post(action: dict) -> str:
+    return f"{action['wizard']} at entry {action['entry']}"

@@ -19,9 +19,10 @@ from __future__ import annotations
 from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import effects, flow, match
 from shared.incantris.arena import OCEAN, as_hex, slot_of, turned
-from shared.incantris.flow import handles
 from shared.incantris.movement import Ground
 from shared.incantris.state import IncantrisState, Task, Wizard
+from shared.incantris.tasks import Clause
+from shared.incantris.tasks import Task as Step
 
 
 def _slot(state: IncantrisState, arm: list[int]) -> int:
@@ -98,8 +99,11 @@ def _landing(state: IncantrisState, h: Hex, moving: set[int], who: Wizard | None
     return sorted(out)
 
 
-@handles("relocate")
-class Relocate:
+class Relocate(Step):
+    kind = "relocate"
+    rule = Clause("Shifting Arena", "the player who controls the wizard immediately moves the wizard into an adjacent "
+                                    "open or stream hex on a single tile")
+
     def waits(self, state, task):
         if not self.options(state, task):
             return None
@@ -147,8 +151,9 @@ class Relocate:
         flow.pop(state)
 
 
-@handles("shift")
-class Shift:
+class Shift(Step):
+    kind = "shift"
+
     def waits(self, state, task):
         return None
 

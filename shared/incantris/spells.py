@@ -7,12 +7,14 @@ task waiting for the caster's seat (or runs by itself for an attacking wizard).
 """
 from __future__ import annotations
 
+from shared.engine import MalformedAction
 from shared.hexgrid import distance
 from shared.incantris import attack, dice, effects, flow, match, sight, wounds
 from shared.incantris.arena import as_hex
-from shared.incantris.flow import handles
-from shared.incantris.movement import Ground
+from shared.incantris.movement import ADJACENT, SHARE, Ground
 from shared.incantris.state import HexList, IncantrisState, Task, Wizard
+from shared.incantris.tasks import Clause
+from shared.incantris.tasks import Task as Step
 
 HEALING = ("breath-of-life", "healing-warmth")
 
@@ -59,10 +61,27 @@ def enter(state: IncantrisState, w: Wizard, to, ev: list, how: str) -> list[Task
     return effects.blaze_on_enter(state, w, as_hex(to))
 
 
-@handles("teleport")
-class TeleportChoice:
+class TeleportChoice(Step):
     """Teleport: "The caster may move the target wizard up to four hexes ... The caster
     does not need to see the hex to which the wizard is teleported." """
+
+    kind = "teleport"
+    rule = Clause("Teleport", "The caster may move the target wizard up to four hexes from his or her current "
+                              "location in any direction")
+    IMPASSABLE = Clause("Teleport", "The target may not be teleported to an impassable hex (though he or she may be "
+                                    "teleported through them).")
+
+    def refuse(self, state, task, action):
+        if action["kind"] != "teleport":
+            return super().refuse(state, task, action)
+        target = match.wizard(state, task["target"])
+        to = as_hex(action["to"])
+        if distance(to, as_hex(target["hex"])) > 4:
+            return self.rule.violated(f"{list(to)} is more than four hexes from {target['id']}")
+        why = Ground(state).no_standing(target, to)
+        if why is not None and why is not SHARE:
+            return self.IMPASSABLE.violated(f"{list(to)}: {why.text}")
+        return SHARE.violated(f"{list(to)} is taken")
 
     def waits(self, state, task):
         if not match.in_arena(match.wizard(state, task["target"])):
@@ -84,10 +103,27 @@ class TeleportChoice:
         flow.pop(state)
 
 
-@handles("shove")
-class PrimalReachChoice:
+class PrimalReachChoice(Step):
     """Primal Reach moves the target hex by hex; streams do not slow it; Blaze bites in
     each hex it enters (FAQ 7). The attacking Shaman pulls "the target directly toward him"."""
+
+    kind = "shove"
+    rule = Clause("Primal Reach", "he or she may move the target one hex for each point of damage inflicted.")
+    IMPASSABLE = Clause("Primal Reach", "The caster may not move the target into or through any impassable hex.")
+    STOPS = Clause("Primal Reach", "the target is never moved into an occupied or Fog Wall hex, since it may stop "
+                                   "after any step", reading=True)
+
+    def refuse(self, state, task, action):
+        if action["kind"] != "reach":
+            return super().refuse(state, task, action)
+        target = match.wizard(state, task["target"])
+        to = as_hex(action["to"])
+        if distance(to, as_hex(target["hex"])) != 1:
+            return ADJACENT.violated(f"Primal Reach moves {target['id']} one hex at a time")
+        why = Ground(state).impassable(target, to)
+        if why is not None:
+            return self.IMPASSABLE.violated(f"{list(to)}: {why.text}")
+        return self.STOPS.violated(f"{list(to)} is occupied or fog")
 
     def waits(self, state, task):
         target = match.wizard(state, task["target"])
@@ -134,11 +170,25 @@ class PrimalReachChoice:
         self._step(state, task, min(spots, key=lambda h: (distance(h, toward), h)), ev)
 
 
-@handles("chain")
-class ScorchingChainChoice:
+class ScorchingChainChoice(Step):
     """Scorching Chain: "the fiery chain may jump to another wizard of the caster's choice.
     The chain can jump up to three hexes away to a new target within the damaged wizard's
     line of sight ... may not affect the same wizard twice in a single casting." """
+
+    kind = "chain"
+    rule = Clause("Scorching Chain", "the fiery chain may jump to another wizard of the caster's choice.")
+    TWICE = Clause("Scorching Chain", "Scorching Chain may not affect the same wizard twice in a single casting.")
+    REACH = Clause("Scorching Chain", "The chain can jump up to three hexes away to a new target within the damaged "
+                                      "wizard's line of sight.")
+
+    def refuse(self, state, task, action):
+        if action["kind"] != "chain":
+            return super().refuse(state, task, action)
+        if action["target"] not in state.wizards:
+            raise MalformedAction(f"no wizard {action['target']!r}")
+        if action["target"] in task["hit"]:
+            return self.TWICE.violated(f"{action['target']} was hit by this chain already")
+        return self.REACH.violated(f"{action['target']} is not within three hexes and in sight")
 
     def waits(self, state, task):
         if not self.targets(state, task):

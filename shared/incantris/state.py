@@ -53,6 +53,7 @@ class Turn(TypedDict, total=False):
     spent: int  # movement points spent
     moved: bool  # moved before casting (movement may not be split)
     cast: bool  # a spell (or what is used instead of one) this turn
+    cast_as: str  # what the turn's spell was: "spell", "cleansing-fire" or "red-potion"
     locked: bool  # moved, then cast: the first movement is over
     halted: bool  # Bear Presence ended the movement
     cancelled: bool  # cancelled one of its persistent spells
@@ -61,6 +62,7 @@ class Turn(TypedDict, total=False):
     boots: bool  # Winged Boots used this turn
     ending: bool  # the turn is ending (what happens at its end is queued)
     start: HexList | None  # where the wizard began the turn (Spectral Rush)
+    bound: list[str]  # opposing Shamans the wizard began its turn next to (Bear Presence)
     burned: list[str]  # "<wizard>@q,r": hexes a Blaze bit a wizard in this turn (once per hex)
 
 
@@ -124,8 +126,9 @@ class Setup(TypedDict):
     side: int  # the side placing, posting or shopping
 
 
-class Result(TypedDict):
-    winners: list[int]  # sides
+class Result(TypedDict, total=False):
+    winners: Required[list[int]]  # sides
+    stalemate: str  # how a match with no end by its scenario ended (scenarios.py): "quiet" or "rounds"
 
 
 class CampaignRecord(TypedDict, total=False):
@@ -202,6 +205,8 @@ class IncantrisState(GameState):
     captured: int | None  # Capture the Crystal: the side that carried its crystal off
     campaign: CampaignRecord | None
     used_items: list[list[str]]  # [wizard, item] in the order used
+    quiet: int  # whole rounds in a row in which no wizard lost life and no crystal moved (the stalemate)
+    stirred: bool  # this round a wizard lost life or a crystal was sapped, picked up or carried off
 
     @classmethod
     def of_view(cls, view: dict[str, Any]) -> IncantrisState:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from shared.engine import ChanceRequest, DicePool
 from shared.hexgrid import Hex
-from shared.incantris import flow, match
+from shared.incantris import effects, flow, match, shifting
 from shared.incantris.arena import as_hex
-from shared.incantris.flow import handles
 from shared.incantris.state import IncantrisState, Turn, Wizard
+from shared.incantris.tasks import Task as Step
 
 
 def waiting_wizards(state: IncantrisState, side: int) -> list[str]:
@@ -36,7 +36,11 @@ def activate(state: IncantrisState, wid: str, ev: list) -> None:
     if match.has_effect_on(state, "entanglement", wid):
         mp = min(mp, 2)  # Entanglement: "reduced to only two per turn"
     t = current(state)
-    t.update({"wizard": wid, "mp": mp, "spent": 0, "moved": False, "cast": False, "locked": False,
+    here = match.hex_of(w)
+    # Bear Presence binds a wizard that "begins his or her turn adjacent to the Shaman"
+    bound = [] if here is None else [s["id"] for s in match.on_board(state) if s["type"] == "shaman"
+                                     and match.opposed(state, s, w) and match.adjacent(as_hex(s["hex"]), here)]
+    t.update({"wizard": wid, "bound": bound, "mp": mp, "spent": 0, "moved": False, "cast": False, "locked": False,
               "halted": False, "cancelled": False, "hydra": False, "sapped": False, "boots": False,
               "ending": False, "start": w["hex"], "burned": []})
     match.event(ev, "activate", wizard=wid, side=w["side"], movement=mp)
@@ -58,18 +62,18 @@ def budget(state: IncantrisState) -> int:
     return t["mp"]
 
 
-def used_cast(state: IncantrisState) -> None:
-    """A spell (or an ability used instead of one) closes the first movement."""
+def used_cast(state: IncantrisState, what: str = "spell", closes: bool = True) -> None:
+    """A spell (or an ability used instead of one: `what`) closes the first movement (the Red
+    Potion does not: "The wizard may still move as normal on the turn the potion is drunk")."""
     t = current(state)
     t["cast"] = True
-    if t["moved"]:
+    t["cast_as"] = what
+    if t["moved"] and closes:
         t["locked"] = True
 
 
 def end_turn(state: IncantrisState, ev: list) -> None:
     """End the active wizard's turn: Blaze bites a wizard ending its turn in it (FAQ 3)."""
-    from shared.incantris import effects
-
     t = state.turn
     if t is None or t.get("ending"):
         return
@@ -108,9 +112,10 @@ def advance(state: IncantrisState, ev: list) -> bool:
     return False
 
 
-@handles("next")
-class NextTurn:
+class NextTurn(Step):
     """Play passes to the next side with a wizard to activate, or the round ends."""
+
+    kind = "next"
 
     def waits(self, state, task):
         return None
@@ -125,18 +130,19 @@ class NextTurn:
             if waiting_wizards(state, side):
                 begin_turn(state, side, ev)
                 return
-        # the round is over
-        match.event(ev, "round-end", round=state.round)
+        # the round is over; a round in which no wizard lost life and no crystal moved is quiet
+        state.quiet = 0 if state.stirred else state.quiet + 1
+        state.stirred = False
+        match.event(ev, "round-end", round=state.round, quiet=state.quiet)
         if state.shift:
-            from shared.incantris import shifting
-
             shifting.queue_shift(state, ev)
         flow.push_back(state, {"t": "round"})
 
 
-@handles("round")
-class NewRound:
+class NewRound(Step):
     """Turn tokens flip back to the portrait side and a new round begins."""
+
+    kind = "round"
 
     def waits(self, state, task):
         return None
@@ -148,9 +154,10 @@ class NewRound:
         start_round(state, ev)
 
 
-@handles("draw")
-class DrawToken:
+class DrawToken(Step):
     """Solo Play: the attacking wizard to act is drawn at random from its face-down tokens."""
+
+    kind = "draw"
 
     def waits(self, state, task):
         return "chance" if len(waiting_wizards(state, task["side"])) > 1 else None

@@ -8,12 +8,14 @@ if a movement point is left to step off the arena, and stepping off costs one po
 """
 from __future__ import annotations
 
+from shared.engine import RuleViolation
 from shared.hexgrid import Hex, distance
 from shared.incantris import attack, casting, dice, effects, flow, match, turns
 from shared.incantris.arena import as_hex
-from shared.incantris.movement import Ground
+from shared.incantris.movement import ADJACENT, BEAR_BAN, BEAR_STOP, POINTS, SHARE, STREAM_POINTS, Ground
 from shared.incantris.pack import load
 from shared.incantris.state import IncantrisState, Roll, Task, Wizard
+from shared.incantris.tasks import Clause
 
 
 def zone_hexes(state: IncantrisState, side: int) -> frozenset:
@@ -57,7 +59,7 @@ def _partial_steps(state: IncantrisState, g: Ground, w: Wizard, here: Hex, mp: i
         cost = g.terrain_cost(w, h)
         if cost is None or g.blocked(w, h) or cost + 1 > mp or g.halts(w, h):
             continue
-        if any(distance(here, s) == 1 and distance(h, s) == 1 for s in g.enemy_shamans(w)):
+        if any(distance(here, s) == 1 and distance(h, s) == 1 for s in g.binding_shamans(w)):
             continue
         out.append(h)
     return out
@@ -118,3 +120,55 @@ def exit_arena(state: IncantrisState, w: Wizard, ev: list) -> None:
     t["spent"] += 1
     match.event(ev, "crystal-carried-off", wizard=w["id"], side=w["side"])
     state.captured = w["side"]
+    state.stirred = True
+
+
+SPLIT = Clause("Sequence of Play", 'Movement may not be "split" before and after spell casting.')
+DANCE = Clause("Shadow Dance", "The Shadow Weaver may move, cast a spell, and then move again so long as he expends no "
+                               "more than five movement points in total on the turn.")
+CARRY = Clause("Capture the Crystal", "A wizard with the crystal may step into a partial hex in their starting "
+                                      "zone, so long as he or she has at least one movement point still remaining to "
+                                      "move the wizard completely off the arena and win the game.")
+EXIT = Clause("Capture the Crystal", "It takes one movement point to step off the edge of the arena.")
+OUTSIDE = Clause("Solo Play: Gameplay", "The player's wizards may never step outside the arena.")
+
+
+def refuse_step(state: IncantrisState, to: Hex) -> RuleViolation:
+    """The exact clause that forbids the active wizard's step to `to`."""
+    w = turns.acting(state)
+    t = turns.current(state)
+    g = Ground(state)
+    here = as_hex(w["hex"])
+    mp = turns.budget(state)
+    if mp <= 0:
+        if t["halted"]:
+            return BEAR_STOP.violated(f"{w['id']} stopped next to an opposing Shaman")
+        if t["locked"]:
+            if match.ability(w) == "shadow-dance":
+                return DANCE.violated(f"{w['id']} has spent {t['spent']} points this turn")
+            return SPLIT.violated(f"{w['id']} moved, then cast")
+        return POINTS.violated(f"{w['id']} has no movement points left")
+    if distance(here, to) != 1:
+        return ADJACENT.violated(f"{list(to)} is not next to {list(here)}")
+    if _carrier(state, w) and to in g.arena.partial:
+        return CARRY.violated(f"{list(to)} is not a partial hex of this team's zone it may step into now")
+    why = g.impassable(w, to)
+    if why is not None:
+        return why.violated(f"{w['id']} cannot enter {list(to)}")
+    cost = g.terrain_cost(w, to) or 1
+    if cost > mp:
+        return (STREAM_POINTS if cost == 2 else POINTS).violated(f"{list(to)} costs {cost}, {mp} left")
+    if any(distance(here, s) == 1 and distance(to, s) == 1 for s in g.binding_shamans(w)):
+        return BEAR_BAN.violated(f"{w['id']} began its turn next to an opposing Shaman")
+    return SHARE.violated(f"from {list(to)} {w['id']} could not end its movement on a hex of its own")
+
+
+def refuse_exit(state: IncantrisState) -> RuleViolation:
+    w = turns.acting(state)
+    if state.scenario != "capture-the-crystal":
+        return OUTSIDE.violated("only a crystal carrier leaves the arena, in Capture the Crystal")
+    if not _carrier(state, w):
+        return CARRY.violated(f"{w['id']} carries no crystal")
+    if turns.budget(state) < 1:
+        return EXIT.violated(f"{w['id']} has no movement point left")
+    return CARRY.violated(f"{w['id']} is not on a partial hex of its starting zone")

@@ -6,7 +6,7 @@ the arena. The wizard's corresponding turn token is also removed from play."
 """
 from __future__ import annotations
 
-from shared.incantris import match
+from shared.incantris import match, scenarios, turns
 from shared.incantris.state import IncantrisState, Task, Wizard
 
 
@@ -24,6 +24,7 @@ def damage(state: IncantrisState, w: Wizard, points: int, by_side: int | None, e
         return 0
     lost = min(points, w["life"])
     w["life"] -= lost
+    state.stirred = True  # the match is not at a stalemate (scenarios.py)
     match.event(ev, "damage", wizard=w["id"], points=lost, life=w["life"])
     if w["life"] <= 0:
         kill(state, w, by_side, ev)
@@ -31,8 +32,6 @@ def damage(state: IncantrisState, w: Wizard, points: int, by_side: int | None, e
 
 
 def kill(state: IncantrisState, w: Wizard, by_side: int | None, ev: list) -> None:
-    from shared.incantris import scenarios, turns
-
     where = w["hex"]
     w["alive"] = False
     w["life"] = 0

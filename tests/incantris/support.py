@@ -9,7 +9,7 @@ from __future__ import annotations
 from shared.engine import CHANCE, MatchConfig
 from shared.incantris import flow, turns
 from shared.incantris.arena import slot_vector
-from shared.incantris.engine import IncantrisEngine
+from shared.incantris.engine import IncantrisEngine, settle
 from shared.incantris.state import IncantrisState, Tile
 
 E = IncantrisEngine()
@@ -60,7 +60,7 @@ def arrange(state: IncantrisState, at: dict, *, life: dict | None = None, field:
     s.setup = None
     s.turn = None
     s.queue = []
-    flow.settle(s, [])  # the first round begins
+    settle(s, [])  # the first round begins
     return s
 
 
@@ -74,7 +74,7 @@ def begin(state: IncantrisState, wid: str) -> IncantrisState:
     turns.activate(s, wid, ev)
     if s.sides[w["side"]]["auto"]:
         flow.push_back(s, {"t": "auto", "wizard": wid, "stage": "plan"})
-    flow.settle(s, ev)
+    settle(s, ev)
     return s
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from shared.engine import CHANCE, TERMINAL, InvalidConfig, MatchConfig
-from shared.incantris import scenarios, wounds
+from shared.incantris import attack, flow, scenarios, wounds
 
 from .support import BLANK, WAND, E, act, arrange, begin, fill, kinds, legal, pools, roll
 
@@ -215,3 +215,39 @@ def test_a_whole_campaign_carries_its_record_from_game_to_game():
         assert sum(o.campaign["vp"]) >= sum((rec or {"vp": [0, 0]})["vp"])
         rec = {k: v for k, v in o.campaign.items() if k in ("game", "vp", "stars", "items")}
     assert o.campaign["complete"]
+
+
+def test_a_used_crystal_coin_is_not_offered_again_on_the_same_spells_next_roll():
+    """Experience: "Items can only be used once and are discarded after they are used." Meteor
+    Storm rolls "separately against each wizard in the target area": a coin spent on the first
+    roll is gone before the second, so the second roll is not offered it (it once was, and the
+    reroll failed inside the engine)."""
+    s = arrange(campaign(2, game=2, items={RED_SORC: ["crystal-coin"]}),
+                {RED_SORC: (0, 0), BLUE_SW: (4, 0), BLUE_AK: (5, 0)})
+    s = begin(s, RED_SORC)
+    s, _ = act(s, {"kind": "cast", "spell": "meteor-storm", "target": [4, 0]})
+    s, _ = fill(s, BLANK, BLANK)
+    assert kinds(s) == {"coin"}
+    s, _ = act(s, {"kind": "coin", "reroll": True})
+    s, _ = fill(s, BLANK, BLANK)
+    s, _ = act(s, {"kind": "keep", "roll": 1})
+    assert s.wizards[RED_SORC]["items"] == []
+    s, _ = fill(s, BLANK, BLANK)  # the second wizard's roll: no coin left to offer
+    assert E.actor(s) != 0 or "coin" not in kinds(s)
+
+
+def test_an_amulet_is_offered_once_when_two_rolls_fall_on_one_step():
+    """Amulet: used "before the wizard who bears it rolls the casting dice to ward", once. Two
+    rolls against one wizard planned together (Meteor Storm's area holds it once; here two
+    attacks queued at once) offer it only while it is held."""
+    s = arrange(campaign(2, game=2, items={BLUE_SW: ["amulet"]}), {RED_SORC: (0, 0), BLUE_SW: (4, 0)})
+    s = begin(s, RED_SORC)
+    s.queue = []
+    two = [attack.new(s, "inferno", RED_SORC, 0, "elemental", BLUE_SW, {"dice": 3, "plus": 2}, {"dice": 2, "plus": 0})
+           for _ in range(2)]
+    flow.push_front(s, *two)
+    assert kinds(s) == {"amulet"}
+    s, _ = act(s, {"kind": "amulet", "use": True})
+    s, _ = fill(s, BLANK, BLANK)
+    assert s.wizards[BLUE_SW]["items"] == []
+    assert E.actor(s) == CHANCE  # the second roll goes straight to the dice

@@ -163,7 +163,7 @@ def test_describe_gives_a_label_for_every_legal_action():
     s = begin(arrange(game(), {"red-sorceress": (0, 0), "blue-shadow-weaver": (3, 0)}), "red-sorceress")
     labels = [E.describe(a) for a in E.legal_actions(s, 0)]
     assert all(isinstance(x, str) and x for x in labels)
-    assert "cast meteor-storm at [3, 0]" in labels
+    assert "cast meteor-storm at T17" in labels
 
 
 def test_every_view_is_the_whole_state():

@@ -195,6 +195,34 @@ def test_starting_next_to_the_shaman_no_direct_step_to_another_adjacent_hex():
     assert steps(s) == set()
 
 
+def test_the_direct_step_ban_binds_only_a_wizard_that_began_its_turn_next_to_the_shaman():
+    """Bear Presence: "An opposing wizard who *begins his or her turn* adjacent to the Shaman may
+    not move directly into another hex adjacent to him." A wizard that began its turn away and
+    is teleported next to him in the middle of it may step to another hex next to him (and, by
+    the first sentence, stops there)."""
+    s = turn_of(BLUE_SW, {BLUE_SW: (0, 0), RED_SHAMAN: (5, 0)})
+    s, _ = act(s, {"kind": "cast", "spell": "teleport", "target": BLUE_SW})  # on itself: automatic
+    s, _ = act(s, {"kind": "teleport", "to": [4, 0]})
+    assert s.wizards[BLUE_SW]["hex"] == [4, 0] and s.turn["bound"] == []
+    assert (5, -1) in steps(s) and (4, 1) in steps(s)
+    s, ev = act(s, {"kind": "step", "to": [5, -1]})
+    assert "bear-presence" in [e["type"] for e in ev] and steps(s) == set()
+
+
+def test_a_wizard_that_began_next_to_the_shaman_stays_bound_after_a_teleport():
+    """The same sentence the other way: the wizard that began its turn next to the Shaman is
+    bound for the whole turn, wherever a Teleport puts it next to him again."""
+    s = turn_of(BLUE_SW, {BLUE_SW: (1, 0), RED_SHAMAN: (0, 0)})
+    assert s.turn["bound"] == [RED_SHAMAN]
+    s, _ = act(s, {"kind": "cast", "spell": "teleport", "target": BLUE_SW})
+    s, _ = act(s, {"kind": "teleport", "to": [-1, 0]})
+    ring = set(neighbours((0, 0)))
+    assert not (steps(s) & ring)
+    with pytest.raises(RuleViolation) as e:
+        act(s, {"kind": "step", "to": [-1, 1]})
+    assert e.value.rule == "Bear Presence"
+
+
 def test_entanglement_leaves_two_points():
     """Entanglement: "the target's movement points are reduced to only two per turn"."""
     s = arrange(game(), {BLUE_SW: (0, 0), RED_DRUID: (0, -6)})

@@ -119,3 +119,103 @@ def test_steps_never_change_the_state_they_start_from(config, seed):
             new, _ = E.apply(s, who, pick)
         assert E.encode(s) == before, f"step {n} changed the state it started from"
         s = new
+
+
+# --- every match ends: the stalemate's bound (scenarios.py, README "The stalemate") --------------------
+VARIANTS = [("battle-royale", 2), ("battle-royale", 4), ("shifting-arena", 3), ("crystal-sap", 4),
+            ("capture-the-crystal", 4), ("solo", 1), ("campaign", 3)]
+STEP_BOUND = 60_000  # far above any match seen; the rounds are the documented bound
+
+
+@settings(max_examples=6, deadline=None)
+@given(seeds, st.sampled_from(VARIANTS))
+def test_random_play_always_ends_by_the_round_limit(seed, variant):
+    from shared.incantris.scenarios import MAX_ROUNDS
+
+    name, seats = variant
+    state, log = random_playout(E, MatchConfig(seats, name), random.Random(seed), max_steps=STEP_BOUND)
+    assert E.actor(state) == TERMINAL and state.round <= MAX_ROUNDS and E.outcome(state) is not None
+
+
+@settings(max_examples=4, deadline=None)
+@given(seeds, st.sampled_from(VARIANTS))
+def test_ai_play_always_ends_by_the_round_limit(seed, variant):
+    from shared.engine.playout import policy_playout
+    from shared.incantris.scenarios import MAX_ROUNDS
+
+    name, seats = variant
+    state, _ = policy_playout(E, MatchConfig(seats, name), choose, random.Random(seed), max_steps=STEP_BOUND)
+    assert E.actor(state) == TERMINAL and state.round <= MAX_ROUNDS
+
+
+def _mangle(action: dict, rng: random.Random, state) -> dict:
+    """A legal action bent out of shape: another kind, a field dropped or added, a value changed."""
+    a = dict(action)
+    roll = rng.random()
+    if roll < 0.15:
+        a["kind"] = rng.choice(["step", "cast", "activate", "teleport", "coin", "keep", "amulet", "sap", "end",
+                                "hydra", "cleanse", "cancel", "reach", "chain", "place", "post", "buy", "bogus"])
+    elif roll < 0.25 and len(a) > 1:
+        a.pop(rng.choice([k for k in a if k != "kind"]))
+    elif roll < 0.35:
+        a[rng.choice(["to", "wizard", "x", "spell", "target"])] = rng.choice([[0, 0], "red-druid", 3, None, True])
+    else:
+        for k, v in list(a.items()):
+            if k == "kind":
+                continue
+            if isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v):
+                a[k] = [v[0] + rng.randint(-9, 9), v[1] + rng.randint(-9, 9)]
+            elif isinstance(v, str):
+                a[k] = rng.choice(sorted(state.wizards) + ["nobody", "meteor-storm", "totem", "x:y"])
+            elif isinstance(v, bool):
+                a[k] = not v
+            elif isinstance(v, int):
+                a[k] = v + rng.choice([-5, -1, 1, 7])
+    return a
+
+
+@settings(max_examples=6, deadline=None)
+@given(seeds, st.sampled_from(VARIANTS))
+def test_a_malformed_or_illegal_action_is_only_ever_refused_by_the_rules(seed, variant):
+    """Anything but a legal action raises MalformedAction or RuleViolation (NotYourTurn when the
+    seat is wrong), never another exception, and leaves the state as it was."""
+    from shared.engine import EngineError
+
+    name, seats = variant
+    rng = random.Random(seed)
+    s = E.setup(MatchConfig(seats, name))
+    for _ in range(600):
+        who = E.actor(s)
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            s, _ = E.apply_chance(s, sample_chance(E.chance_request(s), rng))
+            continue
+        legal = E.legal_actions(s, who)
+        before = E.encode(s)
+        for _ in range(3):
+            bent = _mangle(rng.choice(legal), rng, s)
+            try:
+                E.apply(s, who, bent)
+            except EngineError:
+                pass
+            else:
+                assert bent in legal, f"{bent} was accepted but is not listed"
+        assert E.encode(s) == before
+        s, _ = E.apply(s, who, rng.choice(legal))
+
+
+@settings(max_examples=6, deadline=None)
+@given(seeds, st.sampled_from([1, 2, 3, 4]), st.sampled_from([2, 3, 4]))
+def test_random_campaign_games_with_every_item_in_hand_end_cleanly(seed, game, seats):
+    """Every wizard holds two Crystal Coins, an Amulet and a Power Ring: Meteor Storms, Scorching
+    Chains, Retribution and Blaze roll many times in one step, and an item spent on one roll is
+    never offered again (a Crystal Coin reroll once failed inside the engine here)."""
+    from shared.incantris.pack import load
+
+    items = {wid: ["crystal-coin", "crystal-coin", "amulet", "power-ring"] for wid in load().wizards}
+    record = {"game": game, "vp": [0] * seats, "stars": [0] * seats, "items": items}
+    state, log = random_playout(E, MatchConfig(seats, "campaign", {"campaign": record}), random.Random(seed),
+                                max_steps=STEP_BOUND)
+    assert E.actor(state) == TERMINAL
+    assert E.encode(replay(E, MatchConfig(seats, "campaign", {"campaign": record}), log)) == E.encode(state)

@@ -1,7 +1,8 @@
 """The text client's picture of the arena and its one-line event stories."""
 from __future__ import annotations
 
-from shared.incantris.render import describe, render, render_events
+from shared.engine import MatchConfig
+from shared.incantris.render import cell, column, column_name, describe, render, render_events
 
 from .support import BLANK, WAND, E, act, arrange, begin, game, roll
 
@@ -40,5 +41,60 @@ def test_render_events_one_line_each_with_the_dice():
 def test_describe_labels():
     assert describe({"kind": "cast", "spell": "inferno", "target": "red-druid", "from": "totem"}) == \
         "cast inferno at red-druid from the totem"
-    assert describe({"kind": "step", "to": [1, 2]}) == "step to [1, 2]"
+    assert describe({"kind": "step", "to": [1, 2]}) == "step to S19"
     assert describe({"kind": "blaze", "burn": False}) == "let the Blaze rest"
+
+
+def _map(text: str) -> tuple[str, dict[int, str]]:
+    lines = text.splitlines()
+    rows = {}
+    for line in lines[1:]:
+        head = line[:5].strip()
+        if not head.isdigit():
+            break
+        rows[int(head)] = line
+    return lines[0], rows
+
+
+def test_every_cell_is_named_on_the_map_as_the_labels_name_it():
+    """A label's cell ("step to S19") is found on the map: its column letter on the ruler above
+    its column (half a cell left of it in odd rows) and its row number beside its row."""
+    s = begin(arrange(game(), {"red-druid": (0, 0), "blue-shadow-weaver": (3, -5), "red-shaman": (-4, 7)}),
+              "red-druid")
+    text = render(E.view(s, 0), 0)
+    ruler, rows = _map(text)
+    letters = {"red-druid": "D", "blue-shadow-weaver": "B", "red-shaman": "E"}
+    for wid, letter in letters.items():
+        h = tuple(s.wizards[wid]["hex"])
+        name = cell(h)
+        col_name = column_name(column(h))
+        row = int(name[len(col_name):])
+        line = rows[row]
+        x = line.index(letter)
+        assert ruler[x - (h[1] & 1):x - (h[1] & 1) + len(col_name)] == col_name, (wid, name)
+        assert f"at {name}" in text
+    for a in E.legal_actions(s, 0):
+        if a["kind"] == "step":
+            assert describe(a) == f"step to {cell(a['to'])}"
+
+
+def test_the_map_has_a_legend_and_the_solo_entry_points():
+    s = E.setup(MatchConfig(1, "solo"))
+    text = render(E.view(s, 0), 0)
+    assert "open ground" in text and "partial hex" in text and "entry points" in text
+    ruler, rows = _map(text)
+    for i, en in enumerate(s.entries):
+        name = cell(en["at"])
+        assert f"entry point {i + 1} at {name}" in text
+        col_name = column_name(column(tuple(en["at"])))
+        line = rows[int(name[len(col_name):])]
+        x = line.index(str(i + 1), 5)
+        assert ruler[x - (en["at"][1] & 1):x - (en["at"][1] & 1) + len(col_name)] == col_name
+    posts = [a for a in E.legal_actions(s, 0) if a["kind"] == "post"]
+    assert all(describe(a).endswith(f"entry point {a['entry'] + 1}") for a in posts)
+
+
+def test_a_fog_wall_and_an_area_are_labelled_by_their_cells():
+    assert describe({"kind": "cast", "spell": "fog-wall", "target": [[0, 0], [1, 0]]}) == \
+        "cast fog-wall on Q17 and R17"
+    assert describe({"kind": "cast", "spell": "meteor-storm", "target": [0, 0]}) == "cast meteor-storm at Q17"

@@ -74,7 +74,7 @@ def test_a_wizard_casts_one_spell_per_turn():
     assert "cast" not in kinds(s)
     with pytest.raises(RuleViolation) as e:
         cast(s, "tempest", BLUE_SW)
-    assert e.value.rule == "Casting Spells"
+    assert e.value.rule == "Sequence of Play" and "A wizard may only cast a single spell per turn." in str(e.value)
 
 
 def test_only_spells_on_the_board_may_be_cast():

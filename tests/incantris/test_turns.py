@@ -5,7 +5,7 @@ import pytest
 
 from shared.engine import NotYourTurn, RuleViolation
 
-from .support import E, act, arrange, game, kinds, legal
+from .support import E, act, arrange, game, kinds, legal, settle
 
 RED = ["red-druid", "red-shaman", "red-sorceress"]
 BLUE = ["blue-arcane-knight", "blue-shadow-weaver", "blue-sorcerer"]
@@ -30,9 +30,8 @@ def activate_end(s, wid):
 def test_round_opens_with_the_first_player_who_must_activate():
     """"If a player has wizards remaining he or she must activate one on his or her turn"."""
     s = E.decode(E.encode(play()))
-    from shared.incantris import flow
 
-    flow.settle(s, [])
+    settle(s, [])
     assert E.actor(s) == 0 and kinds(s) == {"activate"}
     assert {a["wizard"] for a in legal(s)} == set(RED)
 
@@ -41,9 +40,8 @@ def test_turns_alternate_and_each_wizard_acts_once_a_round():
     """"On a turn, a player may activate only one of his or her wizards ... wizards may only be
     activated once per round." """
     s = play()
-    from shared.incantris import flow
 
-    flow.settle(s, [])
+    settle(s, [])
     order = []
     for _ in range(6):
         seat = E.actor(s)
@@ -57,9 +55,8 @@ def test_turns_alternate_and_each_wizard_acts_once_a_round():
 
 def test_a_flipped_token_cannot_be_activated_again():
     s = play()
-    from shared.incantris import flow
 
-    flow.settle(s, [])
+    settle(s, [])
     s = activate_end(s, "red-druid")
     s = activate_end(s, "blue-sorcerer")
     assert "red-druid" not in {a["wizard"] for a in legal(s)}
@@ -72,9 +69,8 @@ def test_skipped_turns_fall_at_the_end_of_the_round():
     """"players must skip turns at the end of the round if they have fewer living wizards";
     FAQ 6: a player may not skip early while he has a wizard to activate."""
     s = play(alive_red=["red-druid"])
-    from shared.incantris import flow
 
-    flow.settle(s, [])
+    settle(s, [])
     seats = []
     for _ in range(4):
         seats.append(E.actor(s))
@@ -85,9 +81,8 @@ def test_skipped_turns_fall_at_the_end_of_the_round():
 
 def test_only_the_acting_seat_may_act():
     s = play()
-    from shared.incantris import flow
 
-    flow.settle(s, [])
+    settle(s, [])
     assert E.legal_actions(s, 1) == []
     with pytest.raises(NotYourTurn):
         E.apply(s, 1, {"kind": "activate", "wizard": "blue-sorcerer"})
