@@ -49,6 +49,9 @@ class GameState:
     __slots__ = ("_owned",)
     _owned: tuple[set, set]
     HOT: ClassVar[frozenset[str]] = frozenset()
+    # fields added after states of the game were first stored, with what a state stored before
+    # them means: a match in play when the platform is upgraded loads and plays on
+    ADDED: ClassVar[dict[str, Any]] = {}
 
     # --- copying ------------------------------------------------------------------
     def successor(self) -> Self:
@@ -113,6 +116,9 @@ class GameState:
     @classmethod
     def from_json(cls, data: dict) -> Self:
         names = _field_names(cls)
+        missing_added = [name for name in cls.ADDED if name not in data]
+        if missing_added:
+            data = dict(data, **{name: tree_copy(cls.ADDED[name]) for name in missing_added})
         if set(data) != set(names):
             missing, extra = sorted(set(names) - set(data)), sorted(set(data) - set(names))
             raise ValueError(f"not a {cls.__name__}: missing {missing}, unknown {extra}")

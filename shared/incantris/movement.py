@@ -96,7 +96,7 @@ class Ground:
         would begin it where it stands, so for it those next to it now."""
         t = self.state.turn
         if t is not None and t.get("wizard") == w["id"] and "bound" in t:
-            bound = set(t["bound"])
+            bound = set(t.get("bound", ()))  # (a turn stored before Bear Presence was recorded: none)
             return [as_hex(s["hex"]) for s in self.shamans if s["id"] in bound and match.opposed(self.state, s, w)]
         if w["hex"] is None:
             return []

@@ -181,6 +181,8 @@ Task = TypedDict("Task", {
 @dataclasses.dataclass(slots=True, eq=True)
 class IncantrisState(GameState):
     HOT: ClassVar[frozenset[str]] = frozenset({"turn", "wizards", "queue", "setup"})
+    # a match stored before the stalemate rule counts its quiet rounds from the upgrade
+    ADDED: ClassVar[dict[str, Any]] = {"quiet": 0, "stirred": False}
 
     variant: str
     seats: int

@@ -12,7 +12,7 @@ fields are numbers, strings and booleans: setting one never touches another stat
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar, Literal, NotRequired, TypedDict
+from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 from shared.engine.state import GameState
 
@@ -183,6 +183,8 @@ AnyTask = TurnEndTask | MoveTask | FlightTask | LandTask | HomeTask | SpellTask 
 @dataclasses.dataclass(slots=True, eq=True)
 class TowerState(GameState):
     HOT: ClassVar[frozenset[str]] = frozenset({"players", "turn", "tasks"})
+    # a match stored before the seats made the set-up choices is past its set-up
+    ADDED: ClassVar[dict[str, Any]] = {"setup": {"mode": "chance", "order": [], "made": 0}}
 
     seats: int
     stage: Stage
