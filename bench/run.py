@@ -12,6 +12,7 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
     games_per_s_<game>, copy_vs_json_<game>   the engines alone (bench/engines.py)
     wizards_rank2_share, wizards_encounters_*  all-AI Wizards, 28 days (bench/wizards_life.py)
     wizards4_*                     all-AI 4-player Wizards matches to their end (bench/wizards_match.py)
+    durability_*                   a resolution with the AOF fsynced every second vs always (bench/durability.py)
     tower_climbs_<n>p_<cause>_share  what moves the Wizard King in all-AI Tower matches, 2-4 players
                                    (bench/tower_clock.py)
     incantris_*                    Incantris AI: the solo win rate over 200 games (and a greedy player's),
@@ -161,6 +162,9 @@ def main(argv: list[str] | None = None) -> dict:
 
     figures.update(incantris_play())
     figures.update(measure(redis_url))
+    from bench.durability import measure as durability
+
+    figures.update(durability())
 
     print("split platform: combat load, then all-AI matches...", flush=True)
     env = {"DICE_MODE": "inprocess", "MATCH_TTL_S": "3600", "FINISHED_TTL_S": "600"}

@@ -79,12 +79,13 @@ def release_database(url: str) -> None:
 class RedisServer:
     """A redis-server of a test's own on a free port (below the ephemeral range), its files in
     a directory of its own. With `durable`, every write is in the append-only file before it
-    is acknowledged (appendfsync always), so kill() then start() loses nothing."""
+    is acknowledged (appendfsync always, unless `fsync` says "everysec"), so kill() then start()
+    loses nothing."""
 
-    def __init__(self, durable: bool = True, port: int | None = None):
+    def __init__(self, durable: bool = True, port: int | None = None, fsync: str = "always"):
         self.port = port or free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="archmage-redis-"))
-        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if durable else ["--appendonly", "no"]
+        persistence = ["--appendonly", "yes", "--appendfsync", fsync] if durable else ["--appendonly", "no"]
         self.child = Child("redis-server", [redis_server_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
                                             "--save", "", "--dir", str(self.dir), *persistence])
         self.url = f"redis://127.0.0.1:{self.port}/0"
