@@ -105,8 +105,9 @@ class MatchStore(Protocol):
           `expected_seq`. Otherwise it raises Conflict and changes nothing at all.
         * Creation: with `new`, the record must not exist yet (Conflict if it does); without,
           it must (NotFound if it does not, or expired).
-        * Idempotence: with an `action_id`, a commit whose id was committed before changes
-          nothing and returns `Committed(replayed=True, answer=<the first commit's answer>)`,
+        * Idempotence: with an `action_id` (and a non-empty `answer` to store under it; an
+          empty answer makes it a commit without an id), a commit whose id was committed
+          before changes nothing and returns `Committed(replayed=True, answer=<the first commit's answer>)`,
           whatever its version, fields or events; this check comes before the version's,
           so a retry of an applied action is a replay, never a Conflict. Otherwise the
           answer is stored under the id with the commit, and returned with replayed=False.
