@@ -56,11 +56,11 @@ def wait_assigned(r, ids, timeout=600) -> float:
 
 def queue_directly(n: int, invite: str) -> list[str]:
     """Queue n tickets straight into Redis (as CreateTicket would), before any replica runs."""
-    from services.core.store import MatchStore
+    from services.core.store import RedisMatchStore
     from services.matchmaking.tickets import TicketStore
 
     async def go():
-        store = MatchStore.from_url(REDIS_URL)
+        store = RedisMatchStore.from_url(REDIS_URL)
         tickets = TicketStore(store.redis)
         now = int(time.time() * 1000)
         ids = []

@@ -22,11 +22,13 @@ PAIRS = 1500
 async def _resolutions(redis_url: str, pairs: int) -> dict:
     from services.core.dice_sessions import DiceSessions
     from services.core.dicesource import InProcessDice
+    from services.core.instrumented_store import InstrumentedStore
     from services.core.matches import Matches
     from services.core.seats import parse
-    from services.core.store import MatchStore
+    from services.core.store import RedisMatchStore
 
-    store = MatchStore.from_url(redis_url)
+    in_redis = RedisMatchStore.from_url(redis_url)
+    store = InstrumentedStore(in_redis)
     matches = Matches(store, InProcessDice(DiceSessions(store, 3600, 8)), match_ttl_s=3600, finished_ttl_s=60,
                       action_ttl_s=600)
     state, seat = armed_state()
@@ -41,7 +43,7 @@ async def _resolutions(redis_url: str, pairs: int) -> dict:
         """(wall seconds, this process's CPU seconds) of one resolution."""
         nonlocal n
         n += 1
-        await store.redis.hset(match_key(mid), mapping=fields)  # arm (untimed)
+        await in_redis.redis.hset(match_key(mid), mapping=fields)  # arm (untimed)
         used.append(action_key(mid, f"o{n}"))
         t0, c0 = time.perf_counter(), time.process_time()
         await matches.act(mid, claim, f"o{n}", 0, '{"kind": "fight"}', "combat")
@@ -58,8 +60,8 @@ async def _resolutions(redis_url: str, pairs: int) -> dict:
             else:
                 with METRICS.switched_off():
                     off.append(await fight_once())
-    await store.redis.delete(match_key(mid), log_key(mid), *used)
-    await store.redis.zrem(active_key(GAME), mid)
+    await in_redis.redis.delete(match_key(mid), log_key(mid), *used)
+    await in_redis.redis.zrem(active_key(GAME), mid)
     await store.close()
 
     def cost(k: int) -> tuple[float, float]:

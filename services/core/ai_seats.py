@@ -53,12 +53,12 @@ def _fresh() -> bytes:
     return secrets.token_hex(MIN_KEY_BYTES).encode()
 
 
-async def load(redis, key_file: str = "") -> bytes:
-    """The AI key: from `key_file`, else the one in Redis (made now if there is none)."""
+async def load(store, key_file: str = "") -> bytes:
+    """The AI key: from `key_file`, else the one the match store keeps (made now if there is
+    none; the first process's key wins). `store` is a MatchStore (services/core/store_contract.py)."""
     if key_file:
         return read_key_file(key_file)
-    await redis.set(KEY_IN_REDIS, _fresh(), nx=True)  # the first process's key wins
-    return await redis.get(KEY_IN_REDIS)
+    return await store.keep_first(KEY_IN_REDIS, _fresh())
 
 
 def load_sync(redis, key_file: str = "") -> bytes:

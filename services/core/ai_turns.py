@@ -1,13 +1,14 @@
 """AI turns: when one is due, queue it; when one was due a while and nothing moved, queue it again.
 
 Nothing waits on a single delivery. Every commit whose next actor is an AI seat marks the
-match in one sorted set (`ai:due`, match id -> when the turn fell due) in the same round
-trip as the commit, ahead of it, so no committed AI turn goes unmarked (a mark whose commit
-failed is a false alarm the sweep discards). Then the turn is queued on the notifier.
+match as due (`MatchStore.commit(ai_due=True)`; in Redis one sorted set, match id -> when
+the turn fell due) in the same round trip as the commit, ahead of it, so no committed AI
+turn goes unmarked (a mark whose commit failed is a false alarm the sweep discards). Then
+the turn is queued on the notifier.
 Queueing may fail (the broker is down), the task may fail for good or be lost with its
-worker: `sweep` finds marks older than the stall time, claims each with one atomic script
-on the mark's score (so of many replicas sweeping at once, one re-queues a given stall),
-loads the match and queues the turn again if an AI seat is still to act at that version.
+worker: `sweep` finds marks older than the stall time, claims each atomically on the
+mark's time (`MatchStore.claim_ai_turn`: of many replicas sweeping at once, one re-queues
+a given stall), loads the match and queues the turn again if an AI seat is still to act at that version.
 The action id derived from (match, version) makes a re-queued turn a replay, never a
 second action.
 
@@ -23,18 +24,10 @@ from typing import Protocol
 
 from services.core.errors import NotFound
 from services.core.metrics import METRICS
-from services.core.store import DUE_KEY
-from shared.engine import GameEngine
+from services.core.store_contract import MatchStore
+from shared.engine import TERMINAL, GameEngine
 
 log = logging.getLogger("archmage.ai_turns")
-
-# the mark still has the score the sweeper saw: move it to ARGV[3] (or drop it when '')
-_CLAIM = """
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
-if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
-return 1
-"""
 
 
 class TurnNotifier(Protocol):
@@ -60,14 +53,24 @@ def ai_to_act(engine: GameEngine, state, seat_kinds: list[str], legacy_tokens: d
 
 
 class AiTurns:
-    def __init__(self, redis, notifier: TurnNotifier | None = None):
-        self.redis = redis
+    """The AI scheduling of the match driver: which commit marks a turn as due, queueing it
+    once committed, clearing the mark of a match that ended, and the sweep."""
+
+    def __init__(self, store: MatchStore, notifier: TurnNotifier | None = None):
+        self.store = store
         self.notifier = notifier or NoAI()
-        self._claim = redis.register_script(_CLAIM)
 
     @property
     def plays_ai(self) -> bool:
         return not isinstance(self.notifier, NoAI)
+
+    @staticmethod
+    def due_after(engine: GameEngine, state, seat_kinds: list[str], legacy_tokens: dict[str, str] | None = None):
+        """The AI turn (seat, token) a commit of `state` leaves due, or None (a human is to act,
+        or the match is over). A commit with a due turn is made with `ai_due=True`."""
+        if engine.actor(state) == TERMINAL:
+            return None
+        return ai_to_act(engine, state, seat_kinds, legacy_tokens)
 
     async def queue(self, match_id: str, due, version: int) -> None:
         """Queue the due turn `due` ((seat, token) or None) of a committed version. A failure is
@@ -83,7 +86,7 @@ class AiTurns:
 
     async def finished(self, match_id: str) -> None:
         try:
-            await self.redis.zrem(DUE_KEY, match_id)
+            await self.store.clear_ai_turn(match_id)
         except Exception:  # a mark left behind is dropped by the sweep
             log.warning("could not clear the AI mark of finished match %s", match_id, exc_info=True)
 
@@ -93,21 +96,19 @@ class AiTurns:
         from shared.engine.registry import engine_for
 
         now = time.time() if now is None else now
-        stale = await self.redis.zrangebyscore(DUE_KEY, "-inf", now - stall_s, start=0, num=batch, withscores=True)
         requeued = 0
-        for raw_id, score in stale:
-            match_id = raw_id.decode() if isinstance(raw_id, bytes) else raw_id
-            if not await self._claim(keys=[DUE_KEY], args=[match_id, repr(score), repr(now)]):
+        for match_id, score in await self.store.due_ai_turns(now - stall_s, batch):
+            if not await self.store.claim_ai_turn(match_id, score, now):
                 continue  # it moved meanwhile, or another replica took this one
             try:
                 rec = await load(match_id)
             except NotFound:
-                await self._claim(keys=[DUE_KEY], args=[match_id, repr(now), ""])
+                await self.store.claim_ai_turn(match_id, now, None)
                 continue
             engine = engine_for(rec.game)
             due = None if rec.finished else ai_to_act(engine, rec.state, rec.seat_kinds, rec.legacy_ai_tokens)
             if due is None:  # a human's turn, or over: nothing to wait for
-                await self._claim(keys=[DUE_KEY], args=[match_id, repr(now), ""])
+                await self.store.claim_ai_turn(match_id, now, None)
                 continue
             try:
                 await self.notifier.ai_turn(match_id, due[0], rec.version, due[1])

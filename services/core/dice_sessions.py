@@ -20,7 +20,7 @@ from typing import Awaitable, Callable, Sequence, TypeVar
 
 from services.core import seats
 from services.core.errors import BadRequest, Conflict, LimitExceeded, NotFound, PermissionDenied, Precondition
-from services.core.store import MatchStore
+from services.core.store_contract import MatchStore
 from services.core.tokens import hash_token, token_matches
 from services.core.visibility import redact, sealer_for
 from shared import dicelog, fairdice

@@ -6,6 +6,10 @@ match's dice, then commit state, events, dice cursor and the action id in one
 compare-and-set. A lost race is retried on fresh state (or answered ABORTED when
 the client pinned a version). When the next seat to act is an AI, its turn is
 queued. Rules live in the engines; this module only moves state around them.
+
+Every write goes through the match store (services/core/store_contract.py), which is
+handed in already wrapped with its metrics (services/core/instrumented_store.py); the
+AI seats' turns are scheduled by services/core/ai_turns.py.
 """
 from __future__ import annotations
 
@@ -18,13 +22,13 @@ from typing import AsyncIterator, Sequence
 
 from services.core import ai_seats
 from services.core import seats as seat_tokens
-from services.core.ai_turns import AiTurns, TurnNotifier, ai_to_act
+from services.core.ai_turns import AiTurns, TurnNotifier
 from services.core.dice_sessions import PoolSpec
 from services.core.dicesource import DiceSource
 from services.core.errors import BadRequest, Conflict, NotFound, Precondition
 from services.core.jsontext import json_object
-from services.core.metrics import METRICS, match_ended, match_started
-from services.core.store import MatchStore
+from services.core.metrics import METRICS
+from services.core.store_contract import MatchStore
 from services.core.tokens import hash_token
 from services.core.visibility import redact, sealer_for
 from shared import dicelog
@@ -120,7 +124,7 @@ class Matches:
         self._ai_key: bytes | None = None
         self.ratings = ratings  # services.players.ratings.Ratings: rated matches change it when they end
         self.dice = dice
-        self.ai = AiTurns(store.redis, notifier)
+        self.ai = AiTurns(store, notifier)
         self.match_ttl_s = match_ttl_s
         self.finished_ttl_s = finished_ttl_s
         self.action_ttl_s = action_ttl_s
@@ -134,7 +138,7 @@ class Matches:
     async def ai_key(self) -> bytes:
         """The key AI seats' tokens are derived from, loaded once (services/core/ai_seats.py)."""
         if self._ai_key is None:
-            self._ai_key = await ai_seats.load(self.store.redis, self.ai_key_file)
+            self._ai_key = await ai_seats.load(self.store, self.ai_key_file)
         return self._ai_key
 
     async def sweep_stalled_ai(self, stall_s: float) -> int:
@@ -179,8 +183,7 @@ class Matches:
         events: list[tuple[str, dict]] = [("match_created", created)]
         state, cursor = await self._run_chance(engine, match_id, rec, session.token, state, 0, events)
         finished = engine.actor(state) == TERMINAL
-        seat_kinds = [s["kind"] for s in seat_list]
-        due = None if finished else ai_to_act(engine, state, seat_kinds)
+        due = self.ai.due_after(engine, state, [s["kind"] for s in seat_list])
         fields = {
             "game": game, "config": json.dumps(config.to_dict()), "seats": json.dumps(seat_list),
             "tokens": json.dumps([hash_token(tokens[i]) for i in range(len(seats))]),
@@ -189,14 +192,13 @@ class Matches:
         }
         linked = link(events, int(rec["seq"]), rec["head"].decode(), sealer_for(match_id, rec))
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
-        with METRICS.store_seconds.labels("commit").time():
-            await self.store.commit(match_id, expected_version=None, expected_seq=int(rec["seq"]), fields=fields,
-                                    events=linked, ttl_s=self.match_ttl_s, ai_due=due is not None)
+        await self.store.commit(match_id, expected_version=None, expected_seq=int(rec["seq"]), fields=fields,
+                                events=linked, ttl_s=self.match_ttl_s, ai_due=due is not None)
         METRICS.matches_created.labels(game).inc()
         METRICS.events_published.labels(game).inc(len(linked))
-        await self._list_for_players(match_id, {p for p in players if p})
+        await self.store.list_for_players(match_id, {p for p in players if p}, MAX_LISTED, self.match_ttl_s)
         if not finished:
-            await match_started(self.store.redis, game, match_id)
+            await self.store.census_started(game, match_id)
             await self.ai.queue(match_id, due, 1)
         return Created(match_id, session.commitment,
                        {i: t for i, t in tokens.items() if seat_list[i]["kind"] == "human"}, 1)
@@ -222,7 +224,7 @@ class Matches:
             except Conflict:
                 continue
             METRICS.events_published.labels(rec.game).inc(len(linked))
-            await match_ended(self.store.redis, rec.game, match_id)
+            await self.store.census_ended(rec.game, match_id)
             await self.ai.finished(match_id)
             return True
         return False
@@ -256,8 +258,7 @@ class Matches:
         last_error: Conflict | None = None
         for attempt in range(self.retries):
             # one round trip reads the match and whether this action id was applied before
-            with METRICS.store_seconds.labels("load").time():
-                raw, prior = await self.store.load_for_action(match_id, action_id)
+            raw, prior = await self.store.load_for_action(match_id, action_id)
             rec = self._record(match_id, raw)
             if prior is not None:
                 return await self._replayed(rec, prior, claim)
@@ -313,18 +314,17 @@ class Matches:
         sealer = sealer_for(match_id, rec.raw)
         linked = link(events, rec.seq, rec.head, sealer)
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
-        due = None if finished else ai_to_act(engine, state, rec.seat_kinds, rec.legacy_ai_tokens)
+        due = self.ai.due_after(engine, state, rec.seat_kinds, rec.legacy_ai_tokens)
         answer = json.dumps({"version": version, "first": linked[0].seq, "last": linked[-1].seq})
-        with METRICS.store_seconds.labels("commit").time():
-            done = await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq,
-                                           fields=fields, events=linked, ttl_s=ttl, action_id=action_id,
-                                           answer=answer, action_ttl_s=self.action_ttl_s, ai_due=due is not None)
+        done = await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq,
+                                       fields=fields, events=linked, ttl_s=ttl, action_id=action_id,
+                                       answer=answer, action_ttl_s=self.action_ttl_s, ai_due=due is not None)
         if done.replayed:
             return await self._replayed(await self.load(match_id), done.answer, claim)
         METRICS.events_published.labels(rec.game).inc(len(linked))
         if finished:
             METRICS.matches_finished.labels(rec.game).inc()
-            await match_ended(self.store.redis, rec.game, match_id)
+            await self.store.census_ended(rec.game, match_id)
             await self.ai.finished(match_id)
             await self._rate(rec, outcome)
         else:
@@ -344,23 +344,14 @@ class Matches:
         except Exception:
             log.exception("could not rate match %s", rec.match_id)
 
-    async def _list_for_players(self, match_id: str, players: set[str]) -> None:
-        now = time.time()
-        async with self.store.redis.pipeline(transaction=False) as pipe:
-            for p in players:
-                pipe.zadd(f"player:{p}:matches", {match_id: now})
-                pipe.zremrangebyrank(f"player:{p}:matches", 0, -(MAX_LISTED + 1))
-                pipe.expire(f"player:{p}:matches", self.match_ttl_s)
-            await pipe.execute()
-
     async def matches_of(self, player: str, limit: int) -> list[MatchRecord]:
         """The player's newest matches that still exist, newest first."""
         out = []
-        for raw_id in await self.store.redis.zrevrange(f"player:{player}:matches", 0, limit - 1):
+        for match_id in await self.store.listed_matches(player, limit):
             try:
-                out.append(await self.load(raw_id.decode()))
+                out.append(await self.load(match_id))
             except NotFound:
-                await self.store.redis.zrem(f"player:{player}:matches", raw_id)
+                await self.store.unlist(player, match_id)
         return out
 
     async def _replayed(self, rec: "MatchRecord", answer: str, claim) -> ActResult:
@@ -388,9 +379,7 @@ class Matches:
 
     # --- reads --------------------------------------------------------------------------
     async def load(self, match_id: str) -> MatchRecord:
-        with METRICS.store_seconds.labels("load").time():
-            raw = await self.store.load(match_id)
-        return self._record(match_id, raw)
+        return self._record(match_id, await self.store.load(match_id))
 
     @staticmethod
     def _record(match_id: str, raw: dict) -> MatchRecord:

@@ -38,7 +38,7 @@ class _Metrics:
         self.dice_calls = Histogram(
             "archmage_dice_draw_seconds", "Time to draw the dice of one chance step", ["game"], buckets=_FAST)
         self.store_seconds = Histogram(
-            "archmage_store_seconds", "Redis round trips of the match driver, by operation", ["op"], buckets=_FAST)
+            "archmage_store_seconds", "Round trips of the match store, by operation", ["op"], buckets=_FAST)
         self.cas_conflicts = Counter(
             "archmage_cas_conflicts_total", "Compare-and-set writes that lost a race", ["op"])
         self.cas_retries = Counter(

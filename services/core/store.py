@@ -1,29 +1,33 @@
-"""The match store: a match's record, its versioned state and its event log, in Redis.
+"""The match store in Redis: the implementation of services/core/store_contract.py.
 
-Guarantees (what callers may rely on):
-* every key of match M is hash-tagged `{m:M}`, so a match lives in one Cluster slot;
-* `commit` is one atomic compare-and-set in one round trip (a Lua script): it checks
-  the version and the log position the caller read, and the action id; then writes
-  the fields, appends the events to the match's stream, stores the answer under the
-  action id and refreshes every key's TTL. Either all of that happens or none;
-* a lost race raises Conflict and changes nothing; a replayed action id returns the
-  first answer and changes nothing;
-* the log is gap-free: event seq n is stream entry "0-n", so a reader resumes
-  exactly where it stopped.
+How the contract's guarantees are kept here:
+* every key of match M is hash-tagged `{m:M}` (the record `{m:M}`, the log `{m:M}:log`,
+  an action's answer `{m:M}:act:<id>`), so a match lives in one Cluster slot and its script
+  stays legal when Redis is sharded;
+* `commit` is one Lua script in one round trip: it checks the action id, then the version
+  and the log position, and only then writes the fields, appends the events (event seq n is
+  stream entry "0-n", which makes the log gap-free and resumable), stores the answer and
+  refreshes the TTLs. A script runs alone and reaches the AOF and the replicas as one
+  transaction: whole or absent;
+* the platform-wide indexes are single keys of their own (`ai:due`, `player:<p>:matches`,
+  `archmage:active:<game>`, `ai:seat-key`), each used alone, so they are Cluster-legal too;
+* a Redis that is down fails fast (services/core/redisclient.py): redis-py's errors reach
+  the edge, which answers UNAVAILABLE.
 The store knows nothing of games or gRPC: it moves bytes and raises domain errors.
 """
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 from typing import AsyncIterator, Iterable, Mapping
 
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
 from services.core.errors import Conflict, NotFound
+from services.core.metrics import match_ended, match_started
 from services.core.redisclient import connect, is_cluster
+from services.core.store_contract import Committed
 from shared.eventlog import LoggedEvent
 
 _COMMIT = """
@@ -66,6 +70,14 @@ return {'ok', ''}
 """
 
 
+# the mark still has the score the sweeper saw: move it to ARGV[3] (or drop it when '')
+_CLAIM = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
+"""
+
 DUE_KEY = "ai:due"  # match id -> when its AI turn fell due (services/core/ai_turns.py)
 
 
@@ -81,25 +93,23 @@ def action_key(match_id: str, action_id: str) -> str:
     return "{m:%s}:act:%s" % (match_id, action_id)
 
 
-@dataclass(frozen=True)
-class Committed:
-    """The answer of a commit: `replayed` is set when the action id was seen before,
-    and `answer` is then the answer stored the first time."""
-
-    replayed: bool
-    answer: str
+def player_matches_key(player: str) -> str:
+    return f"player:{player}:matches"
 
 
-class MatchStore:
-    """Redis implementation of the match store (see the module docstring)."""
+class RedisMatchStore:
+    """The match store on one Redis or a Redis Cluster (services/core/store_contract.py says
+    what each method guarantees). `redis` is the client beneath: the composition root shares
+    it with the stores of tickets and players."""
 
     def __init__(self, client: aioredis.Redis):
         self.redis = client
         self.clustered = is_cluster(client)
         self._commit = client.register_script(_COMMIT)
+        self._claim = client.register_script(_CLAIM)
 
     @classmethod
-    def from_url(cls, url: str, cluster: bool = False) -> "MatchStore":
+    def from_url(cls, url: str, cluster: bool = False) -> "RedisMatchStore":
         """A store on the Redis (or, with `cluster`, the Redis Cluster) at `url`; it fails fast
         when Redis is down (services/core/redisclient.py): the caller answers UNAVAILABLE."""
         return cls(connect(url, cluster))
@@ -129,12 +139,14 @@ class MatchStore:
         action_ttl_s: int = 86400,
         ai_due: bool = False,
     ) -> Committed:
-        """Atomically check (version, seq, action id), write fields and append events.
-
-        With `ai_due`, the match is also marked in the set of due AI turns (DUE_KEY) in the
-        same round trip, ahead of the commit: a committed AI turn is never unmarked, and a
-        mark whose commit failed is a false alarm the sweep drops."""
+        """Atomically check (action id, version, seq), write fields and append events; with
+        `ai_due`, mark the match in DUE_KEY ahead of it (see MatchStore.commit)."""
         events = list(events)
+        for n, e in enumerate(events, expected_seq + 1):
+            if e.seq != n:
+                raise ValueError(f"the events of a commit continue the log at seq {n}, not {e.seq}")
+        if events:  # the record names the end of its log
+            fields = {**fields, "seq": events[-1].seq, "head": events[-1].hash}
         args: list = ["new" if new else "update", "" if expected_version is None else str(expected_version),
                       str(expected_seq), ttl_s, action_ttl_s, answer if action_id else "", len(fields)]
         for k, v in fields.items():
@@ -201,6 +213,47 @@ class MatchStore:
             if batch:
                 last = batch[-1].seq
             yield batch
+
+    # --- AI turns that are due ---------------------------------------------------------
+    async def due_ai_turns(self, due_before: float, limit: int) -> list[tuple[str, float]]:
+        stale = await self.redis.zrangebyscore(DUE_KEY, "-inf", due_before, start=0, num=limit, withscores=True)
+        return [(raw.decode() if isinstance(raw, bytes) else raw, float(score)) for raw, score in stale]
+
+    async def claim_ai_turn(self, match_id: str, seen: float, then: float | None) -> bool:
+        return bool(await self._claim(keys=[DUE_KEY], args=[match_id, repr(seen), "" if then is None else repr(then)]))
+
+    async def clear_ai_turn(self, match_id: str) -> None:
+        await self.redis.zrem(DUE_KEY, match_id)
+
+    # --- players' matches, the census, shared secrets ---------------------------------
+    async def list_for_players(self, match_id: str, players: Iterable[str], keep: int, ttl_s: int) -> None:
+        players = list(players)
+        if not players:
+            return
+        now = time.time()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for p in players:
+                key = player_matches_key(p)
+                pipe.zadd(key, {match_id: now})
+                pipe.zremrangebyrank(key, 0, -(keep + 1))
+                pipe.expire(key, ttl_s)
+            await pipe.execute()
+
+    async def listed_matches(self, player: str, limit: int) -> list[str]:
+        return [raw.decode() for raw in await self.redis.zrevrange(player_matches_key(player), 0, limit - 1)]
+
+    async def unlist(self, player: str, match_id: str) -> None:
+        await self.redis.zrem(player_matches_key(player), match_id)
+
+    async def census_started(self, game: str, match_id: str) -> None:
+        await match_started(self.redis, game, match_id)
+
+    async def census_ended(self, game: str, match_id: str) -> None:
+        await match_ended(self.redis, game, match_id)
+
+    async def keep_first(self, name: str, value: bytes) -> bytes:
+        await self.redis.set(name, value, nx=True)
+        return await self.redis.get(name)
 
     async def ping(self) -> bool:
         return bool(await self.redis.ping())

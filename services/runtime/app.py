@@ -10,8 +10,9 @@ from prometheus_client import start_http_server
 from services.core.config import Settings
 from services.core.dice_sessions import DiceSessions
 from services.core.dicesource import InProcessDice, RemoteDice
+from services.core.instrumented_store import InstrumentedStore
 from services.core.matches import Matches
-from services.core.store import MatchStore
+from services.core.store import RedisMatchStore
 from services.matchmaking.matching import Window
 from services.matchmaking.matchmaker import Matchmaker, MatchmakerSettings
 from services.matchmaking.tickets import TicketStore
@@ -32,7 +33,9 @@ class Platform:
 
     def __init__(self, settings: Settings, notifier=None):
         self.settings = settings
-        self.store = MatchStore.from_url(settings.redis_url, settings.redis_cluster)
+        in_redis = RedisMatchStore.from_url(settings.redis_url, settings.redis_cluster)
+        self.redis = in_redis.redis  # one client: the stores of tickets and players share it
+        self.store = InstrumentedStore(in_redis)
         self.sessions = DiceSessions(self.store, settings.match_ttl_s, settings.cas_retries)
         self._dice_channel = None
         if settings.dice_mode == "service":
@@ -40,9 +43,9 @@ class Platform:
             dice = RemoteDice(self._dice_channel)
         else:
             dice = InProcessDice(self.sessions)
-        self.tickets = TicketStore(self.store.redis, settings.ticket_ttl_s)
-        self.accounts = Accounts(self.store.redis)
-        self.ratings = Ratings(self.store.redis)
+        self.tickets = TicketStore(self.redis, settings.ticket_ttl_s)
+        self.accounts = Accounts(self.redis)
+        self.ratings = Ratings(self.redis)
         self.credentials: Credentials | None = None  # loaded in start(): the key may live in Redis
         self.quotas = Quotas(settings.redis_url, settings.limits, cluster=settings.redis_cluster)
         self.matchmaker: Matchmaker | None = None
@@ -78,7 +81,7 @@ class Platform:
     async def start(self, names, host: str | None = None, port: int | None = None) -> Mounted:
         await self.store.ping()
         if self.credentials is None:
-            self.credentials = await Credentials.load(self.store.redis, self.settings.player_key_file,
+            self.credentials = await Credentials.load(self.redis, self.settings.player_key_file,
                                                       self.settings.session_ttl_s)
         if "matchmaking" in names:  # it creates matches, AI seats among them
             from services.core.ai_seats import key_id

@@ -60,7 +60,7 @@ def test_an_ai_seat_keeps_only_the_hash_of_a_token_derived_from_the_ai_key(platf
     m = create(channel, "human", "ai")
     raw = platform.run(platform.platform.store.load(m.match_id))
     key = platform.run(platform.platform.matches.ai_key())
-    assert key == platform.run(platform.platform.store.redis.get(ai_seats.KEY_IN_REDIS))  # made once, SET NX
+    assert key == platform.run(platform.platform.redis.get(ai_seats.KEY_IN_REDIS))  # made once, SET NX
     derived = ai_seats.derive(key, m.match_id, 1)
     assert "ai_tokens" not in raw
     assert json.loads(raw["tokens"])[1] == hash_token(derived)
@@ -89,7 +89,7 @@ def test_the_driver_hands_no_token_over_but_an_old_match_keeps_handing_its_own(r
         assert turns.turns[-1] == (old.match_id, 1, 2, legacy)
         # the sweep, queueing a stalled turn again, hands over the same
         matches = server.platform.matches
-        server.run(server.platform.store.redis.zadd(DUE_KEY, {old.match_id: 1, new.match_id: 1}))
+        server.run(server.platform.redis.zadd(DUE_KEY, {old.match_id: 1, new.match_id: 1}))
         before = len(turns.turns)
         assert server.run(matches.ai.sweep(matches.load, 0)) >= 2
         ours = [t for t in turns.turns[before:] if t[0] in (old.match_id, new.match_id)]

@@ -39,7 +39,7 @@ def test_a_turn_that_could_not_be_queued_is_queued_again_once(redis_url):
         human = Client(channel, m.match_id, m.seat_tokens[0].token)
         reply = human.act({"kind": "hide", "number": 1})  # now the AI seat is due, and queueing fails
         assert reply.version == 2
-        redis, matches = server.platform.store.redis, server.platform.matches
+        redis, matches = server.platform.redis, server.platform.matches
         due_since = server.run(redis.zscore(DUE_KEY, m.match_id))
         assert due_since is not None
         assert server.run(matches.sweep_stalled_ai(stall_s=60)) == 0  # not due long enough yet
@@ -64,7 +64,7 @@ def test_a_mark_left_by_a_human_turn_or_an_ended_match_is_dropped(redis_url):
         channel = signed_in(grpc.insecure_channel(server.address))
         m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
             game="race", seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
-        redis, matches = server.platform.store.redis, server.platform.matches
+        redis, matches = server.platform.redis, server.platform.matches
         server.run(redis.zadd(DUE_KEY, {m.match_id: 1.0, "no-such-match": 1.0}))  # a human is to act
         assert server.run(matches.sweep_stalled_ai(stall_s=0)) == 0
         assert server.run(redis.zscore(DUE_KEY, m.match_id)) is None

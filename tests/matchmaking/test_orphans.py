@@ -46,7 +46,7 @@ def test_an_orphan_match_is_cancelled_and_its_players_seated_again(redis_url):
             return ids, proposal
 
         ids, orphan = server.run(replica_that_dies_after_creating())
-        redis = platform.store.redis
+        redis = platform.redis
         assert server.run(redis.zscore(active_key("race"), orphan)) is not None
         stub = matchmaking_pb2_grpc.MatchmakingStub(channel)
         board = board_pb2_grpc.BoardStub(channel)

@@ -20,7 +20,7 @@ from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
 from services.core.ai_turns import AiTurns
 from services.core.errors import NotFound
-from services.core.store import DUE_KEY, MatchStore, match_key
+from services.core.store import DUE_KEY, RedisMatchStore, match_key
 from services.matchmaking.tickets import tag
 from services.players.credentials import revoked_key
 from tests.support.redis_cluster import RedisCluster
@@ -114,7 +114,7 @@ def test_the_store_scripts_stay_in_one_slot_and_the_ai_mark_rides_along(cluster)
     """The commit script (three keys of one match), the due-AI mark beside it (a key of another
     slot) and a replayed action id, on a Cluster."""
     async def scenario():
-        store = MatchStore.from_url(cluster.url, cluster=True)
+        store = RedisMatchStore.from_url(cluster.url, cluster=True)
         try:
             match_id = uuid.uuid4().hex[:16]
             await store.commit(match_id, new=True, expected_version=None, expected_seq=0, fields={"v": 1, "seq": 0},
@@ -131,7 +131,7 @@ def test_the_store_scripts_stay_in_one_slot_and_the_ai_mark_rides_along(cluster)
                 raise NotFound("expired")
 
             # the sweep's claim script on the due set: a mark whose match is gone is dropped
-            assert await AiTurns(store.redis).sweep(gone, stall_s=0) == 0
+            assert await AiTurns(store).sweep(gone, stall_s=0) == 0
             assert await store.redis.zscore(DUE_KEY, match_id) is None
         finally:
             await store.close()

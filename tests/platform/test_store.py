@@ -7,11 +7,11 @@ import secrets
 import pytest
 
 from services.core.errors import Conflict, NotFound
-from services.core.store import MatchStore
+from services.core.store import RedisMatchStore
 from shared.eventlog import GENESIS, link
 
 
-async def _new(store: MatchStore) -> str:
+async def _new(store: RedisMatchStore) -> str:
     mid = "t" + secrets.token_hex(6)
     events = link([("created", {"n": 0})], 0, GENESIS)
     await store.commit(mid, new=True, expected_version=None, expected_seq=0, ttl_s=60, events=events,
@@ -19,7 +19,7 @@ async def _new(store: MatchStore) -> str:
     return mid
 
 
-async def _write(store: MatchStore, mid: str, writer: int, action_id: str = "") -> bool:
+async def _write(store: RedisMatchStore, mid: str, writer: int, action_id: str = "") -> bool:
     rec = await store.load(mid)
     v, seq, head = int(rec["v"]), int(rec["seq"]), rec["head"].decode()
     events = link([("step", {"writer": writer}), ("step2", {"writer": writer})], seq, head)
@@ -34,7 +34,7 @@ async def _write(store: MatchStore, mid: str, writer: int, action_id: str = "") 
 
 def test_fifty_concurrent_writers_on_one_version_one_wins(redis_url):
     async def run():
-        store = MatchStore.from_url(redis_url)
+        store = RedisMatchStore.from_url(redis_url)
         mid = await _new(store)
         # every writer reads version 1 before any writes: then all race
         recs = await asyncio.gather(*(store.load(mid) for _ in range(50)))
@@ -61,7 +61,7 @@ def test_fifty_concurrent_writers_on_one_version_one_wins(redis_url):
 
 def test_retrying_writers_lose_no_event_and_leave_no_gap(redis_url):
     async def run():
-        store = MatchStore.from_url(redis_url)
+        store = RedisMatchStore.from_url(redis_url)
         mid = await _new(store)
 
         async def writer(i):
@@ -83,7 +83,7 @@ def test_retrying_writers_lose_no_event_and_leave_no_gap(redis_url):
 
 def test_an_idempotent_replay_changes_nothing(redis_url):
     async def run():
-        store = MatchStore.from_url(redis_url)
+        store = RedisMatchStore.from_url(redis_url)
         mid = await _new(store)
         assert await _write(store, mid, 1, action_id="a1")
         rec = await store.load(mid)
@@ -101,7 +101,7 @@ def test_an_idempotent_replay_changes_nothing(redis_url):
 
 def test_keys_share_one_hash_tag_and_expire(redis_url):
     async def run():
-        store = MatchStore.from_url(redis_url)
+        store = RedisMatchStore.from_url(redis_url)
         mid = await _new(store)
         await _write(store, mid, 1, action_id="x")
         keys = sorted(k.decode() for k in await store.redis.keys("{m:%s}*" % mid))
@@ -116,7 +116,7 @@ def test_keys_share_one_hash_tag_and_expire(redis_url):
 
 def test_missing_match_is_not_found(redis_url):
     async def run():
-        store = MatchStore.from_url(redis_url)
+        store = RedisMatchStore.from_url(redis_url)
         try:
             with pytest.raises(NotFound):
                 await store.load("nope" + secrets.token_hex(4))

@@ -53,7 +53,7 @@ def test_tickets_per_player_and_nothing_changes_when_refused(limited):
     retry = dict(err.trailing_metadata())["retry-after"]
     assert 1 <= int(retry) <= 60
     assert server.run(server.platform.tickets.depth("race:standard")) == depth
-    assert not server.run(server.platform.store.redis.exists(f"mm:player:{me.player}"))
+    assert not server.run(server.platform.redis.exists(f"mm:player:{me.player}"))
 
 
 def test_matches_per_player(limited):

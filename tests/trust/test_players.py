@@ -31,7 +31,7 @@ def test_sign_up_then_sign_in_and_the_password_is_stored_hashed(players, platfor
             == grpc.StatusCode.UNAUTHENTICATED
     assert code_of(lambda: players.SignUp(pp.SignUpRequest(name=name, password="another password"))) \
         == grpc.StatusCode.ALREADY_EXISTS
-    stored = platform.run(platform.platform.store.redis.hget(f"player:{name}", "password")).decode()
+    stored = platform.run(platform.platform.redis.hget(f"player:{name}", "password")).decode()
     assert stored.startswith("$argon2id$") and "horse" not in stored
 
 

@@ -76,7 +76,7 @@ def test_the_revocation_is_in_redis_until_the_credential_would_have_expired(play
     guest = players.SignInAsGuest(pp.GuestRequest())
     jti = jwt.decode(guest.token, options={"verify_signature": False})["jti"]
     players.SignOut(pp.SignOutRequest(), metadata=bearer(guest.token))
-    ttl = platform.run(platform.platform.store.redis.ttl(revoked_key(jti)))
+    ttl = platform.run(platform.platform.redis.ttl(revoked_key(jti)))
     left = guest.expires_at - time.time()
     assert left - 5 <= ttl <= left + REVOKED_SLACK_S + 1
 
