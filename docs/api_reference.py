@@ -106,7 +106,7 @@ def schemas_section() -> list[str]:
            "| field | schema |", "|---|---|",
            "| `ActRequest.action_json`, `LegalAction.action_json` | `<game>/actions.json` (one object per `kind`) |",
            "| `MatchView.view_json` | `<game>/view.json` |",
-           "| `Event.body_json` | `<game>/events.json` for the game's own `type`s, `platform-events.json` for the platform's |",
+           "| `Event.body_json` | `<game>/events.json` (the game's own `type`s), `platform-events.json` (the rest) |",
            "| `QueryRequest.query_json` | `<game>/queries.json` |",
            "| `QueryReply.answer_json` | `<game>/answers.json` (`$defs` by query kind) |",
            "| `MatchView.outcome_json`, the `outcome` of `match_finished` | `outcome.json` |",

@@ -6,7 +6,7 @@ from shared.engine.state import tree_copy
 from shared.hexgrid import distance, neighbours
 from shared.incantris.arena import arena_of, slot_of
 
-from .support import BLANK, WAND, E, act, arrange, begin, fill, game, kinds, legal, roll, steps, types
+from .support import BLANK, WAND, E, act, arrange, begin, fill, game, kinds, legal, roll, steps
 
 RED_SHAMAN, RED_DRUID, RED_SORC = "red-shaman", "red-druid", "red-sorceress"
 BLUE_AK, BLUE_SW, BLUE_SORC = "blue-arcane-knight", "blue-shadow-weaver", "blue-sorcerer"

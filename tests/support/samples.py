@@ -112,7 +112,7 @@ def play(game: str, seed: int, max_steps: int = 4000, every: int = 7, offered: i
 # --- drafting a schema from samples (a starting point, edited by hand afterwards) -----------
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", type(None): "null", list: "array",
-          dict: "object"}
+          dict: "object", tuple: "array"}
 
 
 def draft(values: list, depth: int = 0, tag: str | None = None) -> dict:
@@ -135,7 +135,7 @@ def draft(values: list, depth: int = 0, tag: str | None = None) -> dict:
             required = sorted(k for k in keys if all(k in o for o in objects))
             if required:
                 schema["required"] = required
-    items = [x for v in values if isinstance(v, list) for x in v]
+    items = [x for v in values if isinstance(v, (list, tuple)) for x in v]
     if items:
         schema["items"] = draft(items, depth + 1)
     if tag in ("kind", "type") and depth == 1 and types == ["string"]:
