@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from docs import fairness_vectors, incantris_wizards, tower_realm, wizards_tiles
+from docs import api_reference, fairness_vectors, incantris_wizards, tower_realm, wizards_tiles
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS: dict[str, Callable[[], str]] = {
@@ -17,12 +17,13 @@ DOCUMENTS: dict[str, Callable[[], str]] = {
     incantris_wizards.PATH: incantris_wizards.render,
     tower_realm.PATH: tower_realm.render,
     fairness_vectors.PATH: fairness_vectors.render,
+    api_reference.PATH: api_reference.render,
 }
 
 
 def documents() -> dict[str, str]:
     """Each document's path (from the repository root) and its text, built in memory."""
-    return {path: render() for path, render in DOCUMENTS.items()}
+    return {**{path: render() for path, render in DOCUMENTS.items()}, **api_reference.schema_files()}
 
 
 def stale(root: Path = ROOT) -> list[str]:
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     for path, text in documents().items():
         file = ROOT / path
         if not file.exists() or file.read_text(encoding="utf-8") != text:
+            file.parent.mkdir(parents=True, exist_ok=True)
             file.write_text(text, encoding="utf-8")
             print(f"wrote {path}")
         else:

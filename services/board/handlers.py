@@ -12,6 +12,7 @@ from services.core.matches import Matches, parse_action
 from services.rpc.acting import act
 from services.rpc.edge import current_claim
 from services.rpc.replies import event_pb
+from shared.engine import jsonschemas
 from shared.engine.registry import engine_for
 
 SERVICE = board_pb2.DESCRIPTOR.services_by_name["Board"]
@@ -79,8 +80,26 @@ class BoardHandlers:
         query = parse_action(request.query_json, "query_json")  # the same shape: an object with a "kind"
         rec = await self.matches.load(need_match(request.match_id))
         seat = self.matches.seat_of(rec, current_claim())
-        answer = engine_for(rec.game).query(rec.state, seat, query)
+        if query.get("kind") == "schema":  # answered by the platform, the same for every game
+            answer = schema_answer(rec.game, query)
+        else:
+            answer = engine_for(rec.game).query(rec.state, seat, query)
         return board_pb2.QueryReply(version=rec.version, answer_json=json.dumps(answer, sort_keys=True))
 
     async def Move(self, request, context):
         return await act(self.matches, request, "board")
+
+
+def schema_answer(game: str, query: dict) -> dict:
+    """{"kind": "schema"}: the JSON Schemas of the match's game (shared/engine/jsonschemas.py);
+    with "part", that one only."""
+    extra = set(query) - {"kind", "part"}
+    if extra:
+        raise BadRequest(f"schema takes no field {sorted(extra)}")
+    every = jsonschemas.schemas(game)
+    part = query.get("part")
+    if part is None:
+        return {"game": game, "schemas": every}
+    if part not in every:
+        raise BadRequest(f"schema parts are {', '.join(every)}; not {part!r}")
+    return {"game": game, "schemas": {part: every[part]}}

@@ -9,6 +9,7 @@ import uuid
 import grpc
 
 from services.client.reading import all_legal_actions, events_between
+from services.client.session import signed_in
 
 
 def _stubs(addr: str):
@@ -16,14 +17,15 @@ def _stubs(addr: str):
     from archmage.combat.v1 import combat_pb2_grpc
     from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
-    from services.client.session import signed_in
+    from services.client import Client
+    from services.core.config import Settings
 
     # a player's own credential (from Players.SignIn) in ARCHMAGE_TOKEN, or a guest made on the spot;
     # idempotent calls retried on UNAVAILABLE, TLS when TLS_CA_FILE is set
-    from services.core.config import Settings
-
-    ch = signed_in(client_channel(addr), Settings.from_env().client_token)
-    return (board_pb2_grpc.BoardStub(ch), combat_pb2_grpc.CombatStub(ch), matchmaking_pb2_grpc.MatchmakingStub(ch))
+    client = Client(client_channel(addr), Settings.from_env().client_token)
+    signed = signed_in(client.channel, client.token)  # the credential on every call, as Client.auth
+    return (board_pb2_grpc.BoardStub(signed), combat_pb2_grpc.CombatStub(signed),
+            matchmaking_pb2_grpc.MatchmakingStub(signed))
 
 
 def client_channel(addr: str):

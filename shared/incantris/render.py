@@ -223,8 +223,6 @@ def render_events(events: list[dict]) -> list[str]:
             out.append(f"{e['wizard']} is activated ({e['movement']} movement points)")
         elif t == "token-drawn":
             out.append(f"the attacking team draws {e['wizard']}'s turn token")
-        elif t == "game-over":
-            out.append(f"game over: winners {e['winners']}")
         else:
             rest = ", ".join(f"{k}={v}" for k, v in sorted(e.items()) if k != "type")
             out.append(f"{t}: {rest}" if rest else str(t))

@@ -193,8 +193,7 @@ def check_victory(state: IncantrisState, ev: list) -> None:
         state.phase = "over"
         state.turn = None
         state.result = {"winners": winners}
-        match.event(ev, "game-over", winners=winners,
-                    seats=[state.sides[i]["seat"] for i in winners if state.sides[i]["seat"] is not None])
+        # no event: the platform logs the end, with the engine's outcome(), as "match_finished"
 
 
 def _last_out(state: IncantrisState) -> list[int]:

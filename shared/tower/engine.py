@@ -115,10 +115,7 @@ class TowerEngine(GameEngine[TowerState]):
             if state.ended and not final_battle_under_way(state):
                 state.tasks = []
                 state.stage = "over"
-                result = self._result(state)
-                events.append({"type": "game_over", "scores": list(result.scores), "winners": list(result.winners),
-                               "summary": result.summary})
-                return
+                return  # the platform logs the end, with outcome(), as "match_finished"
             task = state.tasks[-1]
             handler = TASKS[task["task"]]
             if not handler.automatic:

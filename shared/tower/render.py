@@ -304,7 +304,6 @@ def _event(e: dict) -> str:
         "protection_placed": lambda: f"Seat {e['seat']} protects the Castle in {_where(e['territory'])}",
         "protection_moved": lambda: (f"Seat {e['seat']} moves a Protection"
                                      f" from {_where(e['from'])} to {_where(e['to'])}"),
-        "game_over": lambda: f"Game over: {e['summary']} (scores {dice(e['scores'])})",
     }.get(kind)
     return text() if text else f"{kind}: {', '.join(f'{k}={v}' for k, v in sorted(e.items()) if k != 'type')}"
 

@@ -56,9 +56,8 @@ def end_match(state: WizardsState, winners: list[int], summary: str, reason: str
     state.interrupts = []
     won = sorted(set(winners))
     state.replace("result", {"scores": [1 if s in won else 0 for s in range(state.seats)], "winners": won,
-                             "summary": summary})
-    events.append({"type": "match_ends", "winners": won, "reason": reason, "summary": summary,
-                   "days": state.calendar["days_played"]})
+                             "summary": summary, "reason": reason, "days": state.calendar["days_played"]})
+    # no event: the platform logs the end, with outcome(), as "match_finished"
 
 
 def deliver(state: WizardsState, seat: int, events: list) -> None:

@@ -367,8 +367,6 @@ def render_events(events: list[dict]) -> list[str]:
             lines.append(f"Day 14: the Evil is thwarted, turns as usual ({e['banked']} thwarts still banked, 12.21)")
         elif t == "territory_taken":
             lines.append(f"{e['name']} ({e['tile']}) is taken over by Evil ({e['markers']} markers, 12.12)")
-        elif t == "match_ends":
-            lines.append(f"the match is over: {e['summary']}")
         else:
             rest = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("type", "seat", "visible_to"))
             lines.append(f"{who + ' ' if who else ''}{t.replace('_', ' ')}{': ' + rest if rest else ''}")

@@ -179,10 +179,12 @@ class SecretWizard(TypedDict):
     wizard: NotRequired[str]  # the High Wizard behind the marker: secret (7.302 6)
 
 
-class Result(TypedDict):
+class Result(TypedDict, total=False):
     scores: list[int]
     winners: list[int]
     summary: str
+    reason: str  # why the match ended: "gems delivered (7.336)", "the Sacred Circle has fallen (12.46)", ...
+    days: int  # days played when it ended
 
 
 @dataclasses.dataclass(slots=True, eq=True)
