@@ -20,7 +20,6 @@ streams a match's events from any seq, resuming after a dropped stream without a
 from __future__ import annotations
 
 import json
-import os
 import time
 import uuid
 from dataclasses import dataclass
@@ -87,9 +86,12 @@ class Client:
         (default ARCHMAGE_TOKEN), with `name` and `password` (Players.SignIn), or as a guest."""
         from archmage.players.v1 import players_pb2
 
-        addr = addr or os.environ.get("ARCHMAGE_ADDR", "127.0.0.1:50051")
-        channel = open_channel(addr, ca_file or os.environ.get("TLS_CA_FILE", ""))
-        token = token or os.environ.get("ARCHMAGE_TOKEN", "")
+        from services.core.config import Settings
+
+        env = Settings.from_env()  # ARCHMAGE_ADDR, TLS_CA_FILE, ARCHMAGE_TOKEN, like every setting
+        addr = addr or env.client_addr
+        channel = open_channel(addr, ca_file or env.tls_ca_file)
+        token = token or env.client_token
         if not token and name:
             from archmage.players.v1 import players_pb2_grpc
 
