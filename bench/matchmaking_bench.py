@@ -22,10 +22,13 @@ GAME = "tower"
 
 
 def start_replicas(n: int) -> tuple[list, list[str]]:
+    from services.rpc.quotas import DEFAULTS
     from tests.support.processes import service_process
 
-    # players-only matches here: a replica without AI workers never seats AI
-    env = dict(REDIS_URL=REDIS_URL, AI_ENABLED="0", MM_INTERVAL_S="0.05", LOG_LEVEL="WARNING")
+    # players-only matches here: a replica without AI workers never seats AI;
+    # thousands of guests from one peer in seconds: far over the per-peer limits, on purpose
+    env = dict(REDIS_URL=REDIS_URL, AI_ENABLED="0", MM_INTERVAL_S="0.05", LOG_LEVEL="WARNING",
+               **{f"LIMIT_{name.upper()}": "1000000/minute" for name in DEFAULTS})
     started = [service_process(f"replica-{i}", "matchmaking", env) for i in range(n)]
     return [child for child, _ in started], [addr for _, addr in started]
 
@@ -128,10 +131,20 @@ def bench_sustained(seconds: float = 10.0, in_flight: int = 16) -> dict:
             "mm_sustained_tickets_per_s": round(assigned / total, 1), "mm_sustained_replicas": 2}
 
 
-def main() -> dict:
+def main(argv=None) -> dict:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", choices=("backlog", "sustained"), help="measure one of the two figures")
+    parser.add_argument("--tickets", type=int, default=10_000, help="the backlog's size")
+    parser.add_argument("--seconds", type=float, default=10.0, help="how long tickets are created for")
+    args = parser.parse_args(argv)
     figures = {}
-    figures.update(bench_backlog())
-    figures.update(bench_sustained())
+    if args.only in (None, "backlog"):
+        figures.update(bench_backlog(args.tickets))
+        print({k: v for k, v in figures.items()}, flush=True)
+    if args.only in (None, "sustained"):
+        figures.update(bench_sustained(args.seconds))
     existing = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     existing.update(figures)
     RESULTS.write_text(json.dumps(existing, indent=2, sort_keys=True) + "\n")
