@@ -288,14 +288,20 @@ class TicketStore:
                   "state": "forming" if forming else "queued", "accepted": json.dumps(party[:1]),
                   "created": now_ms, "expires": now_ms + self.ticket_ttl_s * 1000,
                   "keep": self.keep_s}  # how long a finished ticket stays readable, whoever finishes it
-        await self.redis.sadd("mm:queues", queue)  # first: a queue with tickets is always one the replicas visit
+        # mm:queues first: a queue with tickets is always one the replicas visit. On a plain Redis
+        # it goes in the ticket's own transaction (one round trip); a Cluster keeps it elsewhere
+        if self.clustered:
+            await self.redis.sadd("mm:queues", queue)
         async with self.redis.pipeline(transaction=True) as pipe:  # the queue's own slot
+            if not self.clustered:
+                pipe.sadd("mm:queues", queue)
             pipe.hset(key, mapping=fields)
             pipe.expire(key, self.ticket_ttl_s + self.keep_s)
             if not forming:
                 pipe.zadd(f"{tag(queue)}:waiting", {ticket_id: now_ms})
             await pipe.execute()
-        return await self.get(ticket_id)
+        # what was written, read back without a round trip
+        return _record(ticket_id, queue, {k.encode(): str(v).encode() for k, v in fields.items()})
 
     async def accept(self, ticket_id: str, player: str) -> str:
         """A party member joins a forming ticket: "ok", "busy" (they have another active
