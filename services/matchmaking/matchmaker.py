@@ -55,6 +55,8 @@ class Matchmaker:
         self.owner = secrets.token_hex(6)
         self._task: asyncio.Task | None = None
         self._more = False  # the last cycle left proposals for the next
+        self._match_s = 0.0  # seconds per match created, lately (a moving average)
+        self._deadline = 0  # the deadline of the claims being seated
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="matchmaker")
@@ -137,15 +139,24 @@ class Matchmaker:
         m.QUEUE_DEPTH.labels(game, variant).set(len(live))
         m.OLDEST_WAIT.labels(game, variant).set((now - min(t.created_ms for t in live)) / 1000 if live else 0)
         counts = engine_for(game).seat_counts(variant)
-        proposals = propose(live, counts, now, self.settings.window, ai_fill=self.matches.plays_ai,
-                            limit=self.settings.batch)
-        if len(proposals) >= self.settings.batch:
+        batch = self._batch()
+        proposals = propose(live, counts, now, self.settings.window, ai_fill=self.matches.plays_ai, limit=batch)
+        if len(proposals) >= batch:
             self._more = True
         # each proposal's id is its match's id too: whoever releases the claim can cancel that match
         named = [(secrets.token_hex(8), p) for p in proposals]
+        self._deadline = now_ms() + self.settings.claim_ms
         won = await self.tickets.claim_many(queue, [(pid, [t.ticket_id for t in p.tickets]) for pid, p in named],
-                                            now_ms() + self.settings.claim_ms)
+                                            self._deadline)
         return [pair for pair, ok in zip(named, won) if ok]  # the others: another replica or a cancel came first
+
+    def _batch(self) -> int:
+        """How many proposals to claim: `batch`, or fewer when creating that many matches at
+        the pace seen so far would take more than half the claim's time."""
+        if self._match_s <= 0:
+            return self.settings.batch
+        fits = int(self.settings.claim_ms / 2000 / self._match_s)
+        return max(1, min(self.settings.batch, max(self.settings.in_flight, fits)))
 
     async def _seat(self, queue: str, claimed: list[tuple[str, Proposal]]) -> int:
         """Create the claimed proposals' matches, `in_flight` at a time, and assign each slice's
@@ -156,9 +167,15 @@ class Matchmaker:
         formed = 0
         step = max(1, self.settings.in_flight)
         for start in range(0, len(claimed), step):
+            if now_ms() >= self._deadline:  # the claim is lost: its tickets go back to the queue, no match is made
+                log.warning("claims of queue %s expired before %d matches were created", queue, len(claimed) - start)
+                break
             chunk = claimed[start:start + step]
+            began = time.perf_counter()
             made = await asyncio.gather(*(self._create(game, variant, pid, p) for pid, p in chunk),
                                         return_exceptions=True)
+            pace = (time.perf_counter() - began) / len(chunk)
+            self._match_s = pace if self._match_s <= 0 else 0.8 * self._match_s + 0.2 * pace
             ready = []
             for (pid, proposal), created in zip(chunk, made):
                 if isinstance(created, BaseException):

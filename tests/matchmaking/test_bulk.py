@@ -204,3 +204,31 @@ def test_a_limited_proposal_list_is_the_head_of_the_whole_one():
     taken = [t.ticket_id for p in whole for t in p.tickets]
     assert len(taken) == len(set(taken))
     assert all(len({t.invite for t in p.tickets}) == 1 for p in whole)
+
+
+def test_claims_that_expire_before_seating_make_no_match_and_return_to_the_queue(redis_url):
+    """A replica too slow for its claims (here: a claim of no time at all) creates no match for
+    them; the tickets go back to the queue at the next cycle and a timely replica seats them."""
+    async def go():
+        platform = await platform_on(redis_url)
+        try:
+            redis = platform.store.redis
+            ids = await queued(platform.tickets, 4, "slow-" + secrets.token_hex(4))
+            slow = Matchmaker(platform.tickets, platform.matches, "board", "combat",
+                              MatchmakerSettings(claim_ms=0, batch=8, in_flight=2))
+            assert await slow.cycle() == 0
+            claimed = [(await redis.hget(f"{T}:t:{t}", "proposal")) for t in ids]
+            assert all(claimed) and [await state_of(redis, t) for t in ids] == ["matching"] * 4
+            for proposal in {p.decode() for p in claimed}:
+                assert not await redis.exists("{m:%s}" % proposal), "a match was made for a lost claim"
+            timely = Matchmaker(platform.tickets, platform.matches, "board", "combat", MatchmakerSettings())
+            for _ in range(5):  # (other tests' leftovers in the queue may be matched too)
+                await timely.cycle()
+                if [await state_of(redis, t) for t in ids] == ["assigned"] * 4:
+                    break
+            assert [await state_of(redis, t) for t in ids] == ["assigned"] * 4
+            assert not any([await redis.zscore(f"{T}:pending", t) for t in ids])
+        finally:
+            await platform.store.close()
+
+    run(go())
