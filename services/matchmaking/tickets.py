@@ -17,6 +17,12 @@ matches, a cancel either wins (queued) or loses to the match (matching, assigned
 and a replica that dies after claiming leaves tickets that go back to the queue
 when the claim's deadline passes; the match it may have made for them (its id is the
 claim's proposal id) is then cancelled by the replica that returns them.
+
+The matchmaker works in bulk, each step one script (or pipeline) for many tickets: the
+waiting set is read once per cycle (and only newcomers' hashes), a batch of proposals is
+claimed in one script (each proposal whole or not at all), a slice of them seated in one
+script (each proposal's tickets all, or none when its claim was lost meanwhile), expired
+tickets finished in one, and the players' marks freed in one pipeline.
 """
 from __future__ import annotations
 
