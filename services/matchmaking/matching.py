@@ -76,17 +76,36 @@ def _gather(anchor: QueuedTicket, later: Iterable[QueuedTicket], taken: set[str]
 
 
 def propose(tickets: list[QueuedTicket], seat_counts: tuple[int, ...], now_ms: int,
-            window: Window = Window(), ai_fill: bool = True) -> list[Proposal]:
+            window: Window = Window(), ai_fill: bool = True, limit: int | None = None) -> list[Proposal]:
     """Proposals for the tickets of one queue; each ticket is in at most one.
 
     Oldest first: each ticket not yet taken anchors a group drawn from the tickets
     queued after it (older ones have had their turn as anchors). Without `ai_fill`
-    (a replica that cannot start AI turns) only players-only matches are proposed."""
+    (a replica that cannot start AI turns) only players-only matches are proposed.
+    With `limit`, the first `limit` of those proposals (by their anchors' age) alone.
+
+    Tickets of different invite codes never meet, so each code's tickets are grouped on
+    their own (a ticket waiting for its own friends costs nothing to the others)."""
+    by_invite: dict[str, list[QueuedTicket]] = {}
+    for t in tickets:
+        by_invite.setdefault(t.invite, []).append(t)
+    if len(by_invite) == 1:
+        return _propose(next(iter(by_invite.values())), seat_counts, now_ms, window, ai_fill, limit)
+    proposals = [p for group in by_invite.values()
+                 for p in _propose(group, seat_counts, now_ms, window, ai_fill, limit)]
+    proposals.sort(key=lambda p: (p.tickets[0].created_ms, p.tickets[0].ticket_id))  # the anchor leads its group
+    return proposals if limit is None else proposals[:limit]
+
+
+def _propose(tickets: list[QueuedTicket], seat_counts: tuple[int, ...], now_ms: int, window: Window,
+             ai_fill: bool, limit: int | None) -> list[Proposal]:
     ordered = sorted(tickets, key=lambda t: (t.created_ms, t.ticket_id))
     taken: set[str] = set()
     proposals: list[Proposal] = []
     largest = max(seat_counts)
     for i, anchor in enumerate(ordered):
+        if limit is not None and len(proposals) >= limit:
+            break
         if anchor.ticket_id in taken:
             continue
         best = None
