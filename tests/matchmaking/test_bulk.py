@@ -47,7 +47,7 @@ def test_a_batch_claims_each_proposal_whole_or_not_at_all(redis_url):
     async def go():
         platform = await platform_on(redis_url)
         try:
-            tickets, redis = platform.tickets, platform.store.redis
+            tickets, redis = platform.tickets, platform.redis
             a, b, c, d, e = await queued(tickets, 5, "batch-" + secrets.token_hex(4))
             assert await tickets.finish(e, "cancelled") == "ok"
             deadline = int(time.time() * 1000) + 30_000
@@ -75,7 +75,7 @@ def test_a_late_seater_neither_seats_nor_unclaims_tickets_claimed_again(redis_ur
     async def go():
         platform = await platform_on(redis_url)
         try:
-            tickets, redis = platform.tickets, platform.store.redis
+            tickets, redis = platform.tickets, platform.redis
             a, b = await queued(tickets, 2, "late-" + secrets.token_hex(4))
             now = int(time.time() * 1000)
             assert await tickets.claim_many(QUEUE, [("stalled", [a, b])], now - 1) == [True]
@@ -120,7 +120,7 @@ def test_two_matchmakers_on_one_backlog_never_double_seat_or_lose_a_ticket(redis
         rng = random.Random(batch)
         invite = "two-" + secrets.token_hex(4)
         try:
-            redis = platform.store.redis
+            redis = platform.redis
             # two replicas: a ticket store (and what it keeps of the queue) of each one's own
             stores = [TicketStore(redis, 600), TicketStore(redis, 600)]
             for s in stores:
@@ -212,7 +212,7 @@ def test_claims_that_expire_before_seating_make_no_match_and_return_to_the_queue
     async def go():
         platform = await platform_on(redis_url)
         try:
-            redis = platform.store.redis
+            redis = platform.redis
             ids = await queued(platform.tickets, 4, "slow-" + secrets.token_hex(4))
             slow = Matchmaker(platform.tickets, platform.matches, "board", "combat",
                               MatchmakerSettings(claim_ms=0, batch=8, in_flight=2))
