@@ -60,6 +60,35 @@ def check_state(state: WizardsState, rng: random.Random) -> None:
             assert ENGINE.view(scrambled, seat) == v, "a view depends on hidden state"
 
 
+def play_from(start, rng: random.Random, steps: int, on_events=None):
+    """Random legal play from `start` (not set-up), every state checked (check_state): the state it ends
+    in (TERMINAL, or after `steps`), and its log, which `replay_from` runs again."""
+    s, log = start, []
+    for _ in range(steps):
+        check_state(s, rng)
+        who = ENGINE.actor(s)
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            faces = sample_chance(ENGINE.chance_request(s), rng)
+            s, events = ENGINE.apply_chance(s, faces)
+            log.append(("chance", faces))
+        else:
+            action = rng.choice(ENGINE.legal_actions(s, who))
+            s, events = ENGINE.apply(s, who, action)
+            log.append(("act", who, action))
+        if on_events:
+            on_events(events)
+    return s, log
+
+
+def replay_from(start, log):
+    again = start
+    for step in log:
+        again = ENGINE.apply_chance(again, step[1])[0] if step[0] == "chance" else ENGINE.apply(again, *step[1:])[0]
+    return again
+
+
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), seats=st.integers(1, 6))
 def test_random_play_ends_and_keeps_every_invariant(seed, seats):
@@ -151,28 +180,9 @@ def test_random_play_with_spells_animals_and_afflictions(seed, seats):
 
     rng = random.Random(seed)
     start = build(seats=seats, days=4, prepare=equip(rng))
-    s, log = start, []
-    for _ in range(3000):
-        check_state(s, rng)
-        who = ENGINE.actor(s)
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            faces = sample_chance(ENGINE.chance_request(s), rng)
-            s, _ = ENGINE.apply_chance(s, faces)
-            log.append(("chance", faces))
-        else:
-            action = rng.choice(ENGINE.legal_actions(s, who))
-            s, _ = ENGINE.apply(s, who, action)
-            log.append(("act", who, action))
+    s, log = play_from(start, rng, 3000)
     assert ENGINE.actor(s) == TERMINAL
-    again = start
-    for step in log:
-        if step[0] == "chance":
-            again = ENGINE.apply_chance(again, step[1])[0]
-        else:
-            again = ENGINE.apply(again, step[1], step[2])[0]
-    assert ENGINE.encode(again) == ENGINE.encode(s)
+    assert ENGINE.encode(replay_from(start, log)) == ENGINE.encode(s)
 
 
 @settings(max_examples=4, deadline=None)
@@ -190,16 +200,7 @@ def test_random_partnership_play_hides_every_gem_record(seed, seats):
             p["gems"] = {"Ishkatar": "Diamond"} if p["seat"] % 2 else {"Terek": "Topaz"}
         for p in s.players[1:]:
             p["at"] = list(s.players[0]["at"])  # everyone together: partners meet at once
-    s = build(seats=seats, days=2, prepare=prepare, variant="partnership")
-    for _ in range(1500):
-        check_state(s, rng)
-        who = ENGINE.actor(s)
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            s, _ = ENGINE.apply_chance(s, sample_chance(ENGINE.chance_request(s), rng))
-        else:
-            s, _ = ENGINE.apply(s, who, rng.choice(ENGINE.legal_actions(s, who)))
+    s, _ = play_from(build(seats=seats, days=2, prepare=prepare, variant="partnership"), rng, 1500)
     assert ENGINE.actor(s) == TERMINAL
 
 
@@ -240,28 +241,9 @@ def test_random_play_past_day_fourteen_ends_only_by_a_rule(seed, seats):
 
     rng = random.Random(seed)
     start = build(seats=seats, prepare=late_game(rng))
-    s, log = start, []
-    attacks = 0
-    for _ in range(20000):
-        check_state(s, rng)
-        who = ENGINE.actor(s)
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            faces = sample_chance(ENGINE.chance_request(s), rng)
-            s, events = ENGINE.apply_chance(s, faces)
-            log.append(("chance", faces))
-        else:
-            action = rng.choice(ENGINE.legal_actions(s, who))
-            s, events = ENGINE.apply(s, who, action)
-            log.append(("act", who, action))
-        attacks += sum(1 for e in events if e["type"] == "evil_attacks")
+    attacks = []
+    s, log = play_from(start, rng, 20000,
+                       lambda events: attacks.extend(e for e in events if e["type"] == "evil_attacks"))
     assert ENGINE.actor(s) == TERMINAL and s.days_limit is None
-    assert s.taken[-1] == "M1" and "Sacred Circle" in ENGINE.outcome(s).summary and attacks >= 2
-    again = start
-    for step in log:
-        if step[0] == "chance":
-            again = ENGINE.apply_chance(again, step[1])[0]
-        else:
-            again = ENGINE.apply(again, step[1], step[2])[0]
-    assert ENGINE.encode(again) == ENGINE.encode(s)
+    assert s.taken[-1] == "M1" and "Sacred Circle" in ENGINE.outcome(s).summary and len(attacks) >= 2
+    assert ENGINE.encode(replay_from(start, log)) == ENGINE.encode(s)
