@@ -7,11 +7,13 @@ import asyncio
 import time
 
 import grpc
+import pytest
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.client.session import signed_in
 from services.core.store import DUE_KEY
 from tests.platform.test_match_driver import Client
+from tests.support.redis_db import RedisServer
 from tests.support.server import ServerThread
 
 
@@ -28,9 +30,17 @@ class FlakyTurns:
         self.queued.append((match_id, seat, version))
 
 
-def test_a_turn_that_could_not_be_queued_is_queued_again_once(redis_url):
+@pytest.fixture
+def own_redis():
+    """A Redis of the test's own: the sweep takes the oldest due marks first, and the suite's database holds
+    other tests' marks, older than this one's."""
+    with RedisServer(durable=False) as server:
+        yield server.url
+
+
+def test_a_turn_that_could_not_be_queued_is_queued_again_once(own_redis):
     turns = FlakyTurns()
-    server = ServerThread(redis_url, notifier=turns, ai_sweep_s=3600)  # the test sweeps by hand
+    server = ServerThread(own_redis, notifier=turns, ai_sweep_s=3600)  # the test sweeps by hand
     server.start()
     try:
         channel = signed_in(grpc.insecure_channel(server.address))
@@ -55,10 +65,10 @@ def test_a_turn_that_could_not_be_queued_is_queued_again_once(redis_url):
         server.stop()
 
 
-def test_a_mark_left_by_a_human_turn_or_an_ended_match_is_dropped(redis_url):
+def test_a_mark_left_by_a_human_turn_or_an_ended_match_is_dropped(own_redis):
     turns = FlakyTurns()
     turns.up = True
-    server = ServerThread(redis_url, notifier=turns, ai_sweep_s=3600)
+    server = ServerThread(own_redis, notifier=turns, ai_sweep_s=3600)
     server.start()
     try:
         channel = signed_in(grpc.insecure_channel(server.address))
