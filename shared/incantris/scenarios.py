@@ -164,9 +164,7 @@ def check_victory(state: IncantrisState, ev: list) -> None:
         state.turn = None
         state.result = {"winners": held, "stalemate": why}
         match.event(ev, "stalemate", why=why, rounds=state.round, quiet=state.quiet)
-        match.event(ev, "game-over", winners=held,
-                    seats=[state.sides[i]["seat"] for i in held if state.sides[i]["seat"] is not None])
-        return
+        return  # the platform's match_finished carries the outcome, as for every end
     alive = match.living_sides(state)
     scenario = state.scenario
     winners = None
