@@ -55,8 +55,9 @@ def test_a_turn_that_could_not_be_queued_is_queued_again_once(own_redis):
         assert server.run(matches.sweep_stalled_ai(stall_s=60)) == 0  # not due long enough yet
         turns.up = True
 
-        async def many_sweepers():  # replicas sweeping at the same moment
-            return await asyncio.gather(*(matches.ai.sweep(matches.load, 0, now=time.time() + 1) for _ in range(5)))
+        async def many_sweepers():  # replicas sweeping at the same moment, a second after the turn fell due
+            now = time.time() + 1  # (a claimed mark is due again only one stall time later: 0.5 s here)
+            return await asyncio.gather(*(matches.ai.sweep(matches.load, 0.5, now=now) for _ in range(5)))
 
         assert sum(server.run(many_sweepers())) >= 1
         assert turns.queued.count((m.match_id, 1, 2)) == 1
