@@ -96,7 +96,7 @@ class DiceSessions:
         if not (0 < len(session_id) <= 64) or not all(c.isalnum() or c in "-_" for c in session_id):
             raise BadRequest("a session id is 1 to 64 letters, digits, '-' or '_'")
         seed = fairdice.new_seed()
-        token = secrets.token_urlsafe(24)
+        token = secrets.token_hex(24)  # 192 bits; hex, so a command line takes it as written (never "-...")
         commitment = fairdice.commitment(seed)
         # the log declares its chain version: version 2 seals private events (shared/eventlog.py)
         events = link([("dice_committed", {"chain": CHAIN_VERSION, "commitment": commitment})], 0, GENESIS)
