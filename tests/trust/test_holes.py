@@ -111,7 +111,8 @@ def test_hole4_nobody_can_queue_as_someone_else_or_block_them(stubs, raw_channel
     assert code_of(lambda: queue.CreateTicket(mm.CreateTicketRequest(game="race", party=[victim.player]))) \
         == grpc.StatusCode.UNAUTHENTICATED
     # a party naming the victim waits for the victim to accept, and does not block them meanwhile
-    party = queue.CreateTicket(mm.CreateTicketRequest(game="race", seats=2, invite_code=invite,
+    # (four seats: once accepted, the two of them wait for two more, so the cancel below meets a queued ticket)
+    party = queue.CreateTicket(mm.CreateTicketRequest(game="race", seats=4, invite_code=invite,
                                                       party=[squatter.player, victim.player]), metadata=squatter.meta)
     assert party.state == "forming" and list(party.accepted) == [squatter.player]
     own = queue.CreateTicket(mm.CreateTicketRequest(game="race", seats=2, invite_code=uuid.uuid4().hex),
