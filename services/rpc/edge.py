@@ -128,6 +128,24 @@ async def refuse(context, code: grpc.StatusCode, message: str, exc: BaseExceptio
     await context.abort(code, message, trailing_metadata=tuple(extra) + tuple(rich.trailing_metadata))
 
 
+def _before(handler: grpc.RpcMethodHandler, step) -> grpc.RpcMethodHandler:
+    """A copy of `handler` that awaits `step(context)` before the call, unary or streaming alike."""
+    def around(behavior, streaming):
+        if streaming:
+            async def stream(request, context):
+                await step(context)
+                async for item in _iterate(behavior, request, context):
+                    yield item
+            return stream
+
+        async def unary(request, context):
+            await step(context)
+            return await behavior(request, context)
+        return unary
+
+    return _wrap(handler, around)
+
+
 class SeatInterceptor(grpc.aio.ServerInterceptor):
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
@@ -136,27 +154,11 @@ class SeatInterceptor(grpc.aio.ServerInterceptor):
         if isinstance(bearer, bytes):
             bearer = bearer.decode("ascii", "replace")
 
-        def around(behavior, streaming):
-            def claim():
-                if token is None:
-                    return None
-                return seats.parse(token if isinstance(token, str) else token.decode())
+        async def claim(context) -> None:
+            CLAIM.set(None if token is None else seats.parse(token if isinstance(token, str) else token.decode()))
+            BEARER.set(bearer)
 
-            if streaming:
-                async def stream(request, context):
-                    CLAIM.set(claim())
-                    BEARER.set(bearer)
-                    async for item in _iterate(behavior, request, context):
-                        yield item
-                return stream
-
-            async def unary(request, context):
-                CLAIM.set(claim())
-                BEARER.set(bearer)
-                return await behavior(request, context)
-            return unary
-
-        return _wrap(handler, around)
+        return _before(handler, claim)
 
 
 class ErrorInterceptor(grpc.aio.ServerInterceptor):
@@ -220,22 +222,10 @@ class QuotaInterceptor(grpc.aio.ServerInterceptor):
     async def intercept_service(self, continuation, details):
         from services.rpc.quotas import peer_of
 
-        handler = await continuation(details)
+        async def count(context) -> None:
+            await self.quotas.guard("calls_per_peer", peer_of(context))
 
-        def around(behavior, streaming):
-            if streaming:
-                async def stream(request, context):
-                    await self.quotas.guard("calls_per_peer", peer_of(context))
-                    async for item in _iterate(behavior, request, context):
-                        yield item
-                return stream
-
-            async def unary(request, context):
-                await self.quotas.guard("calls_per_peer", peer_of(context))
-                return await behavior(request, context)
-            return unary
-
-        return _wrap(handler, around)
+        return _before(await continuation(details), count)
 
 
 class MetricsInterceptor(grpc.aio.ServerInterceptor):
