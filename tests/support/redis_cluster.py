@@ -7,14 +7,13 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import redis
 from redis.cluster import key_slot
 
 from services.runtime.launcher import free_port, redis_server_binary
-from tests.support.processes import Child
+from tests.support.processes import Child, wait_for
 
 
 def redis_cli_binary() -> str:
@@ -51,22 +50,12 @@ class RedisCluster:
                  "--cluster-replicas", "0", "--cluster-yes"], capture_output=True, text=True, timeout=60)
             if created.returncode != 0:
                 raise RuntimeError(f"redis-cli --cluster create failed:\n{created.stdout}\n{created.stderr}")
-            self.wait_until(lambda: all(self.cluster_info(p).get("cluster_state") == "ok" for p in self.ports),
-                            30, "every node to see the cluster as ok")
+            wait_for(lambda: all(self.cluster_info(p).get("cluster_state") == "ok" for p in self.ports),
+                     30, interval=0.05, what="every node to see the cluster as ok")
         except BaseException:
             self.close()
             raise
         self.url = f"redis://127.0.0.1:{self.ports[0]}/0"
-
-    @staticmethod
-    def wait_until(predicate, timeout: float, what: str, interval: float = 0.05):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = predicate()
-            if value:
-                return value
-            time.sleep(interval)
-        raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
 
     @staticmethod
     def cluster_info(port: int) -> dict:
@@ -98,8 +87,8 @@ class RedisCluster:
         """SIGKILL the master on `port`, then wait until the others have marked it failed."""
         self.nodes[self.ports.index(port)].stop(timeout=0, sig=9)
         live = [p for p in self.ports if p != port]
-        self.wait_until(lambda: all(self._sees_failed(p, port) for p in live), 30,
-                        f"the master on {port} marked failed")
+        wait_for(lambda: all(self._sees_failed(p, port) for p in live), 30, interval=0.05,
+                 what=f"the master on {port} marked failed")
 
     @staticmethod
     def _sees_failed(port: int, dead: int) -> bool:
