@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from shared.engine import registry
-from tests.support.redis_db import redis_for_this_run
+from tests.support.redis_db import RedisServer, redis_for_this_run
 
 # the platform-test game (tests/support/race.py), registered like any real game
 registry.register("race", "tests.support.race:RaceGame")
@@ -28,6 +28,14 @@ def redis_url() -> str:
     except redis.ConnectionError:
         pytest.exit(f"no Redis at {REDIS_URL}: start one (make test does) or set REDIS_URL", returncode=3)
     return REDIS_URL
+
+
+@pytest.fixture
+def own_redis() -> str:
+    """The URL of a Redis of the test's own, for tests that a background replica sharing the
+    suite's database could race (a matchmaker sweeping claims, a sweeper taking the oldest marks)."""
+    with RedisServer(durable=False) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")

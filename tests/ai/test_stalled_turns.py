@@ -7,13 +7,11 @@ import asyncio
 import time
 
 import grpc
-import pytest
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.client.session import signed_in
 from services.core.store import DUE_KEY
 from tests.platform.test_match_driver import Client
-from tests.support.redis_db import RedisServer
 from tests.support.server import ServerThread
 
 
@@ -28,14 +26,6 @@ class FlakyTurns:
         if not self.up:
             raise ConnectionError("broker unreachable")
         self.queued.append((match_id, seat, version))
-
-
-@pytest.fixture
-def own_redis():
-    """A Redis of the test's own: the sweep takes the oldest due marks first, and the suite's database holds
-    other tests' marks, older than this one's."""
-    with RedisServer(durable=False) as server:
-        yield server.url
 
 
 def test_a_turn_that_could_not_be_queued_is_queued_again_once(own_redis):
