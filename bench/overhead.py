@@ -78,23 +78,25 @@ async def _resolutions(redis_url: str, pairs: int) -> dict:
 
 
 def metric_updates_us(repeat: int = 20000) -> float:
-    """The metric updates of one battle resolved through Combat.Resolve, timed alone:
-    the RPC interceptor's histogram and counter, the resolution histogram and counter,
-    two Redis timers, one dice timer and the events counter."""
-    t0 = time.perf_counter()
+    """The metric updates of one battle resolved through Combat.Resolve, timed alone, as the
+    hot path makes them (each child bound once): the RPC interceptor's histogram and counter,
+    the resolution histogram and counter, two Redis timers, one dice timer and the events counter."""
+    from services.core.instrumented_store import _STORE_SECONDS
+    from services.core.matches import DICE_DRAWS, EVENTS_PUBLISHED, RESOLUTION_SECONDS, RESOLUTIONS
+    from services.rpc.edge import RPC_SECONDS, RPC_TOTAL
+
+    clock = time.perf_counter
+    t0 = clock()
     for _ in range(repeat):
-        METRICS.rpc_seconds.labels("Combat", "Resolve").observe(0.002)
-        METRICS.rpc_total.labels("Combat", "Resolve", "OK").inc()
-        with METRICS.store_seconds.labels("load").time():
-            pass
-        with METRICS.dice_calls.labels(GAME).time():
-            pass
-        with METRICS.store_seconds.labels("commit").time():
-            pass
-        METRICS.events_published.labels(GAME).inc(6)
-        METRICS.resolution_seconds.labels(GAME, "combat", "fight").observe(0.002)
-        METRICS.resolutions.labels(GAME, "combat", "fight", "ok").inc()
-    return (time.perf_counter() - t0) / repeat * 1e6
+        RPC_SECONDS("Combat", "Resolve").observe(0.002)
+        RPC_TOTAL("Combat", "Resolve", "OK").inc()
+        _STORE_SECONDS("load").observe(clock() - t0)
+        DICE_DRAWS(GAME).observe(clock() - t0)
+        _STORE_SECONDS("commit").observe(clock() - t0)
+        EVENTS_PUBLISHED(GAME).inc(6)
+        RESOLUTION_SECONDS(GAME, "combat", "fight").observe(0.002)
+        RESOLUTIONS(GAME, "combat", "fight", "ok").inc()
+    return (clock() - t0) / repeat * 1e6
 
 
 def measure(redis_url: str, pairs: int = PAIRS) -> dict:

@@ -8,17 +8,20 @@ that raises is timed too: a slow Redis shows however the call ended. The rest pa
 through untimed: the indexes beside a match are off the hot path, and a `follow_log` batch
 waits on news, not on Redis.
 
-The children of the histogram are bound once (a lookup by label costs twice an observe)
-and bound again when `METRICS.switched_off()` swaps the metrics, so the benchmark of the
-instrumentation's cost switches these off as well.
+The histogram's children are bound once per operation (services/core/metrics.py `Children`),
+and `METRICS.switched_off()` switches them off as well, for the benchmark of the
+instrumentation's own cost.
 """
 from __future__ import annotations
 
+from time import perf_counter
 from typing import AsyncIterator, Iterable, Mapping
 
-from services.core.metrics import METRICS
+from services.core.metrics import Children
 from services.core.store_contract import Committed, MatchStore
 from shared.eventlog import LoggedEvent
+
+_STORE_SECONDS = Children("store_seconds")
 
 
 class InstrumentedStore:
@@ -26,39 +29,40 @@ class InstrumentedStore:
 
     def __init__(self, inner: MatchStore):
         self.inner = inner
-        self._histogram = None
-        self._timers: dict[str, object] = {}
-
-    def _timer(self, op: str):
-        histogram = METRICS.store_seconds
-        if histogram is not self._histogram:
-            self._histogram, self._timers = histogram, {}
-        timer = self._timers.get(op)
-        if timer is None:
-            timer = self._timers[op] = histogram.labels(op)
-        return timer.time()
 
     async def load(self, match_id: str) -> dict[str, bytes]:
-        with self._timer("load"):
+        start = perf_counter()
+        try:
             return await self.inner.load(match_id)
+        finally:
+            _STORE_SECONDS("load").observe(perf_counter() - start)
 
     async def load_for_action(self, match_id: str, action_id: str) -> tuple[dict[str, bytes], str | None]:
-        with self._timer("load"):
+        start = perf_counter()
+        try:
             return await self.inner.load_for_action(match_id, action_id)
+        finally:
+            _STORE_SECONDS("load").observe(perf_counter() - start)
 
     async def commit(self, match_id: str, *, new: bool = False, expected_version: int | None, expected_seq: int,
                      fields: Mapping[str, str | bytes | int], events: Iterable[LoggedEvent], ttl_s: int,
                      action_id: str = "", answer: str = "", action_ttl_s: int = 86400,
                      ai_due: bool = False) -> Committed:
-        with self._timer("commit"):
+        start = perf_counter()
+        try:
             return await self.inner.commit(match_id, new=new, expected_version=expected_version,
                                            expected_seq=expected_seq, fields=fields, events=events, ttl_s=ttl_s,
                                            action_id=action_id, answer=answer, action_ttl_s=action_ttl_s,
                                            ai_due=ai_due)
+        finally:
+            _STORE_SECONDS("commit").observe(perf_counter() - start)
 
     async def read_log(self, match_id: str, after_seq: int = 0, count: int | None = None) -> list[LoggedEvent]:
-        with self._timer("read_log"):
+        start = perf_counter()
+        try:
             return await self.inner.read_log(match_id, after_seq, count)
+        finally:
+            _STORE_SECONDS("read_log").observe(perf_counter() - start)
 
     def follow_log(self, match_id: str, after_seq: int, block_ms: int = 5000) -> AsyncIterator[list[LoggedEvent]]:
         return self.inner.follow_log(match_id, after_seq, block_ms)

@@ -27,7 +27,7 @@ from services.core.dice_sessions import PoolSpec
 from services.core.dicesource import DiceSource
 from services.core.errors import BadRequest, Conflict, NotFound, Precondition
 from services.core.jsontext import json_object
-from services.core.metrics import METRICS
+from services.core.metrics import Children
 from services.core.store_contract import MatchStore
 from services.core.tokens import hash_token
 from services.core.visibility import redact, sealer_for
@@ -42,6 +42,16 @@ MAX_CHANCE_STEPS = 10_000
 MAX_ACTION_BYTES = 16_384
 SEAT_KINDS = ("human", "ai")
 MAX_LISTED = 200  # a player's newest matches kept for ListMyMatches
+
+# the metrics of the resolution path, each child bound once per label set
+RESOLUTION_SECONDS = Children("resolution_seconds")
+RESOLUTIONS = Children("resolutions")
+DICE_DRAWS = Children("dice_calls")
+EVENTS_PUBLISHED = Children("events_published")
+MATCHES_CREATED = Children("matches_created")
+MATCHES_FINISHED = Children("matches_finished")
+CAS_CONFLICTS = Children("cas_conflicts")
+CAS_RETRIES = Children("cas_retries")
 
 
 @dataclass(frozen=True)
@@ -194,8 +204,8 @@ class Matches:
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
         await self.store.commit(match_id, expected_version=None, expected_seq=int(rec["seq"]), fields=fields,
                                 events=linked, ttl_s=self.match_ttl_s, ai_due=due is not None)
-        METRICS.matches_created.labels(game).inc()
-        METRICS.events_published.labels(game).inc(len(linked))
+        MATCHES_CREATED(game).inc()
+        EVENTS_PUBLISHED(game).inc(len(linked))
         await self.store.list_for_players(match_id, {p for p in players if p}, MAX_LISTED, self.match_ttl_s)
         if not finished:
             await self.store.census_started(game, match_id)
@@ -223,7 +233,7 @@ class Matches:
                                         events=linked, ttl_s=self.finished_ttl_s)
             except Conflict:
                 continue
-            METRICS.events_published.labels(rec.game).inc(len(linked))
+            EVENTS_PUBLISHED(rec.game).inc(len(linked))
             await self.store.census_ended(rec.game, match_id)
             await self.ai.finished(match_id)
             return True
@@ -251,8 +261,9 @@ class Matches:
             outcome = "conflict" if isinstance(exc, Conflict) else "invalid"
             raise
         finally:
-            METRICS.resolution_seconds.labels(probe["game"], domain, probe["kind"]).observe(time.perf_counter() - start)
-            METRICS.resolutions.labels(probe["game"], domain, probe["kind"], outcome).inc()
+            game, kind = probe["game"], probe["kind"]
+            RESOLUTION_SECONDS(game, domain, kind).observe(time.perf_counter() - start)
+            RESOLUTIONS(game, domain, kind, outcome).inc()
 
     async def _act_retrying(self, match_id, claim, action_id, expected_version, action, domain, probe) -> ActResult:
         last_error: Conflict | None = None
@@ -265,11 +276,11 @@ class Matches:
             try:
                 return await self._act_once(rec, claim, action_id, expected_version, action, domain, probe)
             except Conflict as exc:
-                METRICS.cas_conflicts.labels("act").inc()
+                CAS_CONFLICTS("act").inc()
                 if expected_version:
                     raise
                 if attempt + 1 < self.retries:
-                    METRICS.cas_retries.labels("act").inc()
+                    CAS_RETRIES("act").inc()
                 last_error = exc
         raise last_error  # type: ignore[misc]
 
@@ -321,9 +332,9 @@ class Matches:
                                        answer=answer, action_ttl_s=self.action_ttl_s, ai_due=due is not None)
         if done.replayed:
             return await self._replayed(await self.load(match_id), done.answer, claim)
-        METRICS.events_published.labels(rec.game).inc(len(linked))
+        EVENTS_PUBLISHED(rec.game).inc(len(linked))
         if finished:
-            METRICS.matches_finished.labels(rec.game).inc()
+            MATCHES_FINISHED(rec.game).inc()
             await self.store.census_ended(rec.game, match_id)
             await self.ai.finished(match_id)
             await self._rate(rec, outcome)
@@ -369,8 +380,11 @@ class Matches:
                 return state, cursor
             request = engine.chance_request(state)
             pools = [PoolSpec(p.purpose, p.count, tuple(p.faces)) for p in request.pools]
-            with METRICS.dice_calls.labels(engine.name).time():
+            drawing = time.perf_counter()
+            try:
                 faces, nonces = await self.dice.draw(match_id, dice_token, raw, cursor, pools)
+            finally:
+                DICE_DRAWS(engine.name).observe(time.perf_counter() - drawing)
             events.append(("roll", dicelog.roll_body([p.to_body() for p in pools], faces, nonces, request.secret)))
             state, chance_events = engine.apply_chance(state, faces)
             events += [(e["type"], e) for e in chance_events]

@@ -3,6 +3,10 @@
 Labels are bounded: game names, action domains and kinds (the engines' own words),
 RPC services, methods and status codes, queue names; never match ids or seats.
 
+The hot path never looks a child up by its label values (a lookup costs twice an observe)
+nor formats a label: it holds each metric's children in a `Children`, bound at their first
+use and kept for the life of the process.
+
 Three kinds of figure live here:
 * `METRICS`: counters and histograms the code updates as it works (the resolution
   path, dice, compare-and-set, events, RPCs, AI turns);
@@ -101,6 +105,33 @@ class _NullMetric:
 
 _NULL = _NullMetric()
 METRICS = _Metrics()
+
+
+class Children:
+    """The children of one labelled metric of METRICS, each bound once per label set:
+    `RESOLUTIONS = Children("resolutions")`, then `RESOLUTIONS(game, domain, kind, outcome).inc()`
+    costs a dict look-up by the tuple of label values, never a `.labels(...)`.
+
+    Inside `METRICS.switched_off()` it hands out the no-op metric and keeps its children,
+    so the benchmark that alternates with and without metrics binds nothing twice."""
+
+    __slots__ = ("name", "metric", "children")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.metric = None
+        self.children: dict[tuple, object] = {}
+
+    def __call__(self, *labels):
+        metric = getattr(METRICS, self.name)
+        if metric is not self.metric:
+            if metric is _NULL:
+                return _NULL
+            self.metric, self.children = metric, {}
+        child = self.children.get(labels)
+        if child is None:
+            child = self.children[labels] = metric.labels(*labels)
+        return child
 
 
 def _prime_known_games() -> None:

@@ -25,7 +25,7 @@ import grpc
 
 from services.core import errors as perr
 from services.core import seats
-from services.core.metrics import METRICS
+from services.core.metrics import Children
 from services.rpc import caps
 from shared.engine import errors as eerr
 
@@ -228,15 +228,30 @@ class QuotaInterceptor(grpc.aio.ServerInterceptor):
         return _before(await continuation(details), count)
 
 
+RPC_SECONDS = Children("rpc_seconds")
+RPC_TOTAL = Children("rpc_total")
+
+
+def service_and_method(path: str | None) -> tuple[str, str]:
+    """("Combat", "Resolve") of "/archmage.combat.v1.Combat/Resolve": the labels of a call."""
+    service, _, method = (path or "?/?").lstrip("/").rpartition("/")
+    return service.rsplit(".", 1)[-1] or "?", method
+
+
 class MetricsInterceptor(grpc.aio.ServerInterceptor):
+    def __init__(self) -> None:
+        # a served method's labels, parsed at its first call (only methods with a handler: bounded)
+        self._labels: dict[str, tuple[str, str]] = {}
+
     async def intercept_service(self, continuation, details):
         handler = await continuation(details)
         if handler is None:  # an unknown method: gRPC answers UNIMPLEMENTED; no series for a client-chosen name
             return None
-        path = (details.method or "?/?").lstrip("/")
-        service, _, method = path.rpartition("/")
-        service = service.rsplit(".", 1)[-1] or "?"
-        seconds = METRICS.rpc_seconds.labels(service, method)
+        labels = self._labels.get(details.method)
+        if labels is None:
+            labels = self._labels[details.method] = service_and_method(details.method)
+        service, method = labels
+        seconds = RPC_SECONDS(service, method)
 
         def code_of(context, failed: BaseException | None) -> str:
             code = context.code()
@@ -257,7 +272,7 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
                         failed = exc
                         raise
                     finally:
-                        METRICS.rpc_total.labels(service, method, code_of(context, failed)).inc()
+                        RPC_TOTAL(service, method, code_of(context, failed)).inc()
                 return stream
 
             async def unary(request, context):
@@ -270,7 +285,7 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):
                     raise
                 finally:
                     seconds.observe(time.perf_counter() - start)
-                    METRICS.rpc_total.labels(service, method, code_of(context, failed)).inc()
+                    RPC_TOTAL(service, method, code_of(context, failed)).inc()
             return unary
 
         return _wrap(handler, around)
