@@ -50,6 +50,7 @@ async def run(combat_addr: str, mm_addr: str, redis_url: str, seconds: float, in
     fight = json.dumps(FIGHT)
     used: list[str] = []
     latencies: list[float] = []
+    answered = 0  # every call answered, the warm-up's too: the services' CPU is read over the whole run
     errors: dict[str, int] = {}
     loop = asyncio.get_running_loop()
     measure_from = loop.time() + WARMUP_S
@@ -59,6 +60,7 @@ async def run(combat_addr: str, mm_addr: str, redis_url: str, seconds: float, in
         combat = combat_pb2_grpc.CombatStub(channel)
 
         async def slot(pair) -> None:
+            nonlocal answered
             n = 0
             arming: dict[str, asyncio.Future] = {}
             while True:
@@ -79,6 +81,7 @@ async def run(combat_addr: str, mm_addr: str, redis_url: str, seconds: float, in
                     except grpc.aio.AioRpcError as exc:
                         errors[exc.code().name] = errors.get(exc.code().name, 0) + 1
                     else:
+                        answered += 1
                         if t0 >= measure_from:
                             latencies.append(loop.time() - t0)
                     # arm this match again while the other one fights
@@ -96,6 +99,7 @@ async def run(combat_addr: str, mm_addr: str, redis_url: str, seconds: float, in
     await r.aclose()
     result = summary(latencies, seconds, errors)
     result["matches"] = len(matches)
+    result["answered"] = answered
     return result
 
 

@@ -3,7 +3,10 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
 
     echo_rps, echo_p99_ms          bare grpc.aio unary echo, separate processes, 16 in flight
     combat_rps, combat_p50_ms,     Combat.Resolve battles through the split platform (combat
-    combat_p99_ms                  service, Redis, dice), from a client process, 16 in flight
+    combat_p99_ms                  service, Redis, dice in process), from a client process, 16 in flight;
+    combat_cpu_us_per_action       and the CPU the combat and dice processes spent per battle
+    combat_dice_service_*          the same with DICE_MODE=service (a gRPC hop to the dice service per
+                                   chance step); dice_service_cost_us_per_action is the difference
     combat_vs_echo, combat_p99_vs_echo
     engine_battles_per_s           the engine's battle resolution alone, in process
     ai_matches_per_min             all-AI Tower matches, services split, two Celery workers
@@ -69,12 +72,34 @@ def run_combat(p: SplitPlatform, redis_url: str, seconds: float) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+SPLIT_ENV = {"MATCH_TTL_S": "3600", "FINISHED_TTL_S": "600"}
+
+
+def combat_figures(p: SplitPlatform, redis_url: str, seconds: float, prefix: str) -> dict:
+    """The combat load on `p`, with the CPU the combat and dice processes spent per battle
+    (every answered call, the warm-up's too, over the CPU of the whole load)."""
+    before = p.cpu_seconds("combat", "dice")
+    combat = run_combat(p, redis_url, seconds)
+    cpu = p.cpu_seconds("combat", "dice") - before
+    name = lambda figure: f"{prefix}_{figure}" if prefix else f"combat_{figure}"
+    return {name("rps"): combat["rps"], name("p50_ms"): combat["p50_ms"], name("p99_ms"): combat["p99_ms"],
+            name("errors"): sum(combat["errors"].values()),
+            name("cpu_us_per_action"): cpu / max(combat["answered"], 1) * 1e6}
+
+
 ROWS = [  # figure, unit, what it is
     ("echo_rps", "calls/s", "bare grpc.aio unary echo, 16 in flight"),
     ("echo_p99_ms", "ms", "its p99 latency"),
     ("combat_rps", "battles/s", "Combat.Resolve end to end (split, Redis, dice), 16 in flight"),
     ("combat_p50_ms", "ms", "its median latency"),
     ("combat_p99_ms", "ms", "its p99 latency"),
+    ("combat_cpu_us_per_action", "us", "CPU of the combat and dice processes per battle"),
+    ("combat_dice_service_rps", "battles/s", "the same load with DICE_MODE=service (a hop to dice per roll)"),
+    ("combat_dice_service_p50_ms", "ms", "its median latency"),
+    ("combat_dice_service_p99_ms", "ms", "its p99 latency"),
+    ("combat_dice_service_cpu_us_per_action", "us", "CPU of the combat and dice processes per battle"),
+    ("dice_service_cost_us_per_action", "us", "what the hop to the dice service adds per battle, in CPU"),
+    ("dice_service_vs_inprocess_rps", "x", "combat_dice_service_rps / combat_rps"),
     ("combat_vs_echo", "x", "combat_rps / echo_rps"),
     ("combat_p99_vs_echo", "x", "combat_p99_ms / echo_p99_ms"),
     ("engine_battles_per_s", "battles/s", "the engine alone, in process"),
@@ -166,15 +191,18 @@ def main(argv: list[str] | None = None) -> dict:
 
     figures.update(durability())
 
-    print("split platform: combat load, then all-AI matches...", flush=True)
-    env = {"DICE_MODE": "inprocess", "MATCH_TTL_S": "3600", "FINISHED_TTL_S": "600"}
-    with SplitPlatform(redis_url, workers=2, env=env) as p:
-        combat = run_combat(p, redis_url, args.seconds)
-        figures.update(combat_rps=combat["rps"], combat_p50_ms=combat["p50_ms"], combat_p99_ms=combat["p99_ms"],
-                       combat_errors=sum(combat["errors"].values()))
+    print("split platform, dice in process: combat load, then all-AI matches...", flush=True)
+    with SplitPlatform(redis_url, workers=2, env=dict(SPLIT_ENV, DICE_MODE="inprocess")) as p:
+        figures.update(combat_figures(p, redis_url, args.seconds, ""))
         from bench.ai_matches import play
 
         figures.update(play(p.addr["board"], p.addr["matchmaking"], args.ai_seconds))
+    print("split platform, dice from the dice service: combat load...", flush=True)
+    with SplitPlatform(redis_url, workers=1, env=dict(SPLIT_ENV, DICE_MODE="service")) as p:
+        figures.update(combat_figures(p, redis_url, args.seconds, "combat_dice_service"))
+    figures["dice_service_cost_us_per_action"] = (figures["combat_dice_service_cpu_us_per_action"]
+                                                  - figures["combat_cpu_us_per_action"])
+    figures["dice_service_vs_inprocess_rps"] = figures["combat_dice_service_rps"] / figures["combat_rps"]
     figures["combat_vs_echo"] = figures["combat_rps"] / figures["echo_rps"]
     figures["combat_p99_vs_echo"] = figures["combat_p99_ms"] / figures["echo_p99_ms"]
 
@@ -185,7 +213,7 @@ def main(argv: list[str] | None = None) -> dict:
         figures.update(matchmaking_bench.main())
 
     meta = {"cores": os.cpu_count(), "python": platform.python_version(), "inflight": INFLIGHT,
-            "dice_mode": "inprocess", "seconds_per_load": args.seconds, "ai_seconds": args.ai_seconds,
+            "dice_modes": ["inprocess", "service"], "seconds_per_load": args.seconds, "ai_seconds": args.ai_seconds,
             "bench_seconds": round(time.monotonic() - started, 1),
             "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     results = {k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}

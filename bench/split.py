@@ -3,16 +3,23 @@ per service and a Celery worker with N pool processes), on free ports, for the
 benchmark and the monitoring tests. Everything it started stops with it."""
 from __future__ import annotations
 
+import os
 import secrets
 import signal
 import sys
 import urllib.request
+from pathlib import Path
 
 from services.runtime.launcher import SERVICES, free_port
 from tests.support.processes import Child
 
 READY = "Ctrl-C stops everything"
 WORKER_OFFSET = 9  # the launcher serves the AI worker's /metrics on METRICS_PORT + 9
+
+
+def process_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
 class SplitPlatform:
@@ -58,6 +65,27 @@ class SplitPlatform:
 
     def output(self) -> str:
         return self.child.output()
+
+    def service_pids(self) -> dict[str, int]:
+        """The pid of each service process the launcher started (its children run
+        `services.runtime.main <name>`)."""
+        pids = {}
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                argv = (proc / "cmdline").read_bytes().split(b"\0")
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == self.child.pid and b"services.runtime.main" in argv:
+                pids[argv[argv.index(b"services.runtime.main") + 1].decode()] = int(proc.name)
+        return pids
+
+    def cpu_seconds(self, *names: str) -> float:
+        """CPU time (user and system) the named service processes have used so far."""
+        pids = self.service_pids()
+        return sum(process_cpu_seconds(pids[name]) for name in names)
 
     def all_metrics_ports(self) -> dict[str, int]:
         return {**self.metrics, "ai-worker": self.worker_metrics}
