@@ -74,6 +74,7 @@ class Settings:
     finished_ttl_s: int = 24 * 3600  # a finished match stays readable (and verifiable) this long
     action_id_ttl_s: int = 24 * 3600
     cas_retries: int = 8
+    match_cache: int = 2000  # matches whose newest record a serving process keeps decoded (0: none)
     max_message_bytes: int = 1 << 20
     ai_enabled: bool = True  # queue AI turns on Celery
     ai_queue: str = "ai"
@@ -132,6 +133,7 @@ class Settings:
             finished_ttl_s=_int(env, "FINISHED_TTL_S", 24 * 3600),
             action_id_ttl_s=_int(env, "ACTION_ID_TTL_S", 24 * 3600),
             cas_retries=_int(env, "CAS_RETRIES", 8),
+            match_cache=_int(env, "MATCH_CACHE", 2000),
             max_message_bytes=_int(env, "MAX_MESSAGE_BYTES", 1 << 20),
             ai_enabled=ai_enabled,
             ai_queue=_get(env, "AI_QUEUE", "ai"),

@@ -47,13 +47,13 @@ class InstrumentedStore:
     async def commit(self, match_id: str, *, new: bool = False, expected_version: int | None, expected_seq: int,
                      fields: Mapping[str, str | bytes | int], events: Iterable[LoggedEvent], ttl_s: int,
                      action_id: str = "", answer: str = "", action_ttl_s: int = 86400,
-                     ai_due: bool = False) -> Committed:
+                     ai_due: bool = False, expected_head: str | None = None) -> Committed:
         start = perf_counter()
         try:
             return await self.inner.commit(match_id, new=new, expected_version=expected_version,
                                            expected_seq=expected_seq, fields=fields, events=events, ttl_s=ttl_s,
                                            action_id=action_id, answer=answer, action_ttl_s=action_ttl_s,
-                                           ai_due=ai_due)
+                                           ai_due=ai_due, expected_head=expected_head)
         finally:
             _STORE_SECONDS("commit").observe(perf_counter() - start)
 

@@ -4,8 +4,19 @@ Every action follows one path: load the record (one HGETALL), check the seat,
 apply the action with the game's engine, fulfil every chance step with the
 match's dice, then commit state, events, dice cursor and the action id in one
 compare-and-set. A lost race is retried on fresh state (or answered ABORTED when
-the client pinned a version). When the next seat to act is an AI, its turn is
-queued. Rules live in the engines; this module only moves state around them.
+the client pinned a version).
+
+In the common case the load is skipped: the process keeps the record it last committed
+of each match it served lately, decoded (`RecordCache`), and applies the action to that
+copy. The copy is only a guess; the compare-and-set decides. It commits only if the
+match is still at the copy's version, log position and log head and the action id is
+new, so a copy made stale by another process (or by a Redis that lost its last second)
+is never applied: the commit refuses it and the action runs again on a fresh load. An
+action the rules refuse on a copy is also tried again on a fresh load before it is
+answered, so every answer but a commit's own comes from the record as Redis holds it.
+
+When the next seat to act is an AI, its turn is queued. Rules live in the engines; this
+module only moves state around them.
 
 Every write goes through the match store (services/core/store_contract.py), which is
 handed in already wrapped with its metrics (services/core/instrumented_store.py); the
@@ -13,10 +24,12 @@ AI seats' turns are scheduled by services/core/ai_turns.py.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import AsyncIterator, Sequence
 
@@ -52,6 +65,7 @@ MATCHES_CREATED = Children("matches_created")
 MATCHES_FINISHED = Children("matches_finished")
 CAS_CONFLICTS = Children("cas_conflicts")
 CAS_RETRIES = Children("cas_retries")
+RECORD_CACHE = Children("record_cache")
 
 
 @dataclass(frozen=True)
@@ -98,6 +112,45 @@ class MatchRecord:
         return json.loads(raw) if raw else {}
 
 
+class RecordCache:
+    """The newest record this process committed of each match it served lately, decoded:
+    a bounded LRU of `size` matches (0 keeps none). A match's entry is replaced only by a
+    newer version, so two commits of one match finishing out of order never leave the
+    older behind."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._records: OrderedDict[str, MatchRecord] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def get(self, match_id: str) -> "MatchRecord | None":
+        rec = self._records.get(match_id)
+        if rec is not None:
+            self._records.move_to_end(match_id)
+        return rec
+
+    def keep(self, rec: "MatchRecord") -> None:
+        if self.size <= 0:
+            return
+        held = self._records.get(rec.match_id)
+        if held is not None and held.version >= rec.version:
+            return
+        self._records[rec.match_id] = rec
+        self._records.move_to_end(rec.match_id)
+        while len(self._records) > self.size:
+            self._records.popitem(last=False)
+
+    def drop(self, match_id: str) -> None:
+        self._records.pop(match_id, None)
+
+
+def _stored(value) -> bytes:
+    """A field as Redis hands it back: bytes (an int or a str as its text)."""
+    return value if isinstance(value, bytes) else str(value).encode()
+
+
 @dataclass(frozen=True)
 class ActResult:
     version: int
@@ -128,8 +181,10 @@ def _known_kinds(engine: GameEngine, rec: "MatchRecord") -> set[str]:
 class Matches:
     def __init__(self, store: MatchStore, dice: DiceSource, notifier: TurnNotifier | None = None, *,
                  match_ttl_s: int = 7 * 24 * 3600, finished_ttl_s: int = 24 * 3600,
-                 action_ttl_s: int = 24 * 3600, retries: int = 8, ratings=None, ai_key_file: str = ""):
+                 action_ttl_s: int = 24 * 3600, retries: int = 8, ratings=None, ai_key_file: str = "",
+                 cached_matches: int = 2000):
         self.store = store
+        self.records = RecordCache(cached_matches)  # MATCH_CACHE: the copies the common case acts on
         self.ai_key_file = ai_key_file  # AI_KEY_FILE; empty = the AI key kept in Redis
         self._ai_key: bytes | None = None
         self.ratings = ratings  # services.players.ratings.Ratings: rated matches change it when they end
@@ -266,6 +321,21 @@ class Matches:
             RESOLUTIONS(game, domain, kind, outcome).inc()
 
     async def _act_retrying(self, match_id, claim, action_id, expected_version, action, domain, probe) -> ActResult:
+        cached = self.records.get(match_id)
+        if cached is not None:
+            # one round trip: the commit checks the copy is still the match's newest
+            try:
+                result = await self._act_once(cached, claim, action_id, expected_version, action, domain, probe)
+            except Exception as exc:
+                if probe.get("committed"):
+                    raise  # it is in Redis: never run twice
+                self.records.drop(match_id)
+                RECORD_CACHE("stale" if isinstance(exc, Conflict) else "rechecked").inc()
+            else:
+                RECORD_CACHE("hit").inc()
+                return result
+        else:
+            RECORD_CACHE("miss").inc()
         last_error: Conflict | None = None
         for attempt in range(self.retries):
             # one round trip reads the match and whether this action id was applied before
@@ -328,10 +398,19 @@ class Matches:
         due = self.ai.due_after(engine, state, rec.seat_kinds, rec.legacy_ai_tokens)
         answer = json.dumps({"version": version, "first": linked[0].seq, "last": linked[-1].seq})
         done = await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq,
-                                       fields=fields, events=linked, ttl_s=ttl, action_id=action_id,
-                                       answer=answer, action_ttl_s=self.action_ttl_s, ai_due=due is not None)
+                                       expected_head=rec.head, fields=fields, events=linked, ttl_s=ttl,
+                                       action_id=action_id, answer=answer, action_ttl_s=self.action_ttl_s,
+                                       ai_due=due is not None)
+        probe["committed"] = True
         if done.replayed:
+            self.records.drop(match_id)  # another process applied it: this copy may be behind
             return await self._replayed(await self.load(match_id), done.answer, claim)
+        if finished:
+            self.records.drop(match_id)
+        else:
+            self.records.keep(dataclasses.replace(
+                rec, version=version, seq=linked[-1].seq, head=linked[-1].hash, cursor=cursor, state=state,
+                raw={**rec.raw, **{k: _stored(v) for k, v in fields.items()}}))
         EVENTS_PUBLISHED(rec.game).inc(len(linked))
         if finished:
             MATCHES_FINISHED(rec.game).inc()

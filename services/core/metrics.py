@@ -47,6 +47,9 @@ class _Metrics:
             "archmage_cas_conflicts_total", "Compare-and-set writes that lost a race", ["op"])
         self.cas_retries = Counter(
             "archmage_cas_retries_total", "Lost compare-and-set races retried on fresh state", ["op"])
+        self.record_cache = Counter(
+            "archmage_record_cache_total", "Actions by how the serving process's copy of the match served them "
+            "(hit, miss, stale, rechecked)", ["result"])
         self.events_published = Counter(
             "archmage_events_published_total", "Events appended to match event streams", ["game"])
         self.matches_created = Counter("archmage_matches_created_total", "Matches created", ["game"])
@@ -72,6 +75,8 @@ class _Metrics:
         for game in games:
             for metric in (self.matches_created, self.matches_finished, self.events_published):
                 metric.labels(game)
+        for result in ("hit", "miss", "stale", "rechecked"):
+            self.record_cache.labels(result)
         for op in ("act", "rating"):
             self.cas_conflicts.labels(op)
             self.cas_retries.labels(op)

@@ -4,8 +4,8 @@ How the contract's guarantees are kept here:
 * every key of match M is hash-tagged `{m:M}` (the record `{m:M}`, the log `{m:M}:log`,
   an action's answer `{m:M}:act:<id>`), so a match lives in one Cluster slot and its script
   stays legal when Redis is sharded;
-* `commit` is one Lua script in one round trip: it checks the action id, then the version
-  and the log position, and only then writes the fields, appends the events (event seq n is
+* `commit` is one Lua script in one round trip: it checks the action id, then the version,
+  the log position and (when given) the log head, and only then writes the fields, appends the events (event seq n is
   stream entry "0-n", which makes the log gap-free and resumable), stores the answer and
   refreshes the TTLs. A script runs alone and reaches the AOF and the replicas as one
   transaction: whole or absent;
@@ -33,7 +33,8 @@ from shared.eventlog import LoggedEvent
 _COMMIT = """
 -- KEYS: 1 match hash, 2 event stream, 3 action-id key
 -- ARGV: 1 mode (new|update), 2 expected version ('' = any), 3 expected seq,
---       4 ttl, 5 action ttl, 6 answer ('' = none), 7 field count, fields..., event count, events...
+--       4 ttl, 5 action ttl, 6 answer ('' = none), 7 expected log head ('' = any),
+--       8 field count, fields..., event count, events...
 if ARGV[6] ~= '' then
   local prior = redis.call('GET', KEYS[3])
   if prior then return {'replayed', prior} end
@@ -43,12 +44,13 @@ if ARGV[1] == 'new' then
   if exists == 1 then return {'exists', ''} end
 else
   if exists == 0 then return {'missing', ''} end
-  local cur = redis.call('HMGET', KEYS[1], 'v', 'seq')
+  local cur = redis.call('HMGET', KEYS[1], 'v', 'seq', 'head')
   if ARGV[2] ~= '' and cur[1] ~= ARGV[2] then return {'conflict', cur[1] or ''} end
   if (cur[2] or '0') ~= ARGV[3] then return {'conflict', cur[1] or ''} end
+  if ARGV[7] ~= '' and cur[3] ~= ARGV[7] then return {'conflict', cur[1] or ''} end
 end
-local i = 8
-local nfields = tonumber(ARGV[7])
+local i = 9
+local nfields = tonumber(ARGV[8])
 if nfields > 0 then
   local args = {}
   for j = 0, nfields * 2 - 1 do args[#args + 1] = ARGV[i + j] end
@@ -138,8 +140,9 @@ class RedisMatchStore:
         answer: str = "",
         action_ttl_s: int = 86400,
         ai_due: bool = False,
+        expected_head: str | None = None,
     ) -> Committed:
-        """Atomically check (action id, version, seq), write fields and append events; with
+        """Atomically check (action id, version, seq, head), write fields and append events; with
         `ai_due`, mark the match in DUE_KEY ahead of it (see MatchStore.commit)."""
         events = list(events)
         for n, e in enumerate(events, expected_seq + 1):
@@ -148,7 +151,8 @@ class RedisMatchStore:
         if events:  # the record names the end of its log
             fields = {**fields, "seq": events[-1].seq, "head": events[-1].hash}
         args: list = ["new" if new else "update", "" if expected_version is None else str(expected_version),
-                      str(expected_seq), ttl_s, action_ttl_s, answer if action_id else "", len(fields)]
+                      str(expected_seq), ttl_s, action_ttl_s, answer if action_id else "", expected_head or "",
+                      len(fields)]
         for k, v in fields.items():
             args += [k, v]
         args.append(len(events))

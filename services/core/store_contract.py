@@ -97,12 +97,17 @@ class MatchStore(Protocol):
         answer: str = "",
         action_ttl_s: int = 86400,
         ai_due: bool = False,
+        expected_head: str | None = None,
     ) -> Committed:
         """Write `fields` into the record and append `events` to the log, as one atomic step.
 
         * Compare-and-set: the commit happens only if the record's version is still
-          `expected_version` (None: any version) and its log position is still
-          `expected_seq`. Otherwise it raises Conflict and changes nothing at all.
+          `expected_version` (None: any version), its log position is still
+          `expected_seq` and, when `expected_head` is given, its log head (the hash of the
+          last event) is still that one. Otherwise it raises Conflict and changes nothing
+          at all. The head names one history: after a Redis restart lost a suffix of a match
+          and another commit took the same version and seq, only the head tells the two apart
+          (a writer that kept a copy of the record, services/core/matches.py, passes it).
         * Creation: with `new`, the record must not exist yet (Conflict if it does); without,
           it must (NotFound if it does not, or expired).
         * Idempotence: with an `action_id` (and a non-empty `answer` to store under it; an

@@ -52,7 +52,8 @@ class Platform:
         self._resumer: asyncio.Task | None = None
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
                                finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
-                               retries=settings.cas_retries, ratings=self.ratings, ai_key_file=settings.ai_key_file)
+                               retries=settings.cas_retries, ratings=self.ratings, ai_key_file=settings.ai_key_file,
+                               cached_matches=settings.match_cache)
 
     def bindings(self, names) -> list[tuple]:
         from services.board.handlers import SERVICE as BOARD

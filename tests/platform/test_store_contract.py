@@ -113,6 +113,20 @@ def test_a_stale_log_position_is_refused_and_changes_nothing(run):
     assert after == before
 
 
+def test_another_log_head_is_refused_and_changes_nothing_though_version_and_seq_match(run):
+    async def scenario(store):
+        mid = await created(store)
+        head = (await store.load(mid))["head"].decode()
+        await step(store, mid, expected_head=head)  # the head it names is the record's: committed
+        before = await snapshot(store, mid)
+        with pytest.raises(Conflict):
+            await step(store, mid, expected_head=head, action_id="other", answer="x")  # a head of the past
+        return before, await snapshot(store, mid)
+
+    before, after = run(scenario)
+    assert after == before
+
+
 def test_of_many_writers_on_one_version_exactly_one_wins(run):
     async def scenario(store):
         mid = await created(store)
