@@ -37,7 +37,13 @@ class NotFound(PlatformError):
 
 
 class Conflict(PlatformError):
-    pass
+    """A compare-and-set that lost (or a client's stale version). A commit the store refused
+    may carry `record`: the record as it was when refused, so the loser retries without
+    loading it again (services/core/store_contract.py)."""
+
+    def __init__(self, *args, record: dict | None = None):
+        super().__init__(*args)
+        self.record = record
 
 
 class Unauthenticated(PlatformError):

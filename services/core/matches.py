@@ -11,7 +11,8 @@ of each match it served lately, decoded (`RecordCache`), and applies the action 
 copy. The copy is only a guess; the compare-and-set decides. It commits only if the
 match is still at the copy's version, log position and log head and the action id is
 new, so a copy made stale by another process (or by a Redis that lost its last second)
-is never applied: the commit refuses it and the action runs again on a fresh load. An
+is never applied: the commit refuses it, handing back the record as it is now, and the
+action runs again on that (a stale copy costs the two round trips of a load). An
 action the rules refuse on a copy is also tried again on a fresh load before it is
 answered, so every answer but a commit's own comes from the record as Redis holds it.
 
@@ -321,6 +322,7 @@ class Matches:
             RESOLUTIONS(game, domain, kind, outcome).inc()
 
     async def _act_retrying(self, match_id, claim, action_id, expected_version, action, domain, probe) -> ActResult:
+        fresh: dict | None = None  # the record a refused commit handed back: no load needed
         cached = self.records.get(match_id)
         if cached is not None:
             # one round trip: the commit checks the copy is still the match's newest
@@ -330,7 +332,9 @@ class Matches:
                 if probe.get("committed"):
                     raise  # it is in Redis: never run twice
                 self.records.drop(match_id)
-                RECORD_CACHE("stale" if isinstance(exc, Conflict) else "rechecked").inc()
+                stale = isinstance(exc, Conflict)
+                fresh = exc.record if stale else None
+                RECORD_CACHE("stale" if stale else "rechecked").inc()
             else:
                 RECORD_CACHE("hit").inc()
                 return result
@@ -338,8 +342,10 @@ class Matches:
             RECORD_CACHE("miss").inc()
         last_error: Conflict | None = None
         for attempt in range(self.retries):
-            # one round trip reads the match and whether this action id was applied before
-            raw, prior = await self.store.load_for_action(match_id, action_id)
+            if fresh is not None:  # its action id was not committed when the store refused the commit
+                raw, prior, fresh = fresh, None, None
+            else:  # one round trip reads the match and whether this action id was applied before
+                raw, prior = await self.store.load_for_action(match_id, action_id)
             rec = self._record(match_id, raw)
             if prior is not None:
                 return await self._replayed(rec, prior, claim)
@@ -352,6 +358,7 @@ class Matches:
                 if attempt + 1 < self.retries:
                     CAS_RETRIES("act").inc()
                 last_error = exc
+                fresh = exc.record
         raise last_error  # type: ignore[misc]
 
     async def _act_once(self, rec: "MatchRecord", claim, action_id, expected_version, action, domain,

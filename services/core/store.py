@@ -45,9 +45,11 @@ if ARGV[1] == 'new' then
 else
   if exists == 0 then return {'missing', ''} end
   local cur = redis.call('HMGET', KEYS[1], 'v', 'seq', 'head')
-  if ARGV[2] ~= '' and cur[1] ~= ARGV[2] then return {'conflict', cur[1] or ''} end
-  if (cur[2] or '0') ~= ARGV[3] then return {'conflict', cur[1] or ''} end
-  if ARGV[7] ~= '' and cur[3] ~= ARGV[7] then return {'conflict', cur[1] or ''} end
+  if (ARGV[2] ~= '' and cur[1] ~= ARGV[2]) or (cur[2] or '0') ~= ARGV[3]
+      or (ARGV[7] ~= '' and cur[3] ~= ARGV[7]) then
+    -- the loser gets the record as it is now: its retry needs no load of its own
+    return {'conflict', cur[1] or '', redis.call('HGETALL', KEYS[1])}
+  end
 end
 local i = 9
 local nfields = tonumber(ARGV[8])
@@ -160,10 +162,10 @@ class RedisMatchStore:
             args += [e.seq, e.type, e.body_json, e.prev_hash, e.hash]
         keys = [match_key(match_id), log_key(match_id), action_key(match_id, action_id or "-")]
         if ai_due:
-            status, detail = await self._marked_commit(match_id, keys, args)
+            reply = await self._marked_commit(match_id, keys, args)
         else:
-            status, detail = await self._commit(keys=keys, args=args)
-        status = status.decode()
+            reply = await self._commit(keys=keys, args=args)
+        status, detail = reply[0].decode(), reply[1]
         if status == "ok":
             return Committed(False, answer)
         if status == "replayed":
@@ -172,7 +174,10 @@ class RedisMatchStore:
             raise NotFound(f"no match or dice session {match_id!r}")
         if status == "exists":
             raise Conflict(f"match {match_id!r} already exists")
-        raise Conflict(f"match {match_id!r} changed meanwhile (now at version {detail.decode() or '?'})")
+        flat = reply[2]
+        record = {flat[i].decode(): flat[i + 1] for i in range(0, len(flat), 2)}
+        raise Conflict(f"match {match_id!r} changed meanwhile (now at version {detail.decode() or '?'})",
+                       record=record)
 
     async def _marked_commit(self, match_id: str, keys: list, args: list):
         """The due-AI mark, then the commit script, in one round trip (a plain pipeline: the

@@ -105,9 +105,12 @@ class MatchStore(Protocol):
           `expected_version` (None: any version), its log position is still
           `expected_seq` and, when `expected_head` is given, its log head (the hash of the
           last event) is still that one. Otherwise it raises Conflict and changes nothing
-          at all. The head names one history: after a Redis restart lost a suffix of a match
-          and another commit took the same version and seq, only the head tells the two apart
-          (a writer that kept a copy of the record, services/core/matches.py, passes it).
+          at all; the Conflict carries `record`, the record as it was when the commit was
+          refused (a snapshot, as `load` gives: the action id was not committed then), so
+          the loser retries on it without loading. The head names one history: after a
+          Redis restart lost a suffix of a match and another commit took the same version
+          and seq, only the head tells the two apart (a writer that kept a copy of the
+          record, services/core/matches.py, passes it).
         * Creation: with `new`, the record must not exist yet (Conflict if it does); without,
           it must (NotFound if it does not, or expired).
         * Idempotence: with an `action_id` (and a non-empty `answer` to store under it; an

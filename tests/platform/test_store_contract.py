@@ -119,12 +119,13 @@ def test_another_log_head_is_refused_and_changes_nothing_though_version_and_seq_
         head = (await store.load(mid))["head"].decode()
         await step(store, mid, expected_head=head)  # the head it names is the record's: committed
         before = await snapshot(store, mid)
-        with pytest.raises(Conflict):
+        with pytest.raises(Conflict) as refused:
             await step(store, mid, expected_head=head, action_id="other", answer="x")  # a head of the past
-        return before, await snapshot(store, mid)
+        return before, await snapshot(store, mid), refused.value.record
 
-    before, after = run(scenario)
+    before, after, record = run(scenario)
     assert after == before
+    assert record == before[0]  # the loser is handed the record as it is: no load to retry on it
 
 
 def test_of_many_writers_on_one_version_exactly_one_wins(run):
