@@ -11,6 +11,11 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
     engine_battles_per_s           the engine's battle resolution alone, in process
     ai_matches_per_min             all-AI Tower matches, services split, two Celery workers
     metrics_overhead_pct           instrumentation's cost on resolution (with vs without)
+    action_us_cached, _uncached    random Tower actions through the match driver on its copy of the
+                                   match vs a load each, in process (bench/actions.py)
+    play_*, play_split_*           ordinary random play end to end, embedded (as `make run`) and split,
+                                   with the share of actions served on a copy (bench/play_load.py)
+    ai_turn_p50_ms, _p95_ms        state change to the AI's action applied, watched (bench/ai_latency.py)
     policy_<game>_p50_ms, _p99_ms  each game's AI policy, per choice, in process
     games_per_s_<game>, copy_vs_json_<game>   the engines alone (bench/engines.py)
     wizards_rank2_share, wizards_encounters_*  all-AI Wizards, 28 days (bench/wizards_life.py)
@@ -87,6 +92,38 @@ def combat_figures(p: SplitPlatform, redis_url: str, seconds: float, prefix: str
             name("cpu_us_per_action"): cpu / max(combat["answered"], 1) * 1e6}
 
 
+CACHE_RESULTS = ("hit", "miss", "stale", "rechecked")
+
+
+def run_play(p: SplitPlatform, redis_url: str, seconds: float) -> dict:
+    out = subprocess.run([sys.executable, "-m", "bench.play_load", p.addr["board"], p.addr["combat"],
+                          p.addr["matchmaking"], redis_url, str(seconds), str(INFLIGHT)], cwd=ROOT,
+                         capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(f"the play load failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def play_figures(p: SplitPlatform, redis_url: str, seconds: float, prefix: str) -> dict:
+    """Ordinary random play on `p` (bench/play_load.py): its rate and latency, the CPU the
+    serving processes spent per action, and the share of actions served on a copy."""
+    serving = {p.metrics[name]: name for name in ("board", "combat")}.values()  # one of them when embedded
+
+    def copies() -> dict:
+        return {r: sum(p.counter("archmage_record_cache_total", s, result=r) for s in serving)
+                for r in CACHE_RESULTS}
+
+    before_cpu, before = p.cpu_seconds("board", "combat", "dice"), copies()
+    play = run_play(p, redis_url, seconds)
+    cpu, after = p.cpu_seconds("board", "combat", "dice") - before_cpu, copies()
+    served = {r: after[r] - before[r] for r in CACHE_RESULTS}
+    return {f"{prefix}_rps": play["rps"], f"{prefix}_p50_ms": play["p50_ms"], f"{prefix}_p99_ms": play["p99_ms"],
+            f"{prefix}_errors": sum(play["errors"].values()),
+            f"{prefix}_cpu_us_per_action": cpu / max(play["answered"], 1) * 1e6,
+            f"{prefix}_copy_hit_share": served["hit"] / max(sum(served.values()), 1),
+            f"{prefix}_copy_stale_share": served["stale"] / max(sum(served.values()), 1)}
+
+
 ROWS = [  # figure, unit, what it is
     ("echo_rps", "calls/s", "bare grpc.aio unary echo, 16 in flight"),
     ("echo_p99_ms", "ms", "its p99 latency"),
@@ -100,6 +137,15 @@ ROWS = [  # figure, unit, what it is
     ("combat_dice_service_cpu_us_per_action", "us", "CPU of the combat and dice processes per battle"),
     ("dice_service_cost_us_per_action", "us", "what the hop to the dice service adds per battle, in CPU"),
     ("dice_service_vs_inprocess_rps", "x", "combat_dice_service_rps / combat_rps"),
+    ("play_rps", "actions/s", "random legal Tower play end to end, embedded (as make run), 16 in flight"),
+    ("play_p50_ms", "ms", "its median latency"),
+    ("play_p99_ms", "ms", "its p99 latency"),
+    ("play_cpu_us_per_action", "us", "CPU of the serving process per action"),
+    ("play_copy_hit_share", "share", "actions applied to the process's copy of the match: one round trip"),
+    ("play_vs_echo", "x", "play_rps / echo_rps"),
+    ("play_split_rps", "actions/s", "the same play, split (board and combat in processes of their own)"),
+    ("play_split_cpu_us_per_action", "us", "CPU of the board, combat and dice processes per action"),
+    ("play_split_copy_hit_share", "share", "actions applied to a copy (one process's copy is stale after the other's)"),
     ("combat_vs_echo", "x", "combat_rps / echo_rps"),
     ("combat_p99_vs_echo", "x", "combat_p99_ms / echo_p99_ms"),
     ("engine_battles_per_s", "battles/s", "the engine alone, in process"),
@@ -126,6 +172,14 @@ ROWS = [  # figure, unit, what it is
     ("incantris_max_rounds", "rounds", "the longest of those matches (the stalemate ends any by round 100)"),
     ("ai_matches_per_min", "matches/min", "all-AI 2-seat Tower matches, split, 2 Celery workers"),
     ("ai_actions_per_s", "actions/s", "AI turns played in those matches"),
+    ("ai_turn_p50_ms", "ms", "AI turn, state change to the AI's action applied (watched), split, 2 workers"),
+    ("ai_turn_p95_ms", "ms", "its p95"),
+    ("action_us_cached", "us", "a random Tower action through the match driver on its copy, in process"),
+    ("action_us_uncached", "us", "the same with a load per action (MATCH_CACHE=0)"),
+    ("action_cpu_us_cached", "us", "its CPU, on the copy"),
+    ("action_cpu_us_uncached", "us", "its CPU, with a load"),
+    ("cached_vs_uncached", "x", "action_us_cached / action_us_uncached"),
+    ("store_trips_per_action_cached", "trips", "the store's round trips per action, on the copy"),
     ("metrics_overhead_pct", "%", "CPU of a resolution with vs without metrics (in process, paired)"),
     ("metrics_cpu_us_per_resolution", "us", "that cost per resolution"),
     ("metric_updates_us_per_resolution", "us", "the metric updates of one resolution, timed alone"),
@@ -187,6 +241,10 @@ def main(argv: list[str] | None = None) -> dict:
 
     figures.update(incantris_play())
     figures.update(measure(redis_url))
+    print("actions on the driver's copy of the match vs a load each, in process...", flush=True)
+    from bench.actions import measure as copied_actions
+
+    figures.update(copied_actions(redis_url))
     from bench.durability import measure as durability
 
     figures.update(durability())
@@ -194,12 +252,20 @@ def main(argv: list[str] | None = None) -> dict:
     print("split platform, dice in process: combat load, then all-AI matches...", flush=True)
     with SplitPlatform(redis_url, workers=2, env=dict(SPLIT_ENV, DICE_MODE="inprocess")) as p:
         figures.update(combat_figures(p, redis_url, args.seconds, ""))
+        figures.update(play_figures(p, redis_url, args.seconds, "play_split"))
         from bench.ai_matches import play
 
         figures.update(play(p.addr["board"], p.addr["matchmaking"], args.ai_seconds))
+        from bench.ai_latency import measure as ai_latency
+
+        figures.update(ai_latency(p.addr["board"], p.addr["matchmaking"]))
     print("split platform, dice from the dice service: combat load...", flush=True)
     with SplitPlatform(redis_url, workers=1, env=dict(SPLIT_ENV, DICE_MODE="service")) as p:
         figures.update(combat_figures(p, redis_url, args.seconds, "combat_dice_service"))
+    print("embedded, as make run starts it: ordinary play...", flush=True)
+    with SplitPlatform(redis_url, workers=1, env=dict(SPLIT_ENV, DICE_MODE="inprocess"), mode="embedded") as p:
+        figures.update(play_figures(p, redis_url, args.seconds, "play"))
+    figures["play_vs_echo"] = figures["play_rps"] / figures["echo_rps"]
     figures["dice_service_cost_us_per_action"] = (figures["combat_dice_service_cpu_us_per_action"]
                                                   - figures["combat_cpu_us_per_action"])
     figures["dice_service_vs_inprocess_rps"] = figures["combat_dice_service_rps"] / figures["combat_rps"]

@@ -1,6 +1,7 @@
 """The platform split on this machine, as `make run MODE=split` starts it (one process
-per service and a Celery worker with N pool processes), on free ports, for the
-benchmark and the monitoring tests. Everything it started stops with it."""
+per service and a Celery worker with N pool processes), or embedded, as `make run` starts
+it (every service in one process), on free ports, for the benchmark and the monitoring
+tests. Everything it started stops with it."""
 from __future__ import annotations
 
 import os
@@ -25,8 +26,10 @@ def process_cpu_seconds(pid: int) -> float:
 class SplitPlatform:
     """`with SplitPlatform(workers=2) as p:` p.addr["combat"], p.metrics["combat"], p.worker_metrics."""
 
-    def __init__(self, redis_url: str, workers: int = 2, queue: str | None = None, env: dict | None = None):
+    def __init__(self, redis_url: str, workers: int = 2, queue: str | None = None, env: dict | None = None,
+                 mode: str = "split"):
         self.redis_url = redis_url
+        self.mode = mode  # "embedded": every service in one process, as `make run` starts it
         self.workers = workers
         self.queue = queue or "ops-" + secrets.token_hex(4)
         self.extra_env = dict(env or {})
@@ -41,10 +44,14 @@ class SplitPlatform:
         env = dict(REDIS_URL=self.redis_url, ARCHMAGE_PORT=str(grpc_base),
                    METRICS_PORT=str(metrics_base), AI_QUEUE=self.queue, LOG_LEVEL="WARNING")
         env.update(self.extra_env)
-        self.addr = {name: f"127.0.0.1:{grpc_base + i}" for i, name in enumerate(SERVICES)}
-        self.metrics = {name: metrics_base + 1 + i for i, name in enumerate(SERVICES)}
+        if self.mode == "embedded":
+            self.addr = {name: f"127.0.0.1:{grpc_base}" for name in SERVICES}
+            self.metrics = {name: metrics_base for name in SERVICES}
+        else:
+            self.addr = {name: f"127.0.0.1:{grpc_base + i}" for i, name in enumerate(SERVICES)}
+            self.metrics = {name: metrics_base + 1 + i for i, name in enumerate(SERVICES)}
         self.worker_metrics = metrics_base + WORKER_OFFSET
-        self.child = Child("launcher", [sys.executable, "-m", "services.runtime.launcher", "--mode", "split",
+        self.child = Child("launcher", [sys.executable, "-m", "services.runtime.launcher", "--mode", self.mode,
                                         "--workers", str(self.workers)], env)
         try:
             # the services answer health checks, and the AI worker is up
@@ -83,9 +90,24 @@ class SplitPlatform:
         return pids
 
     def cpu_seconds(self, *names: str) -> float:
-        """CPU time (user and system) the named service processes have used so far."""
+        """CPU time (user and system) the named service processes have used so far (embedded:
+        the one process that serves them all)."""
         pids = self.service_pids()
-        return sum(process_cpu_seconds(pids[name]) for name in names)
+        if self.mode == "embedded":
+            names = ("all",)
+        return sum(process_cpu_seconds(pids[name]) for name in set(names))
+
+    def counter(self, name: str, service: str, **labels) -> float:
+        """A counter's value on the service's /metrics (0 when it has no such series yet)."""
+        from prometheus_client.parser import text_string_to_metric_families
+
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics[service]}/metrics", timeout=5) as reply:
+            text = reply.read().decode()
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
+                    return sample.value
+        return 0.0
 
     def all_metrics_ports(self) -> dict[str, int]:
         return {**self.metrics, "ai-worker": self.worker_metrics}

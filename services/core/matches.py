@@ -326,9 +326,11 @@ class Matches:
         cached = self.records.get(match_id)
         if cached is not None:
             # one round trip: the commit checks the copy is still the match's newest
+            probe["on_copy"] = True
             try:
                 result = await self._act_once(cached, claim, action_id, expected_version, action, domain, probe)
             except Exception as exc:
+                probe["on_copy"] = False
                 if probe.get("committed"):
                     raise  # it is in Redis: never run twice
                 self.records.drop(match_id)
@@ -378,7 +380,8 @@ class Matches:
         try:
             state, game_events = engine.apply(rec.state, seat, action)
         except (RuleViolation, NotYourTurn):
-            probe["kind"] = action["kind"][:40] if action["kind"] in _known_kinds(engine, rec) else "invalid"
+            if not probe.get("on_copy"):  # a refusal on a copy is checked again: label the final one
+                probe["kind"] = action["kind"][:40] if action["kind"] in _known_kinds(engine, rec) else "invalid"
             raise
         probe["kind"] = action["kind"]
         logged = {"seat": seat, "action": action, "action_id": action_id}
