@@ -53,27 +53,29 @@ async def run(board_addr: str, combat_addr: str, mm_addr: str, redis_url: str, s
             grpc.aio.insecure_channel(board_addr) as board_channel, \
             grpc.aio.insecure_channel(combat_addr) as combat_channel:
         mm = matchmaking_pb2_grpc.MatchmakingStub(mm_channel)
-        guest = await players_pb2_grpc.PlayersStub(mm_channel).SignInAsGuest(players_pb2.GuestRequest())
-        auth = (("authorization", f"Bearer {guest.token}"),)
+        players = players_pb2_grpc.PlayersStub(mm_channel)
         request = matchmaking_pb2.CreateMatchRequest(
             game=GAME, seats=[matchmaking_pb2.SeatSpec(kind="human", name=f"p{i}") for i in range(2)])
         send = {"board": board_pb2_grpc.BoardStub(board_channel).Move,
                 "combat": combat_pb2_grpc.CombatStub(combat_channel).Resolve}
 
-        async def new_match() -> tuple[str, dict]:
+        async def new_match(auth) -> tuple[str, dict]:
             m = await mm.CreateMatch(request, metadata=auth)
             made.append(m.match_id)
             return m.match_id, {t.seat: (("x-seat-token", t.token),) for t in m.seat_tokens}
 
         async def slot(rng: random.Random) -> None:
             nonlocal answered
-            mid, metas = await new_match()
+            # a player of its own per slot: a player may create 60 matches a minute (quotas.py)
+            guest = await players.SignInAsGuest(players_pb2.GuestRequest())
+            auth = (("authorization", f"Bearer {guest.token}"),)
+            mid, metas = await new_match(auth)
             n = 0
             while loop.time() < end:
                 state = engine.decode(await r.hget(match_key(mid), "s"))
                 seat = engine.actor(state)
                 if seat == TERMINAL:
-                    mid, metas = await new_match()
+                    mid, metas = await new_match(auth)
                     continue
                 action = rng.choice(engine.legal_actions(state, seat))
                 n += 1

@@ -104,6 +104,15 @@ def run_play(p: SplitPlatform, redis_url: str, seconds: float) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def redis_cpu(redis_url: str) -> float:
+    """CPU seconds the Redis server has used (INFO cpu), the main thread and its children."""
+    import redis
+
+    with redis.Redis.from_url(redis_url) as client:
+        info = client.info("cpu")
+    return info["used_cpu_sys"] + info["used_cpu_user"]
+
+
 def play_figures(p: SplitPlatform, redis_url: str, seconds: float, prefix: str) -> dict:
     """Ordinary random play on `p` (bench/play_load.py): its rate and latency, the CPU the
     serving processes spent per action, and the share of actions served on a copy."""
@@ -113,13 +122,15 @@ def play_figures(p: SplitPlatform, redis_url: str, seconds: float, prefix: str) 
         return {r: sum(p.counter("archmage_record_cache_total", s, result=r) for s in serving)
                 for r in CACHE_RESULTS}
 
-    before_cpu, before = p.cpu_seconds("board", "combat", "dice"), copies()
+    before_cpu, before, before_redis = p.cpu_seconds("board", "combat", "dice"), copies(), redis_cpu(redis_url)
     play = run_play(p, redis_url, seconds)
     cpu, after = p.cpu_seconds("board", "combat", "dice") - before_cpu, copies()
+    redis_spent = redis_cpu(redis_url) - before_redis
     served = {r: after[r] - before[r] for r in CACHE_RESULTS}
     return {f"{prefix}_rps": play["rps"], f"{prefix}_p50_ms": play["p50_ms"], f"{prefix}_p99_ms": play["p99_ms"],
             f"{prefix}_errors": sum(play["errors"].values()),
             f"{prefix}_cpu_us_per_action": cpu / max(play["answered"], 1) * 1e6,
+            f"{prefix}_redis_cpu_us_per_action": redis_spent / max(play["answered"], 1) * 1e6,
             f"{prefix}_copy_hit_share": served["hit"] / max(sum(served.values()), 1),
             f"{prefix}_copy_stale_share": served["stale"] / max(sum(served.values()), 1)}
 
@@ -142,6 +153,7 @@ ROWS = [  # figure, unit, what it is
     ("play_p99_ms", "ms", "its p99 latency"),
     ("play_cpu_us_per_action", "us", "CPU of the serving process per action"),
     ("play_copy_hit_share", "share", "actions applied to the process's copy of the match: one round trip"),
+    ("play_redis_cpu_us_per_action", "us", "Redis CPU per action (the client's read of the state included)"),
     ("play_vs_echo", "x", "play_rps / echo_rps"),
     ("play_split_rps", "actions/s", "the same play, split (board and combat in processes of their own)"),
     ("play_split_cpu_us_per_action", "us", "CPU of the board, combat and dice processes per action"),
