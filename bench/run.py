@@ -265,12 +265,13 @@ def main(argv: list[str] | None = None) -> dict:
     with SplitPlatform(redis_url, workers=2, env=dict(SPLIT_ENV, DICE_MODE="inprocess")) as p:
         figures.update(combat_figures(p, redis_url, args.seconds, ""))
         figures.update(play_figures(p, redis_url, args.seconds, "play_split"))
-        from bench.ai_matches import play
-
-        figures.update(play(p.addr["board"], p.addr["matchmaking"], args.ai_seconds))
+        # the turn's latency first, on a few matches: the all-AI throughput run leaves matches in play
         from bench.ai_latency import measure as ai_latency
 
         figures.update(ai_latency(p.addr["board"], p.addr["matchmaking"]))
+        from bench.ai_matches import play
+
+        figures.update(play(p.addr["board"], p.addr["matchmaking"], args.ai_seconds))
     print("split platform, dice from the dice service: combat load...", flush=True)
     with SplitPlatform(redis_url, workers=1, env=dict(SPLIT_ENV, DICE_MODE="service")) as p:
         figures.update(combat_figures(p, redis_url, args.seconds, "combat_dice_service"))
