@@ -11,10 +11,16 @@ from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.ai.tasks import play_turn_once
+from services.client import Client, Seat, channels
 from services.client.session import signed_in
 from services.core import ai_seats
 from tests.support.processes import celery_worker, wait_for
 from tests.support.server import ServerThread
+
+
+def ai_seat(server, match_id: str, seat: int, token: str) -> Seat:
+    """The seat as an AI worker holds it: a client with no player signed in, and the seat's token."""
+    return Seat(Client(channels.channel(server.address), sign_in=False), match_id, token, seat)
 
 
 def test_a_turn_run_twice_acts_once(platform):
@@ -22,8 +28,8 @@ def test_a_turn_run_twice_acts_once(platform):
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai"), matchmaking_pb2.SeatSpec(kind="human")]))
     token = ai_seats.derive(platform.run(platform.platform.matches.ai_key()), m.match_id, 0)
-    first = play_turn_once(m.match_id, 0, 1, token, platform.address, platform.address)
-    second = play_turn_once(m.match_id, 0, 1, token, platform.address, platform.address)
+    first = play_turn_once(ai_seat(platform, m.match_id, 0, token), 1)
+    second = play_turn_once(ai_seat(platform, m.match_id, 0, token), 1)
     assert first == ("acted", "race") and second == ("stale", "race")
     view = board_pb2_grpc.BoardStub(channel).GetMatch(board_pb2.GetMatchRequest(match_id=m.match_id))
     assert view.version == 2
@@ -34,7 +40,7 @@ def test_an_ai_token_acts_only_for_its_seat(platform):
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="race", seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
     token = ai_seats.derive(platform.run(platform.platform.matches.ai_key()), m.match_id, 1)
-    assert play_turn_once(m.match_id, 1, 1, token, platform.address, platform.address)[0] == "stale"
+    assert play_turn_once(ai_seat(platform, m.match_id, 1, token), 1)[0] == "stale"
 
 
 @pytest.fixture
