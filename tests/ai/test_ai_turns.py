@@ -43,6 +43,29 @@ def test_an_ai_token_acts_only_for_its_seat(platform):
     assert play_turn_once(ai_seat(platform, m.match_id, 1, token), 1)[0] == "stale"
 
 
+def test_an_ai_roll_goes_to_the_combat_service_where_it_listens_apart(redis_url):
+    """COMBAT_ADDR apart from BOARD_ADDR: the worker's client sends Combat.Resolve to the combat service."""
+    board_side = ServerThread(redis_url, names=("dice", "board", "matchmaking"))
+    combat_side = ServerThread(redis_url, names=("combat",))
+    board_side.start()
+    combat_side.start()
+    try:
+        m = matchmaking_pb2_grpc.MatchmakingStub(signed_in(grpc.insecure_channel(board_side.address))).CreateMatch(
+            matchmaking_pb2.CreateMatchRequest(game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai"),
+                                                                   matchmaking_pb2.SeatSpec(kind="human")]))
+        token = ai_seats.derive(board_side.run(board_side.platform.matches.ai_key()), m.match_id, 0)
+        with pytest.raises(grpc.RpcError) as refused:  # the race AI rolls, and the board side serves no Resolve
+            play_turn_once(ai_seat(board_side, m.match_id, 0, token), 1)
+        assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED
+        client = Client(channels.channel(board_side.address), combat_channel=channels.channel(combat_side.address),
+                        sign_in=False)
+        assert play_turn_once(Seat(client, m.match_id, token, 0), 1) == ("acted", "race")
+        assert Seat(client, m.match_id, token, 0).match().version == 2
+    finally:
+        combat_side.stop()
+        board_side.stop()
+
+
 @pytest.fixture
 def ai_platform(redis_url):
     from services.ai.celery_app import app
