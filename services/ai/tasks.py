@@ -67,7 +67,8 @@ def ai_key() -> bytes:
 
 def play_turn_once(seat: Seat, version: int) -> tuple[str, str]:
     """One AI turn of `seat` at `version`: (what happened: "acted", "stale" or "over"; the game).
-    The action goes once, with no retry of its own: the task's back-off is the one retry."""
+    Seat.act's own retries are off: the channel's (on UNAVAILABLE, with the same action id) and the
+    task's back-off are the only ones."""
     view = seat.match()
     if view.status != "active":
         return "over", view.game
