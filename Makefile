@@ -55,7 +55,7 @@ lint: setup
 bench: setup
 	$(PY) -m bench.run
 
-# each fault the platform heals from, injected several times (ATTEMPTS, default 5; about 4 minutes here):
+# each fault the platform heals from, injected several times (ATTEMPTS, default 5; about 5 minutes here):
 # per fault, recovered, seconds to recover (median, max), acknowledged actions lost, actions doubled
 ATTEMPTS ?= 5
 
