@@ -429,9 +429,11 @@ def sigterm_drain(attempts: int, drain_s: float = 5.0, callers: int = 4) -> dict
 def _drain_attempt(child, addr: str, drain_s: float, callers: int, outcomes: Counter,
                    stream_ends: Counter) -> tuple[float | None, list]:
     """SIGTERM under load: (seconds health said NOT_SERVING before it stopped answering, cut calls)."""
-    from archmage.board.v1 import board_pb2
+    from archmage.board.v1 import board_pb2, board_pb2_grpc
     from archmage.matchmaking.v1 import matchmaking_pb2 as mm
     from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    from services.client.channels import channel
 
     board, _, matchmaking, ch = _stubs(addr)
     health = health_pb2_grpc.HealthStub(ch)
@@ -444,7 +446,7 @@ def _drain_attempt(child, addr: str, drain_s: float, callers: int, outcomes: Cou
     def caller():
         """Calls one after another until the port closes; a call the server had taken and then dropped
         (anything but an answer or a refused connection) is a cut call."""
-        stub = _stubs(addr)[0]  # a channel of its own
+        stub = board_pb2_grpc.BoardStub(channel(addr))  # a channel of its own, retrying as the platform's clients do
         _view(stub, match_id, timeout=10)
         running.wait()
         while not closed.is_set():
