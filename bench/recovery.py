@@ -52,10 +52,9 @@ TRANSIENT = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
 
 def _register_race() -> None:
     """The platform-test game (tests/support/race.py), for the servers this process runs itself."""
-    from shared.engine import registry
+    from tests.support import race
 
-    registry.register("race", "tests.support.race:RaceGame")
-    registry.POLICIES["race"] = "tests.support.race:choose"
+    race.host()
 
 
 def _until(predicate, timeout: float, interval: float = 0.05) -> float | None:

@@ -1,7 +1,6 @@
 """Terminal play and watching: `archmage play GAME` and `archmage watch MATCH_ID`."""
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 import uuid
@@ -37,10 +36,11 @@ def client_channel(addr: str):
 
 
 def _renderer(game: str):
-    try:
-        return importlib.import_module(f"shared.{game}.render")
-    except ImportError:
-        return None
+    """The game's terminal renderer (shared/engine/registry.py), or None: a game this client does
+    not host, or one that registered none, is printed as JSON."""
+    from shared.engine.registry import GAMES, renderer_for
+
+    return renderer_for(game) if game in GAMES else None
 
 
 PLATFORM_EVENTS = ("dice_committed", "match_created", "action", "roll", "match_finished", "dice_revealed",

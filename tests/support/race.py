@@ -20,6 +20,7 @@ from shared.engine import (
     Outcome,
     RuleViolation,
     d6,
+    registry,
 )
 from shared.engine.contract import canonical_json
 
@@ -119,3 +120,10 @@ class RaceGame(GameEngine[dict]):
 
 def choose(view, seat, legal, rng):
     return {"kind": "roll"} if {"kind": "roll"} in legal else legal[0]
+
+
+def host() -> None:
+    """Host Race to 15 on the platform as a real game is hosted (shared/engine/registry.py): the
+    suite, its Celery workers and its replica processes call this before they look a game up.
+    It draws with no renderer (the terminal prints its views as JSON) and publishes no schemas."""
+    registry.register("race", engine="tests.support.race:RaceGame", policy="tests.support.race:choose")
