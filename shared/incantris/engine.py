@@ -168,6 +168,9 @@ class IncantrisEngine(GameEngine[IncantrisState]):
         settle(state, [])
         return state
 
+    def seat_counts(self, variant: str) -> tuple[int, ...]:
+        return setup.seat_counts(variant)
+
     def actor(self, state: IncantrisState) -> int:
         if state.phase == "over":
             return TERMINAL

@@ -26,6 +26,15 @@ COLOURS = ("red", "blue", "purple", "grey")
 VARIANTS = ("battle-royale", "crystal-sap", "capture-the-crystal", "shifting-arena", "solo", "campaign")
 
 
+def seat_counts(variant: str) -> tuple[int, ...]:
+    """The seats `variant` is played by (new_state refuses others): one in the solo game, two to
+    four in every other; none for a variant Incantris does not have."""
+    variant = "battle-royale" if variant == "standard" else variant
+    if variant not in VARIANTS:
+        return ()
+    return (1,) if variant == "solo" else (2, 3, 4)
+
+
 def new_state(config: MatchConfig) -> IncantrisState:
     pack = load()
     options = dict(config.options or {})
