@@ -150,6 +150,11 @@ class GameEngine(ABC, Generic[S]):
         """The variant a match of `seats` gets when its client names none."""
         return self.variants[0]
 
+    def step_bound(self, config: MatchConfig) -> int | None:
+        """The most steps (actions and chance steps, set-up included) a match of `config` can take,
+        however it is played, when the rules put a bound on it; None: the game promises none."""
+        return None
+
     def action_visible_to(self, state: S, seat: int, action: Action) -> list[int] | None:
         """The seats that may read this action in the match's log, when it is private
         (a secret exchange between two seats); None: public, like most actions."""

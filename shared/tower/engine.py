@@ -29,7 +29,7 @@ from shared.tower.spells import Flight, RampToken, SpellChoice
 from shared.tower.state import TowerState, wizard_of
 from shared.tower.tasks import Task
 from shared.tower.tokens import HomeChoice, Land
-from shared.tower.turns import Move, TurnEnd, begin
+from shared.tower.turns import Move, TurnEnd, begin, step_bound
 from shared.tower.view import view as redact
 
 TASKS: dict[str, Task[Any]] = {t.kind: t for t in (TurnEnd(), Move(), Flight(), Land(), HomeChoice(), SpellChoice(),
@@ -45,6 +45,11 @@ class TowerEngine(GameEngine[TowerState]):
     # --- set-up and turn structure -------------------------------------------------
     def setup(self, config: MatchConfig) -> TowerState:
         return assembly.setup(config)
+
+    def step_bound(self, config: MatchConfig) -> int:
+        """Winning the Game: a climb comes at least every king_patience rounds of turns and the 19th
+        ends the game (turns.step_bound), with either set-up."""
+        return step_bound(config.seats)
 
     def actor(self, state: TowerState) -> int:
         stage = state.stage
