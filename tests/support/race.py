@@ -25,6 +25,7 @@ from shared.engine import (
 from shared.engine.contract import canonical_json
 
 GOAL = 15
+FIELDS = {"roll": {"kind"}, "hide": {"kind", "number"}}
 
 
 class RaceGame(GameEngine[dict]):
@@ -37,6 +38,8 @@ class RaceGame(GameEngine[dict]):
     def setup(self, config: MatchConfig) -> dict:
         if config.options.get("goal", GOAL) != GOAL:
             raise InvalidConfig("the goal is always 15")
+        if config.variant not in self.variants or config.seats not in self.seat_counts(config.variant):
+            raise InvalidConfig(f"Race to 15 is played by 1-4 seats, as {' or '.join(self.variants)}")
         return {"seats": config.seats, "totals": [0] * config.seats, "secrets": [None] * config.seats,
                 "turn": 0, "pending": "start" if config.variant == "secret-start" else None, "winner": None}
 
@@ -63,7 +66,11 @@ class RaceGame(GameEngine[dict]):
     def apply(self, s, seat, action):
         if self.actor(s) != seat:
             raise NotYourTurn(f"it is not seat {seat}'s turn")
+        if not isinstance(action, dict):
+            raise MalformedAction("an action is a JSON object")
         kind = action.get("kind")
+        if kind in FIELDS and set(action) != FIELDS[kind]:
+            raise MalformedAction(f"{kind} takes the fields {sorted(FIELDS[kind])}")
         s = json.loads(json.dumps(s))
         if kind == "roll":
             s["pending"] = "roll"
