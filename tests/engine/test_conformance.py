@@ -12,7 +12,7 @@ and at a sample of steps, where the checks cost more:
 
 * every view (each seat's, a spectator's) is JSON and is the same for the decoded copy;
 * the seat to act has legal actions, the same for the decoded copy; each one (of a sample) has a
-  label and applies; other seats have none;
+  description (never a fallback "Unknown ...") and a label and applies; other seats have none;
 * refusals are clean: another seat's try is NotYourTurn; a bent action is refused with an
   EngineError (never another exception) or applied; dice that do not answer the request, or
   come when none are awaited, are WrongChanceOutcome; and none of them changes the state.
@@ -139,7 +139,8 @@ class Checker:
                 with pytest.raises(NotYourTurn):
                     e.apply(state, seat, legal[0])
         for action in rng.sample(legal, min(4, len(legal))):
-            assert isinstance(e.describe(action), str) and e.describe(action)
+            described = e.describe(action)  # a name for people, never a fallback dump of the data
+            assert isinstance(described, str) and described and "Unknown" not in described
             label = e.label(state, who, action)
             assert isinstance(label, str) and label and "\n" not in label
             self.events(e.apply(state, who, action)[1])
