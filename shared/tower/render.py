@@ -307,6 +307,7 @@ def _event(e: dict) -> str:
         "mover_removed": lambda: f"Seat {e['seat']}'s {e['character']} leaves the map from {_where(e['from'])}",
         "battle_walkover": lambda: (f"Seat {e['loser']} resigned: seat {e['winner']} wins the battle for"
                                     f" {_where(e['territory'])} unfought"),
+        "spell_lapsed": lambda: f"Seat {e['seat']}'s {e['spell'].replace('_', ' ')} lapses: {e['why']}",
         "chosen_for_resigned": lambda: f"Set-up: a choice made for seat {e['seat']}, who resigned",
         "protection_placed": lambda: f"Seat {e['seat']} protects the Castle in {_where(e['territory'])}",
         "protection_moved": lambda: (f"Seat {e['seat']} moves a Protection"

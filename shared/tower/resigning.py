@@ -14,7 +14,8 @@ their color Mover Bases. Leave the Tokens that have the Wizards' power symbols o
   players still in the game; with one left, 'You will battle the other player').
 * His turns are passed over and his extra turns dropped; a turn of his under way ends at
   once, and a Ramp token its end would give him is removed from the game ('if one can't be
-  used, it is removed from the game').
+  used, it is removed from the game'); so is one a Transformation gave him in another's turn.
+  A spell another player is using whose only targets were his lapses unused.
 * A battle he is fighting is not fought to the end: when he defends, the attacker is its
   victor (the victor's Pennants, the symbol token off the board, his own Ramp token after);
   when he attacks, it ends with his turn.
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 from shared.engine import Event, RuleViolation
 from shared.engine.contract import canonical_json
-from shared.tower import assembly, pennants
+from shared.tower import assembly, pennants, spells
 from shared.tower.battle import walkover
 from shared.tower.pack import ROCKY
 from shared.tower.state import TowerState, playing
@@ -57,13 +58,23 @@ def resign(state: TowerState, seat: int, events: list[Event]) -> None:
         return
     turn = state.turn
     turn["extra"] = [x for x in turn["extra"] if x["seat"] != seat]
-    top = state.tasks[-1]
     if turn["seat"] == seat:
         # his turn ends here: only its end is left (the King's patience, the next seat)
         state.tasks = state.tasks[:1]
         assert state.tasks[0]["task"] == "turn", "a turn's end lies under everything done in it"
-    elif top["task"] == "battle" and top["defender"] == seat:
+        return
+    # what he was still to do in another's turn (a Ramp token a Transformation gave
+    # him, the flight and battle it led to) is not done
+    state.tasks = [t for t in state.tasks if t.get("seat") != seat and t.get("attacker") != seat]
+    top = state.tasks[-1]
+    if top["task"] == "battle" and top["defender"] == seat:
         walkover(state, top, events)
+        return
+    if top["task"] == "spell" and not spells.targets(state, top["seat"], top["spell"], top["source"]):
+        # the spell had only him to work on (his Pennants, his Character): it lapses unused
+        state.tasks.pop()
+        events.append({"type": "spell_lapsed", "seat": top["seat"], "spell": top["spell"],
+                       "why": "its only targets were the resigned player's"})
 
 
 def first_choice(state: TowerState, events: list[Event]) -> bool:

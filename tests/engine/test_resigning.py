@@ -92,3 +92,29 @@ def test_resigning_is_refused_once_the_match_is_over_or_for_a_seat_it_does_not_h
     with pytest.raises(NotYourTurn):
         engine.resign(over, 1)
     assert engine.actor(state) != TERMINAL, "resign never changes the state it is given"
+
+
+@pytest.mark.parametrize("seed", [146, 162])
+def test_tower_a_resignation_in_another_players_turn_leaves_nothing_of_his_pending(seed):
+    """Two positions random play found: seed 146, the resigned player held a Ramp spell a
+    Transformation gave him in another's turn (dropped with him); seed 162, another player's Spell
+    to Conquer had only the resigned player's Castles to take (it lapses, `spell_lapsed`)."""
+    engine, rng = engine_for("tower"), random.Random(seed)
+    state = engine.setup(MatchConfig(3, "standard", {"setup": "chance"}))
+    at, seat = rng.randrange(0, 200), rng.randrange(3)
+    for step in range(3000):
+        who = engine.actor(state)
+        if who == TERMINAL:
+            break
+        assert who not in state.resigned
+        if step == at:
+            state, _ = engine.resign(state, seat)
+            engine.check_invariants(state)
+            continue
+        if who == CHANCE:
+            state, _ = engine.apply_chance(state, sample_chance(engine.chance_request(state), rng))
+            continue
+        legal = engine.legal_actions(state, who)
+        assert legal, "a seat to act always has a choice"
+        state, _ = engine.apply(state, who, rng.choice(legal))
+    assert engine.actor(state) == TERMINAL
