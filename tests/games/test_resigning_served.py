@@ -198,3 +198,26 @@ def test_what_may_not_resign_is_refused_and_changes_nothing(channel, raw_channel
     assert table.view().version == version
     refused(lambda: table.resign(1), grpc.StatusCode.FAILED_PRECONDITION)
 
+
+def test_resign_at_the_terminal_prompt_is_confirmed_then_says_who_resigned(channel, platform):
+    """`archmage play --match ... --seat-token ...`: typing `resign` asks again; `no` goes back to the
+    choices, `yes` resigns, and the end names the player who resigned."""
+    import os
+    import subprocess
+    import sys
+
+    created = create(channel, "tower", 2)
+    table = Table(channel, created, seed=2)
+    me = table.view().to_act
+    token = next(t.token for t in created.seat_tokens if t.seat == me)
+    proc = subprocess.run([sys.executable, "-m", "services.cli.main", "--addr", platform.address, "play",
+                           "--match", created.match_id, "--seat-token", token],
+                          input="resign\nno\nresign\nyes\n", capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ))
+    out = proc.stdout
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert out.count("resign this match?") == 2 and "resign to give up" in out
+    assert "you resigned" in out
+    assert f"Match over. You resigned. seat {1 - me} won; you did not." in out
+    outcome = json.loads(table.view().outcome_json)
+    assert outcome["resigned"] == [me] and outcome["winners"] == [1 - me]
