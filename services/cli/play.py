@@ -43,8 +43,8 @@ def _renderer(game: str):
     return renderer_for(game) if game in GAMES else None
 
 
-PLATFORM_EVENTS = ("dice_committed", "match_created", "action", "roll", "match_finished", "dice_revealed",
-                   "client_seed")
+PLATFORM_EVENTS = ("dice_committed", "match_created", "action", "resigned", "roll", "match_finished",
+                   "dice_revealed", "client_seed")
 
 
 def platform_line(type_: str, body: dict, game: str | None) -> str | None:
@@ -57,6 +57,8 @@ def platform_line(type_: str, body: dict, game: str | None) -> str | None:
         return f"{body['game']} match for {len(body['seats'])} seats, variant {body['config']['variant']}"
     if type_ == "action":
         return None  # the game's events say what the action did
+    if type_ == "resigned":
+        return f"seat {body['seat']} resigned"
     if type_ == "roll":
         pools = body["pools"]
         if body.get("secret") and any(r == "?" for p in pools for r in p["results"]):
@@ -176,6 +178,20 @@ def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) 
             picked = _choose(actions)
             if picked is None:
                 break
+            if picked is RESIGN:
+                if not _confirmed("resign this match? the other players play on without you, or win (yes/no): "):
+                    continue
+                try:
+                    board.Resign(board_pb2.ResignRequest(match_id=match_id, action_id=str(uuid.uuid4()),
+                                                         expected_version=version), metadata=meta)
+                except grpc.RpcError as exc:
+                    print(f"refused: {exc.details()}")
+                    continue
+                print("you resigned")
+                if board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta).status != "finished":
+                    print(f"the match goes on without you; follow it with: archmage watch {match_id}")
+                    return None
+                continue
             request = common_pb2.ActRequest(match_id=match_id, action_id=str(uuid.uuid4()),
                                             expected_version=version, action_json=picked.action_json)
             try:
@@ -238,8 +254,14 @@ def cmd_matches(args) -> int:
 
 
 def how_it_ended(outcome: dict, me: int, seat_names: list[str]) -> str:
-    """One plain sentence for the player in seat `me`: who won, or that nobody did, and the game's own words."""
+    """One plain sentence for the player in seat `me`: who resigned, who won, or that nobody did, and the
+    game's own words."""
     names = [("you" if i == me else (name or f"seat {i}")) for i, name in enumerate(seat_names)]
+    resigned = [names[s] if s < len(names) else f"seat {s}" for s in outcome.get("resigned") or []]
+    gave_up = ""
+    if resigned:
+        who = " and ".join(resigned)
+        gave_up = f" {who[0].upper()}{who[1:]} resigned."
     winners = outcome.get("winners") or []
     if not winners:
         verdict = "Nobody won"
@@ -251,14 +273,24 @@ def how_it_ended(outcome: dict, me: int, seat_names: list[str]) -> str:
     scores = outcome.get("scores") or []
     tally = ", ".join(f"{names[i]} {s}" for i, s in enumerate(scores) if i < len(names))
     summary = outcome.get("summary")
-    return f"Match over. {verdict}." + (f" {summary}." if summary else "") + (f" Scores: {tally}." if tally else "")
+    return (f"Match over.{gave_up} {verdict}." + (f" {summary}." if summary else "")
+            + (f" Scores: {tally}." if tally else ""))
 
 
 SHOWN = 40
+RESIGN = object()  # what _choose answers when the player types "resign"
+
+
+def _confirmed(question: str) -> bool:
+    try:
+        return input(question).strip().lower() in ("y", "yes")
+    except EOFError:
+        return False
 
 
 def _choose(actions):
-    """Show the actions (narrowed by typed text when there are many) and read a number."""
+    """Show the actions (narrowed by typed text when there are many) and read a number; RESIGN when
+    the player types "resign"."""
     shown = actions
     while True:
         for i, a in enumerate(shown[:SHOWN]):
@@ -266,11 +298,13 @@ def _choose(actions):
         if len(shown) > SHOWN:
             print(f"  ... {len(shown) - SHOWN} more: type part of a label to narrow the list")
         try:
-            raw = input(f"your choice (0-{min(len(shown), SHOWN) - 1}, q to quit): ").strip()
+            raw = input(f"your choice (0-{min(len(shown), SHOWN) - 1}, q to quit, resign to give up): ").strip()
         except EOFError:
             return None
         if raw == "q":
             return None
+        if raw.lower() == "resign":
+            return RESIGN
         if raw.isdigit() and int(raw) < min(len(shown), SHOWN):
             return shown[int(raw)]
         narrowed = [a for a in actions if raw.lower() in a.label.lower()] if raw else actions

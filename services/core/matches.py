@@ -4,8 +4,10 @@ Every action follows one path: load the record (one HGETALL), check the seat,
 apply the action with the game's engine, fulfil every chance step with the
 match's dice, then commit state, events, dice cursor and the action id in one
 compare-and-set. A lost race is retried on fresh state (or answered ABORTED when
-the client pinned a version). When the next seat to act is an AI, its turn is
-queued. Rules live in the engines; this module only moves state around them.
+the client pinned a version). A seat resigning (Board.Resign) takes the same path, with
+the engine's resign() in place of apply() and "resigned" logged in place of "action".
+When the next seat to act is an AI, its turn is queued. Rules live in the engines;
+this module only moves state around them.
 
 Every write goes through the match store (services/core/store_contract.py), which is
 handed in already wrapped with its metrics (services/core/instrumented_store.py); the
@@ -254,7 +256,54 @@ class Matches:
             METRICS.resolution_seconds.labels(probe["game"], domain, probe["kind"]).observe(time.perf_counter() - start)
             METRICS.resolutions.labels(probe["game"], domain, probe["kind"], outcome).inc()
 
+    async def resign(self, match_id: str, claim, action_id: str, expected_version: int) -> ActResult:
+        """The claimed seat resigns: logged as "resigned" (seat and action id) and applied with the
+        engine's resign(), then committed like an action (the same compare-and-set, retries,
+        replays of a repeated action id, dice for what follows, the end of the match)."""
+        if not match_id:
+            raise BadRequest("match_id is required", "match_id")
+        if not action_id or len(action_id) > 128:
+            raise BadRequest("action_id is required (1 to 128 characters) so a retry is applied once", "action_id")
+        probe = {"game": "unknown", "kind": "resign"}
+        start = time.perf_counter()
+        outcome = "error"
+        try:
+            result = await self._retrying(match_id, claim, action_id, expected_version,
+                                          lambda rec: self._resign_once(rec, claim, action_id, expected_version,
+                                                                        probe))
+            outcome = "replayed" if result.replayed else "ok"
+            return result
+        except (RuleViolation, NotYourTurn, Precondition):
+            outcome = "refused"
+            raise
+        except Exception as exc:
+            outcome = "conflict" if isinstance(exc, Conflict) else "invalid"
+            raise
+        finally:
+            METRICS.resolution_seconds.labels(probe["game"], "board", "resign").observe(time.perf_counter() - start)
+            METRICS.resolutions.labels(probe["game"], "board", "resign", outcome).inc()
+
+    async def _resign_once(self, rec: "MatchRecord", claim, action_id, expected_version, probe) -> ActResult:
+        probe["game"] = rec.game
+        seat = seat_tokens.check(claim, rec.match_id, rec.token_hashes)
+        if rec.finished:
+            raise Precondition("the match is over: there is nothing left to resign")
+        if expected_version and expected_version != rec.version:
+            raise Conflict(f"stale version: you saw {expected_version}, the match is at {rec.version}")
+        engine = engine_for(rec.game)
+        state, game_events = engine.resign(rec.state, seat)  # RuleViolation: this seat resigned already
+        events: list[tuple[str, dict]] = [("resigned", {"seat": seat, "action_id": action_id})]
+        events += [(e["type"], e) for e in game_events]
+        return await self._commit_step(rec, engine, claim, seat, state, events, action_id)
+
     async def _act_retrying(self, match_id, claim, action_id, expected_version, action, domain, probe) -> ActResult:
+        return await self._retrying(match_id, claim, action_id, expected_version,
+                                    lambda rec: self._act_once(rec, claim, action_id, expected_version, action,
+                                                               domain, probe))
+
+    async def _retrying(self, match_id, claim, action_id, expected_version, once) -> ActResult:
+        """Run one step (`once(rec)`) on fresh state until its compare-and-set holds; a lost race
+        is retried, or answered ABORTED when the client pinned a version."""
         last_error: Conflict | None = None
         for attempt in range(self.retries):
             # one round trip reads the match and whether this action id was applied before
@@ -263,7 +312,7 @@ class Matches:
             if prior is not None:
                 return await self._replayed(rec, prior, claim)
             try:
-                return await self._act_once(rec, claim, action_id, expected_version, action, domain, probe)
+                return await once(rec)
             except Conflict as exc:
                 METRICS.cas_conflicts.labels("act").inc()
                 if expected_version:
@@ -299,6 +348,13 @@ class Matches:
             logged["visible_to"] = list(private)  # a secret exchange: only its seats read it
         events: list[tuple[str, dict]] = [("action", logged)]
         events += [(e["type"], e) for e in game_events]
+        return await self._commit_step(rec, engine, claim, seat, state, events, action_id)
+
+    async def _commit_step(self, rec: "MatchRecord", engine: GameEngine, claim, seat: int, state, events: list,
+                           action_id: str) -> ActResult:
+        """Fulfil the chance steps that follow a seat's step, then commit state, events, dice cursor
+        and the action id in one compare-and-set (Conflict when the match moved meanwhile)."""
+        match_id = rec.match_id
         state, cursor = await self._run_chance(engine, match_id, rec.raw, rec.raw["dice_token"].decode(),
                                                state, rec.cursor, events)
         version = rec.version + 1

@@ -221,6 +221,10 @@ def render_events(events: list[dict]) -> list[str]:
             out.append(f"stalemate: the match ends ({'ten quiet rounds' if e['why'] == 'quiet' else 'round limit'})")
         elif t == "activate":
             out.append(f"{e['wizard']} is activated ({e['movement']} movement points)")
+        elif t == "player-resigned":
+            out.append(f"seat {e['seat']} resigns: its wizards leave the arena")
+        elif t == "chosen-for-resigned":
+            out.append(f"seat {e['seat']}, who resigned, takes {describe(e['action'])}")
         elif t == "token-drawn":
             out.append(f"the attacking team draws {e['wizard']}'s turn token")
         else:

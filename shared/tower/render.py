@@ -301,6 +301,14 @@ def _event(e: dict) -> str:
                                   f" now {dice(e['defender_dice'])}"),
         "battle_won": lambda: (f"Seat {e['winner']} wins the battle for {_where(e['territory'])}"
                                + (" and holds it" if e["side"] == "defender" else "")),
+        "player_resigned": lambda: (f"Seat {e['seat']}"
+                                    + (f" ({_wizard_name(e['wizard'])})" if e.get("wizard") else "")
+                                    + " resigns and is out of the game"),
+        "mover_removed": lambda: f"Seat {e['seat']}'s {e['character']} leaves the map from {_where(e['from'])}",
+        "battle_walkover": lambda: (f"Seat {e['loser']} resigned: seat {e['winner']} wins the battle for"
+                                    f" {_where(e['territory'])} unfought"),
+        "spell_lapsed": lambda: f"Seat {e['seat']}'s {e['spell'].replace('_', ' ')} lapses: {e['why']}",
+        "chosen_for_resigned": lambda: f"Set-up: a choice made for seat {e['seat']}, who resigned",
         "protection_placed": lambda: f"Seat {e['seat']} protects the Castle in {_where(e['territory'])}",
         "protection_moved": lambda: (f"Seat {e['seat']} moves a Protection"
                                      f" from {_where(e['from'])} to {_where(e['to'])}"),

@@ -358,6 +358,12 @@ def render_events(events: list[dict]) -> list[str]:
             lines.append(f"{who} casts {e['spell'].replace('_', ' ')}: die {e['die']}, {outcome}")
         elif t == "transported":
             lines.append(f"{who} is transported to {e['space']} (dice {e['dice']})")
+        elif t == "withdrew":
+            lines.append(f"{who}{' (' + e['colour'] + ')' if e.get('colour') else ''} withdraws from the game")
+        elif t == "turn_passed":
+            lines.append(f"{who}'s turn is passed: the player withdrew")
+        elif t == "chosen_for_withdrawn":
+            lines.append(f"{who}, who withdrew, takes {str(e['action'].get('kind', 'a choice')).replace('_', ' ')}")
         elif t == "day_advanced":
             lines.append(f"the Day Marker moves to Day {e['day']} (Fortnight {e['fortnight']})")
         elif t == "evil_attacks":

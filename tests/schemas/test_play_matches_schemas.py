@@ -76,3 +76,20 @@ def test_a_schema_refuses_what_is_not_an_action():
     assert not v.is_valid({"kind": "teleport_home"})
     assert not v.is_valid({"to": "T7"})
     assert not jsonschemas.validator(None, "outcome").is_valid({"scores": [1], "winners": [0]})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resigning_writes_events_views_and_outcomes_the_schemas_allow(game):
+    """Random play in which a seat resigns now and then (Board.Resign): the games' events of a
+    resignation, the views after it and the outcomes naming the resigned seats are all valid."""
+    seen = samples.play(game, 21, max_steps=600, every=7, offered=4, resign_every=40)
+    resigned = [o for o in seen.outcomes if o.get("resigned")]
+    assert resigned, f"no {game} match ended with a resigned seat"
+    for part, values in (("view", seen.views), ("events", seen.events)):
+        v = jsonschemas.validator(game, part)
+        for value in values:
+            _check(v, value, f"{game} {part}")
+    for outcome in seen.outcomes:
+        _check(jsonschemas.validator(None, "outcome"), outcome, f"{game} outcome")
+        assert not set(outcome.get("resigned", [])) & set(outcome["winners"]), "a resigned seat never wins"
+    _check(jsonschemas.validator(None, "platform-events", "resigned"), {"seat": 1, "action_id": "a1"}, "resigned")

@@ -86,6 +86,18 @@ class RaceGame(GameEngine[dict]):
             return s, [{"type": "hid", "seat": seat, "number": n, "visible_to": [seat]}]
         raise MalformedAction(f"unknown action kind {kind!r}")
 
+    def resign(self, s, seat):
+        """Race 3 (of this test game): a seat that resigns concedes the race to the leader of the others
+        (the lowest seat on a tie); alone, it leaves the race with no winner."""
+        if self.actor(s) == TERMINAL:
+            raise NotYourTurn("the race is over")
+        s = json.loads(json.dumps(s))
+        others = [i for i in range(s["seats"]) if i != seat]
+        s["resigned"] = [seat]
+        s["pending"] = None
+        s["winner"] = max(others, key=lambda i: (s["totals"][i], -i)) if others else -1
+        return s, [{"type": "conceded", "seat": seat}]
+
     def apply_chance(self, s, outcome):
         outcome = self.checked_outcome(s, outcome)
         s = json.loads(json.dumps(s))
@@ -116,6 +128,9 @@ class RaceGame(GameEngine[dict]):
     def outcome(self, s):
         if s["winner"] is None:
             return None
+        if s.get("resigned"):
+            won = () if s["winner"] < 0 else (s["winner"],)
+            return Outcome(tuple(s["totals"]), won, f"seat {s['resigned'][0]} resigned", tuple(s["resigned"]))
         return Outcome(tuple(s["totals"]), (s["winner"],), f"seat {s['winner']} reached {GOAL}")
 
     def encode(self, s):
