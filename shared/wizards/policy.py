@@ -269,7 +269,7 @@ def _task_goals(view: dict, seat: int, w) -> list:
         if step["do"] == "meet":
             out += _meeting_places(view, seat, w, step["whom"])
         elif step["do"] == "visit_every":
-            seen = {tuple(v) for v in step.get("visited", [])}
+            seen = {w.hex_of[tuple(v)] for v in step.get("visited", []) if tuple(v) in w.hex_of}  # [tile, label]
             out += [h for h in w.hex_of.values() if w.kind(h) == step["kind"] and h not in seen
                     and w.tile_of(h) not in view["taken"]]
     return out

@@ -232,3 +232,16 @@ def test_partners_put_their_gems_together():
         view = ENGINE.view(st, seat)
         view["await"] = {"seat": seat, "for": "choice"}
         assert choose(view, seat, offer, random.Random(1)) == wanted
+
+
+def test_policy_goes_on_to_the_locations_of_an_every_task_not_yet_visited():
+    """9 (EVERY): a location already counted on the Task Record is not a goal again, so the player goes on to the
+    ones left rather than back and forth between the two nearest."""
+    from shared.wizards.policy import _goals
+    from tests.wizards.scenario import hold_task, member
+
+    def prep(s):
+        member(order="sorcerers")(s)
+        hold_task(s, 0, 62)["steps"][0]["visited"] = [["M2", "Center"]]  # visit EVERY Tower
+    st = build(seats=1, prepare=prep)
+    assert set(_goals(ENGINE.view(st, 0), 0, world_for(st))) == {hex_of(st, t, "Center") for t in ("M3", "M4")}
