@@ -128,11 +128,14 @@ def _world(view: dict):
 class Ways:
     """The steps a walker or swimmer may take on the islands as laid, with the free Boats where
     they float (section 6): who may step into each space, what entering it costs, which spaces
-    reach each other, and the walking costs already worked out. Built once per layout and
-    Boats (`_ways`), since every choice of a turn asks the same questions."""
+    reach each other, and the walking costs already worked out. Built once per layout, Boats and
+    Territories taken over by Evil (`_ways`: 12.41, never entered again), since every choice of a
+    turn asks the same questions."""
 
-    def __init__(self, w, boats: frozenset):
+    def __init__(self, w, boats: frozenset, taken: frozenset = frozenset()):
         def walkable(h) -> bool:  # no stone, circle or Star Crest on foot: entered by roll or direction only
+            if w.is_land(h) and w.tile_of(h) in taken:
+                return False
             return (w.is_land(h) and w.kind(h) not in ("stone", "circle", "star_crest")) or h in boats \
                 or w.is_water(h)
 
@@ -207,12 +210,13 @@ _WAYS: dict[tuple, Ways] = {}
 
 def _ways(view: dict, w) -> Ways:
     boats = frozenset(tuple(b["at"]) for b in view["boats"] if b["rider"] is None)
-    key = (_layout(view), boats)
+    taken = frozenset(view["taken"])
+    key = (_layout(view), boats, taken)
     ways = _WAYS.get(key)
     if ways is None:
         if len(_WAYS) > 16:
             _WAYS.clear()
-        ways = _WAYS[key] = Ways(w, boats)
+        ways = _WAYS[key] = Ways(w, boats, taken)
     return ways
 
 
@@ -331,9 +335,10 @@ def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | No
             return min(near, key=lambda g: (distance(at, g), g)), _walking_cost(view, w, near)
         return min(goals, key=lambda g: (distance(at, g), g)), None  # none on this island: over the Water
     seen = set(me["visited"])
-    fresh = [t for t in w.tiles if t not in seen and t != LAIR_TILE]
+    lost = set(view["taken"]) | {LAIR_TILE}
+    fresh = [t for t in w.tiles if t not in seen and t not in lost]
     if not fresh:
-        fresh = [t for t in w.tiles if t != LAIR_TILE and t != w.tile_of(at)]
+        fresh = [t for t in w.tiles if t not in lost and t != w.tile_of(at)]
     if not fresh:
         return None, None
     reach = _on_foot(view, w, at)

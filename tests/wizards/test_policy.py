@@ -245,3 +245,23 @@ def test_policy_goes_on_to_the_locations_of_an_every_task_not_yet_visited():
         hold_task(s, 0, 62)["steps"][0]["visited"] = [["M2", "Center"]]  # visit EVERY Tower
     st = build(seats=1, prepare=prep)
     assert set(_goals(ENGINE.view(st, 0), 0, world_for(st))) == {hex_of(st, t, "Center") for t in ("M3", "M4")}
+
+
+def test_policy_never_heads_into_a_territory_taken_by_evil():
+    """12.41: a Territory taken over is never entered again, so it is neither a Territory to explore nor a way across:
+    its spaces are left out of the walk (else the player waits beside it for ever)."""
+    from shared.wizards.policy import _target, _ways
+    from tests.wizards.scenario import LAYOUT, member, take
+
+    def prep(s):
+        member(order="wizards")(s)  # no Tower to go back to: it explores
+        s.players[0]["visited"] = sorted(t for t in LAYOUT if t not in ("C1", "E1"))
+        take(s, "C1")
+    st = roll(build(seats=1, prepare=prep), 6)
+    view, w = ENGINE.view(st, 0), world_for(st)
+    target, _ = _target(view, 0, w)
+    assert w.tile_of(target) == "E1"
+    ways = _ways(view, w)
+    assert not any(w.tile_of(h) == "C1" for h in ways.reach(tuple(st.players[0]["at"])))
+    action = choose(view, 0, ENGINE.legal_actions(st, 0), random.Random(1))
+    assert action["kind"] != "move" or w.tile_of(tuple(action["to"])) != "C1"
