@@ -19,6 +19,8 @@ import random
 
 from shared.hexgrid import distance
 from shared.wizards.gems import six_gems
+from shared.wizards import gem_aims
+from shared.wizards.evil_aims import circle_at_risk
 from shared.wizards.geometry import board
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
 from shared.wizards.world import world_of
@@ -85,11 +87,14 @@ def _choice(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dic
         return gives[0] if gives else by_kind["partner_done"][0]
     if "pick_up_task_markers" in by_kind:
         return max(by_kind["pick_up_task_markers"], key=lambda a: len(a["tasks"]))
-    for kind, field, wanted in (("attempt_gem", "attempt", True), ("telepathy", "cast", promotion_ready(view, seat))):
-        if kind in by_kind:
-            return next((a for a in by_kind[kind] if a.get(field) == wanted), by_kind[kind][0])
+    if "attempt_gem" in by_kind:  # 7.326, but never of the False Wizard it knows while it holds Gems (7.3263)
+        wanted = gem_aims.worth_asking(view, seat, by_kind["attempt_gem"][0]["wizard"])
+        return next((a for a in by_kind["attempt_gem"] if a["attempt"] == wanted), by_kind["attempt_gem"][-1])
+    if "telepathy" in by_kind:
+        wanted = promotion_ready(view, seat)
+        return next((a for a in by_kind["telepathy"] if a.get("cast") == wanted), by_kind["telepathy"][0])
     if "gem_summoning" in by_kind:
-        return next((a for a in by_kind["gem_summoning"] if a["target"] is not None), by_kind["gem_summoning"][0])
+        return gem_aims.summon_target(view, seat, by_kind["gem_summoning"])
     if "complete_task" in by_kind:
         return by_kind["complete_task"][0]
     casts = [a for a in legal if a.get("cast") is True or a.get("ask") is True]
@@ -255,12 +260,12 @@ def _meeting_places(view: dict, seat: int, w, whom: str) -> list:
     return []
 
 
-def _task_goals(view: dict, seat: int, w) -> list:
-    """The spaces where some Task it holds can take its next step (9): a marker of its own
-    whose earlier requirements are done (7.311), the one it must meet next, or a location of
-    an EVERY-visit not yet visited."""
+def _task_goals(view: dict, seat: int, w, mandatory: bool | None = None) -> list:
+    """The spaces where some Task it holds (only its Mandatory or only its Optional ones, when
+    `mandatory` says) can take its next step (9): a marker of its own whose earlier requirements
+    are done (7.311), the one it must meet next, or a location of an EVERY-visit not yet visited."""
     me = view["players"][seat]
-    tasks = {t["card"]: t for t in me.get("tasks", [])}
+    tasks = {t["card"]: t for t in me.get("tasks", []) if mandatory is None or t["mandatory"] == mandatory}
     out = []
     for m in view.get("task_markers", []):
         task = tasks.get(m["task"])
@@ -291,20 +296,23 @@ def has_all_gems(view: dict, seat: int) -> bool:
 
 
 def _goals(view: dict, seat: int, w) -> list:
-    """Spaces worth going to before exploring: Rüktal with all six Gems (7.336, 13), where a
-    Task it holds moves on, then a Master Sorcerer's Tower Center to join an Order, to advance
-    (7.34, 10.2), to be given another Task (7.347: every time) or, at Rank FOUR, for his aid
-    in summoning Gems (7.346); High Wizards whose markers are out, for their Gems (7.326)."""
+    """Spaces worth going to before exploring: Rüktal with all six Gems (7.336, 13); gathering
+    Gems (gem_aims: a Master Sorcerer's aid in summoning them, 7.346, or the High Wizards whose
+    markers are out, 7.326), and its Optional Tasks too while the Sacred Circle is at risk
+    (evil_aims, 12.2); else where a Task it holds moves on, its Mandatory ones first at Rank
+    FOUR (13), then a Master Sorcerer's Tower Center to join an Order, to advance (7.34, 10.2)
+    or to be given another Task (7.347: every time)."""
     me = view["players"][seat]
     if has_all_gems(view, seat):
         return [w.hex_of[(CIRCLE_TILE, "Center")]] if (CIRCLE_TILE, "Center") in w.hex_of else []
-    goals = _task_goals(view, seat, w)
+    if gathering(view, seat):
+        goals = gem_aims.gem_goals(view, seat, w, _centres(w, TOWER_TILES))
+        return goals + (_task_goals(view, seat, w) if circle_at_risk(view, w) or not goals else [])
+    goals = (me["rank"] >= 4 and _task_goals(view, seat, w, mandatory=True)) or _task_goals(view, seat, w)
     if goals:
         return goals
     if me["order"] is None or me["order"] == "sorcerers":
         goals = _centres(w, TOWER_TILES)
-    if gathering(view, seat):
-        goals += [tuple(h) for h in view["wizard_markers"].values() if h]
     return goals
 
 

@@ -202,8 +202,9 @@ def test_policy_makes_for_the_center_of_the_sacred_circle_by_its_stones():
 
 
 def test_policy_gathers_gems_at_rank_four_and_brings_all_six_to_ruktal():
-    """13, 7.326, 7.346: at Rank FOUR with no Mandatory Task left it seeks the Gems (High Wizards whose markers are
-    out, the Master Sorcerers' aid); with all six it goes to Rüktal in the Center (7.336)."""
+    """13, 7.326, 7.346, 7.3461: at Rank FOUR with no Mandatory Task left a Sorcerer seeks the Master Sorcerers' aid
+    in summoning Gems (a High Wizard met away from a Tower gives a Sorcerer none); a member of another Order goes to
+    the High Wizards whose markers are out; with all six it goes to Rüktal in the Center (7.336)."""
     from shared.wizards.gems import six_gems
     from shared.wizards.pack import pack
     from shared.wizards.policy import _goals
@@ -217,7 +218,9 @@ def test_policy_gathers_gems_at_rank_four_and_brings_all_six_to_ruktal():
     st = build(seats=1, prepare=prep)
     w = world_for(st)
     towers = {hex_of(st, t, "Center") for t in ("M2", "M3", "M4")}
-    assert set(_goals(ENGINE.view(st, 0), 0, w)) == towers | {hex_of(st, "E1", "C2")}
+    assert set(_goals(ENGINE.view(st, 0), 0, w)) == towers
+    st.players[0]["order"] = "wizards"
+    assert set(_goals(ENGINE.view(st, 0), 0, w)) == {hex_of(st, "E1", "C2")}
     st.players[0]["gems"] = dict(zip(pack().high_wizards, six_gems()))
     assert _goals(ENGINE.view(st, 0), 0, w) == [hex_of(st, "M1", "Center")]
 
