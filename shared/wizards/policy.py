@@ -19,7 +19,7 @@ import random
 
 from shared.hexgrid import distance
 from shared.wizards.gems import six_gems
-from shared.wizards import gem_aims
+from shared.wizards import gem_aims, spells
 from shared.wizards.evil_aims import circle_at_risk
 from shared.wizards.geometry import board
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
@@ -28,6 +28,7 @@ from shared.wizards.world import world_of
 SIX_GEMS = frozenset(six_gems())
 TOUCHING = 5  # Centres five apart: the tiles share a coast
 ENTRY_COST = {"woods": 2, "mountains": 2}  # section 6; everything else the policy walks into costs 1
+AVOID = 6  # Movement Points a Demon's space is worth walking round
 SWIM_COST = 8  # entering the Water takes all of a turn's Movement Points (6), and a turn more to get out
 
 
@@ -184,21 +185,24 @@ class Ways:
             self._members[label] = {h for h, c in self.component.items() if c == label}
         return self._members[label]
 
-    def cost_to(self, goals) -> dict:
+    def cost_to(self, goals, avoid: frozenset = frozenset()) -> dict:
         """Movement Points still to walk from each space to the nearest of `goals` (section 6 costs, walls
-        respected, a swim costing a whole turn): the way round walls, gorges and mazes."""
-        key = tuple(sorted(set(goals)))
+        respected, a swim costing a whole turn): the way round walls, gorges and mazes; a space in `avoid`
+        (Demons, 7.304) costs AVOID more to enter unless it is a goal."""
+        key = (tuple(sorted(set(goals))), avoid)
         if key in self._costs:
             return self._costs[key]
         if len(self._costs) > 256:
             self._costs.clear()
-        cost = {g: 0 for g in key}
-        heap = [(0, g) for g in key]
+        cost = {g: 0 for g in key[0]}
+        heap = [(0, g) for g in key[0]]
         while heap:
             c, y = heapq.heappop(heap)
             if c > cost[y]:
                 continue
             step = self.entry.get(y) or ENTRY_COST.get(self.w.kind(y), 1)  # entering y
+            if y in avoid and c:
+                step += AVOID
             into = self.steps.get(y)
             if into is None:  # a goal no walker stands on (it is entered by roll): from its walkable neighbours
                 into = tuple(x for x in self.w.neighbours(y) if x in self.steps and self.allowed(x, y))
@@ -232,7 +236,16 @@ def _on_foot(view: dict, w, at) -> set:
 
 def _walking_cost(view: dict, w, goal: list) -> dict:
     """Movement Points still to walk from each space to the nearest of `goal` (Ways.cost_to)."""
-    return _ways(view, w).cost_to(goal)
+    return _ways(view, w).cost_to(goal, _avoid(view))
+
+
+def _avoid(view: dict) -> frozenset:
+    """Spaces it walks round: the Demons' (7.304: they may steal its Gems and Magical Objects, daze it or carry it
+    into the Dragon's Lair), unless it can dispel them and holds no Gem."""
+    me = view["players"][view["you"]] if view.get("you") is not None else None
+    if me is not None and not gem_aims.held(view, me["seat"]) and spells.may_cast(me, "demon_dispelling"):
+        return frozenset()
+    return frozenset(tuple(d) for d in view.get("demons", []))
 
 
 def _centres(w, tiles) -> list:
@@ -384,13 +397,19 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         # on foot: the walking cost still to go; over Water: the straight distance
         v = -field.get(to, 1 << 20) if field is not None else -2 * distance(to, target)
         tile = w.tile_of(to)
-        if tile and tile not in seen:
+        if tile and tile not in seen and not goals:  # exploring: a Territory not yet seen
             v += 12
         if tile == LAIR_TILE and here != LAIR_TILE:
-            v -= 8  # Lair Time (12.511): not into the Lair; once inside, out by the shortest way
+            v -= lair  # Lair Time (12.511): not into the Lair; once inside, out by the shortest way
+        if to in avoid and to not in goals:
+            v -= AVOID
         return v
 
+    lair = 2 if spells.may_cast(me, "dragon_taming") else 8  # 12.512: Taming puts Lair Time back three days
+    avoid = _avoid(view)
     stay = value(at, "stay") if field is None else -field.get(at, 1 << 20)
+    if w.is_water(at) and me.get("boat") is None:
+        stay = -(1 << 30)  # 6: never Water to Water; a swimmer climbs out rather than wait in the Water
     scored = [(value(tuple(a["to"]), a["by"]), a) for a in moves]
     best = max(s for s, _ in scored)
     if best <= stay:
