@@ -45,8 +45,9 @@ def worth_asking(view: dict, seat: int, wizard: str) -> bool:
     return wizard not in held(view, seat) and not (wizard == false_wizard(view, seat) and held(view, seat))
 
 
-def summon_target(view: dict, seat: int, legal: list[dict]) -> dict:
-    """The Gem Summoning choice (11.2321-11.2322) in the order of the module docstring."""
+def summon_target(view: dict, seat: int, legal: list[dict], cautious: bool = False) -> dict:
+    """The Gem Summoning choice (11.2321-11.2322) in the order of the module docstring; `cautious`: not at random,
+    where the False Wizard may be drawn (a keeper of pooled Gems whose partner summons for him)."""
     gems, false = held(view, seat), false_wizard(view, seat)
 
     def rank(a: dict) -> int:
@@ -54,7 +55,7 @@ def summon_target(view: dict, seat: int, legal: list[dict]) -> dict:
         if t is None:
             return 9
         if t == "random":
-            return 2
+            return 10 if cautious else 2
         name = _name(view, seat, t)
         if name is None:
             return 1

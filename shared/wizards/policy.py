@@ -19,7 +19,7 @@ import random
 
 from shared.hexgrid import distance
 from shared.wizards.gems import six_gems
-from shared.wizards import gem_aims, spells
+from shared.wizards import gem_aims, partner_aims, spells
 from shared.wizards.evil_aims import circle_at_risk
 from shared.wizards.geometry import board
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
@@ -84,7 +84,7 @@ def _choice(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dic
             return sum(v for v in pts.values()) - sum(needs.get(t, 0) for t, v in pts.items() if v)
         return max(by_kind["take_points"], key=lambda a: (worth(a), sorted(a["points"].items())))
     if {"partner_gem", "partner_done"} & set(by_kind):  # Appendix B: the odd seat of a pair gives its Gems over
-        gives = by_kind.get("partner_gem", []) if seat % 2 else []
+        gives = by_kind.get("partner_gem", []) if not partner_aims.keeper(view, seat) else []
         return gives[0] if gives else by_kind["partner_done"][0]
     if "pick_up_task_markers" in by_kind:
         return max(by_kind["pick_up_task_markers"], key=lambda a: len(a["tasks"]))
@@ -95,7 +95,7 @@ def _choice(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dic
         wanted = promotion_ready(view, seat)
         return next((a for a in by_kind["telepathy"] if a.get("cast") == wanted), by_kind["telepathy"][0])
     if "gem_summoning" in by_kind:
-        return gem_aims.summon_target(view, seat, by_kind["gem_summoning"])
+        return gem_aims.summon_target(view, seat, by_kind["gem_summoning"], partner_aims.keeps_pool(view, seat))
     if "complete_task" in by_kind:
         return by_kind["complete_task"][0]
     casts = [a for a in legal if a.get("cast") is True or a.get("ask") is True]
@@ -319,6 +319,9 @@ def _goals(view: dict, seat: int, w) -> list:
     if has_all_gems(view, seat):
         return [w.hex_of[(CIRCLE_TILE, "Center")]] if (CIRCLE_TILE, "Center") in w.hex_of else []
     if gathering(view, seat):
+        meet = partner_aims.meeting_goal(view, seat)  # Appendix B: the giver takes his Gems to his partner
+        if meet:
+            return meet
         goals = gem_aims.gem_goals(view, seat, w, _centres(w, TOWER_TILES))
         return goals + (_task_goals(view, seat, w) if circle_at_risk(view, w) or not goals else [])
     goals = (me["rank"] >= 4 and _task_goals(view, seat, w, mandatory=True)) or _task_goals(view, seat, w)

@@ -75,3 +75,37 @@ def test_a_druid_knowing_the_false_wizard_does_not_go_to_his_marker_with_gems():
     st.wizard_markers[false] = list(hex_of(st, "E1", "C2"))
     st.wizard_markers[third] = list(hex_of(st, "E2", "C2"))
     assert _goals(ENGINE.view(st, 0), 0, world_for(st)) == [hex_of(st, "E2", "C2")]
+
+
+def test_in_the_partnership_game_the_giver_takes_his_gems_to_his_partner():
+    """Appendix B: Gems pass between partners who meet while both gather them; the odd seat of a pair goes to his
+    partner's space with the Gems he holds, once the partner is gathering too (his Record Sheet shows it)."""
+    def prep(s):
+        for seat in (0, 1):
+            member(seat=seat, order="sorcerers", rank=4)(s)
+        gems(1, next(iter(s.gem_boxes)))(s)
+    st = build(seats=4, variant="partnership", prepare=prep)
+    w = world_for(st)
+    mate = tuple(st.players[0]["at"])
+    assert _goals(ENGINE.view(st, 1), 1, w) == [mate]
+    assert mate not in _goals(ENGINE.view(st, 0), 0, w)  # the keeper gathers on
+    st.players[0]["rank"] = 3  # a partner not gathering cannot take Gems
+    assert mate not in _goals(ENGINE.view(st, 1), 1, w)
+
+
+def test_a_keeper_of_pooled_gems_leaves_the_random_summoning_to_his_partner():
+    """7.3263, 11.2322: a random Gem Summoning may draw the False Wizard, who takes every Gem held; the keeper of a
+    pair holding three or more does not risk them at random while his partner gathers and summons for him, but
+    still contacts a High Wizard he can name; alone he casts at random."""
+    def prep(s):
+        for seat in (0, 1):
+            member(seat=seat, order="sorcerers", rank=4)(s)
+        gems(0, *list(s.gem_boxes)[:3])(s)
+    st = build(seats=4, variant="partnership", prepare=prep)
+    offer = [{"kind": "gem_summoning", "target": "random"}, {"kind": "gem_summoning", "target": None}]
+    assert asked(st, 0, offer)["target"] is None
+    wanted = next(n for n in st.gem_boxes if n not in st.players[0]["gems"] and n != false_wizard(st))
+    named = [{"kind": "gem_summoning", "target": wanted}, offer[1]]
+    assert asked(st, 0, named)["target"] == wanted
+    st.players[1]["rank"] = 3
+    assert asked(st, 0, offer)["target"] == "random"
