@@ -1,15 +1,20 @@
 """A simple AI seat for Wizards, reading only the seat's view (no hidden state).
 
-Its aims, in order: wherever a Task it holds takes its next step (its own Task Markers
-whose earlier requirements are done, the one it must meet next, an EVERY-location not yet
-visited: section 9, 7.311); a Master Sorcerer's Tower (the Mentors who always stay where
-they are, 7.34) to join the Sorcerers, to advance (10.2) or to be given another Task
-(7.347); otherwise Territories not yet visited, nearest first, keeping out of the Dragon's
-Lair (and out of it by the shortest way once inside). The way is measured in the Movement
-Points it still takes, walls, gorges and mazes walked round and a swim costing a turn (6);
-Boats and Boat Summoning carry it where swimming cannot. It ends its movement on the
-space it came for (the encounter comes there, 5.2). In an encounter it accepts the
-Sorcerers only, takes the points its next Rank needs most, picks up its markers, tries
+Its aims, in order: with all six Gems, Rüktal in the Center of the Sacred Circle by its Stones
+(7.336, 13); gathering Gems at Rank FOUR (gem_aims: a Sorcerer summons them in the Towers,
+the False Wizard it knows is never asked while it holds Gems; partner_aims: partners pool
+them), with its Optional Tasks too while the Sacred Circle is at risk (evil_aims, 12.2);
+wherever a Task it holds takes its next step (its own Task Markers whose earlier requirements
+are done, the one it must meet next, an EVERY-location not yet visited: section 9, 7.311;
+its Mandatory Tasks first at Rank FOUR); a Master Sorcerer's Tower (the Mentors who always
+stay where they are, 7.34) to join the Sorcerers, to advance (10.2) or to be given another
+Task (7.347); otherwise Territories not yet visited, nearest first. It keeps out of the
+Dragon's Lair unless it can tame the Dragon (and out of it by the shortest way once inside),
+walks round the Demons and never into a Territory taken over by Evil (12.41). The way is
+measured in the Movement Points it still takes, walls, gorges and mazes walked round and a
+swim costing a turn (6); Boats and Boat Summoning carry it where swimming cannot. It ends its
+movement on the space it came for (the encounter comes there, 5.2). In an encounter it accepts
+the Sorcerers only, takes the points its next Rank needs most, picks up its markers, tries
 for Gems and casts what helps.
 """
 from __future__ import annotations
@@ -18,9 +23,9 @@ import heapq
 import random
 
 from shared.hexgrid import distance
-from shared.wizards.gems import six_gems
 from shared.wizards import gem_aims, partner_aims, spells
 from shared.wizards.evil_aims import circle_at_risk
+from shared.wizards.gems import six_gems
 from shared.wizards.geometry import board
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
 from shared.wizards.world import world_of

@@ -1,11 +1,11 @@
-"""The AI policy gathering and keeping the Sacred Gems (13, 7.326, 7.346, 7.6, 7.3263, 11.2321), on fixture positions."""
+"""The AI policy gathering and keeping the Sacred Gems (13, 7.326, 7.346, 7.6, 7.3263, 11.2321), on fixtures."""
 from __future__ import annotations
 
 import random
 
 from shared.wizards.policy import _goals, _target, choose
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, build, false_wizard, gems, hex_of, member, both
+from tests.wizards.scenario import ENGINE, both, build, false_wizard, gems, hex_of, member
 
 
 def asked(st, seat: int, offer: list[dict]) -> dict:
