@@ -109,3 +109,19 @@ def test_a_keeper_of_pooled_gems_leaves_the_random_summoning_to_his_partner():
     assert asked(st, 0, named)["target"] == wanted
     st.players[1]["rank"] = 3
     assert asked(st, 0, offer)["target"] == "random"
+
+
+def test_a_gatherer_completes_its_optional_tasks_again_when_the_sacred_circle_is_at_risk():
+    """12.131, 12.2, 13: every Common and Elven Territory falls before the Circle can; with two or fewer of them left
+    a player gathering Gems also goes where its Optional Tasks move on, for every ten Tasks thwart an attack."""
+    from tests.wizards.scenario import hold_task, take
+
+    def prep(s):
+        member(order="sorcerers", rank=4)(s)
+        hold_task(s, 0, 69, at={0: ("M3", "B1")})  # an Optional Task
+    st = build(seats=1, at={0: ("C5", "A1")}, prepare=prep)
+    w = world_for(st)
+    marker = hex_of(st, "M3", "B1")
+    assert marker not in _goals(ENGINE.view(st, 0), 0, w)
+    take(st, "C1", "C2", "C3", "C4", "C6", "E1", "E2", "E3", "E4", "E5")  # Meadowfarm (C5) and E6 are left
+    assert marker in _goals(ENGINE.view(st, 0), 0, w)
