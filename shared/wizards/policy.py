@@ -34,6 +34,7 @@ SIX_GEMS = frozenset(six_gems())
 TOUCHING = 5  # Centres five apart: the tiles share a coast
 ENTRY_COST = {"woods": 2, "mountains": 2}  # section 6; everything else the policy walks into costs 1
 AVOID = 6  # Movement Points a Demon's space is worth walking round
+AVOID_WITH_GEMS = 18  # with Gems: at Rank FOUR 2-3 on the higher of two dice is a theft (7.304)
 SWIM_COST = 8  # entering the Water takes all of a turn's Movement Points (6), and a turn more to get out
 
 
@@ -190,11 +191,11 @@ class Ways:
             self._members[label] = {h for h, c in self.component.items() if c == label}
         return self._members[label]
 
-    def cost_to(self, goals, avoid: frozenset = frozenset()) -> dict:
+    def cost_to(self, goals, avoid: frozenset = frozenset(), penalty: int = AVOID) -> dict:
         """Movement Points still to walk from each space to the nearest of `goals` (section 6 costs, walls
         respected, a swim costing a whole turn): the way round walls, gorges and mazes; a space in `avoid`
-        (Demons, 7.304) costs AVOID more to enter unless it is a goal."""
-        key = (tuple(sorted(set(goals))), avoid)
+        (Demons, 7.304) costs `penalty` more to enter unless it is a goal."""
+        key = (tuple(sorted(set(goals))), avoid, penalty)
         if key in self._costs:
             return self._costs[key]
         if len(self._costs) > 256:
@@ -207,7 +208,7 @@ class Ways:
                 continue
             step = self.entry.get(y) or ENTRY_COST.get(self.w.kind(y), 1)  # entering y
             if y in avoid and c:
-                step += AVOID
+                step += penalty
             into = self.steps.get(y)
             if into is None:  # a goal no walker stands on (it is entered by roll): from its walkable neighbours
                 into = tuple(x for x in self.w.neighbours(y) if x in self.steps and self.allowed(x, y))
@@ -241,7 +242,12 @@ def _on_foot(view: dict, w, at) -> set:
 
 def _walking_cost(view: dict, w, goal: list) -> dict:
     """Movement Points still to walk from each space to the nearest of `goal` (Ways.cost_to)."""
-    return _ways(view, w).cost_to(goal, _avoid(view))
+    return _ways(view, w).cost_to(goal, _avoid(view), _penalty(view))
+
+
+def _penalty(view: dict) -> int:
+    me = view["players"][view["you"]] if view.get("you") is not None else None
+    return AVOID_WITH_GEMS if me is not None and gem_aims.held(view, me["seat"]) else AVOID
 
 
 def _avoid(view: dict) -> frozenset:
@@ -410,7 +416,7 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         if tile == LAIR_TILE and here != LAIR_TILE:
             v -= lair  # Lair Time (12.511): not into the Lair; once inside, out by the shortest way
         if to in avoid and to not in goals:
-            v -= AVOID
+            v -= _penalty(view)
         return v
 
     lair = 2 if spells.may_cast(me, "dragon_taming") else 8  # 12.512: Taming puts Lair Time back three days
