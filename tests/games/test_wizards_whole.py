@@ -25,7 +25,8 @@ from services.client.session import signed_in
 from shared.wizards import policy
 
 # the ends the rules give (shared/wizards/evil.py, gems.py, solitaire.py): 12.46, 7.336, Appendix A's stranding
-ENDINGS = ("the Sacred Circle has fallen", "delivered", "stranded in the Dragon's Lair", "he drowns")
+ENDINGS = ("the Sacred Circle has fallen", "brings the six Sacred Gems to Rüktal", "stranded in the Dragon's Lair",
+           "he drowns")
 
 
 def play_seat(channel, match_id: str, token: str, seat: int, seed: int, timeout_s: float = 400):
