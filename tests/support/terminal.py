@@ -1,0 +1,106 @@
+"""The `archmage` command in a pseudo-terminal, against a real platform server whose AI seats
+are played by the AI's own turn (services/ai/tasks.py play_turn_once) in the server's threads,
+as a Celery worker would play them."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+
+from services.ai.tasks import play_turn_once
+from services.core import ai_seats
+from tests.support.server import ServerThread
+
+ROOT = Path(__file__).resolve().parents[2]
+PROMPT = re.compile(r"your choice \(0-(\d+)[^)]*\): ")
+log = logging.getLogger("tests.terminal")
+
+
+class ThreadTurns:
+    """A TurnNotifier that plays each due AI turn in a worker thread of the server's loop."""
+
+    def __init__(self):
+        self.server: ServerThread | None = None
+
+    async def ai_turn(self, match_id: str, seat: int, version: int, token: str | None) -> None:
+        server = self.server
+        key = await server.platform.matches.ai_key()
+        token = token or ai_seats.derive(key, match_id, seat)
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(None, play_turn_once, match_id, seat, version, token, server.address,
+                                      server.address)
+        future.add_done_callback(lambda f: f.exception() and log.warning("AI turn failed: %r", f.exception()))
+
+
+def ai_server(redis_url: str, **overrides) -> ServerThread:
+    turns = ThreadTurns()
+    server = ServerThread(redis_url, notifier=turns, **overrides)
+    turns.server = server
+    server.start()
+    return server
+
+
+def archmage_command() -> str:
+    """The installed `archmage` script beside this Python, else the one on PATH."""
+    beside = Path(sys.executable).parent / "archmage"
+    found = str(beside) if beside.exists() else shutil.which("archmage")
+    assert found, "the archmage command is not installed (pip install -e .)"
+    return found
+
+
+class Terminal:
+    """One `archmage` run in a pseudo-terminal; every wait has a timeout, and a failure shows
+    what the command printed."""
+
+    def __init__(self, args: list[str], address: str, env: dict | None = None, timeout: float = 60):
+        path = os.pathsep.join([str(ROOT), str(ROOT / "build" / "proto"), os.environ.get("PYTHONPATH", "")])
+        environ = {**os.environ, "ARCHMAGE_ADDR": address, "PYTHONPATH": path, "TERM": "dumb",
+                   "PYTHONUNBUFFERED": "1", **(env or {})}
+        environ.pop("ARCHMAGE_TOKEN", None)
+        self.transcript: list[str] = []
+        self.child = pexpect.spawn(archmage_command(), args, env=environ, encoding="utf-8", timeout=timeout,
+                                   dimensions=(60, 200), codec_errors="replace")
+        self.child.logfile_read = self  # every byte read is kept for the failure message
+
+    # pexpect writes what it reads here
+    def write(self, text: str) -> None:
+        self.transcript.append(text)
+
+    def flush(self) -> None:
+        pass
+
+    def output(self, last: int = 12000) -> str:
+        return "".join(self.transcript)[-last:]
+
+    def expect(self, patterns, timeout: float | None = None) -> int:
+        try:
+            return self.child.expect(patterns, timeout=timeout)
+        except (pexpect.TIMEOUT, pexpect.EOF) as exc:
+            raise AssertionError(f"waiting for {patterns!r}: {type(exc).__name__}; the terminal showed:\n"
+                                 f"{self.output()}") from None
+
+    def send(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def play(self, answer=lambda n, text: "0", done=r"Match over\.", limit: int = 5000,
+             timeout: float = 60) -> str:
+        """Answer every prompt with answer(highest number offered, the text since the last prompt)
+        until `done` is printed; returns the text of the last stretch."""
+        for _ in range(limit):
+            which = self.expect([PROMPT, done], timeout=timeout)
+            if which == 1:
+                return self.child.before
+            self.send(answer(int(self.child.match.group(1)), self.child.before))
+        raise AssertionError(f"no end after {limit} prompts; the terminal showed:\n{self.output()}")
+
+    def close(self) -> int | None:
+        if self.child.isalive():
+            self.child.expect(pexpect.EOF, timeout=30)
+        self.child.close()
+        return self.child.exitstatus
