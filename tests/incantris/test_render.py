@@ -33,7 +33,7 @@ def test_render_events_one_line_each_with_the_dice():
     s, ev2 = roll(s, [WAND, BLANK], [BLANK, BLANK])
     lines = render_events(ev1 + ev2)
     assert len(lines) == len(ev1 + ev2)
-    assert any("['wand', 'blank']" in x for x in lines)
+    assert any("cast wand blank; ward blank blank" in x for x in lines)  # the faces, not a Python list
     assert any("3 wands against 0 wards, 3 hits" in x for x in lines)
     assert any("blue-shadow-weaver dies" in x for x in lines)
 
