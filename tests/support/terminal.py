@@ -4,14 +4,20 @@ as a Celery worker would play them."""
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import os
+import pty
 import re
 import shutil
+import struct
+import subprocess
 import sys
+import termios
 from pathlib import Path
 
 import pexpect
+from pexpect import fdpexpect
 
 from services.ai.tasks import play_turn_once
 from services.core import ai_seats
@@ -56,7 +62,8 @@ def archmage_command() -> str:
 
 class Terminal:
     """One `archmage` run in a pseudo-terminal; every wait has a timeout, and a failure shows
-    what the command printed."""
+    what the command printed. The command is started with subprocess on a pty of its own, never
+    by forking this process, whose gRPC threads a fork would copy."""
 
     def __init__(self, args: list[str], address: str, env: dict | None = None, timeout: float = 60):
         path = os.pathsep.join([str(ROOT), str(ROOT / "build" / "proto"), os.environ.get("PYTHONPATH", "")])
@@ -64,8 +71,12 @@ class Terminal:
                    "PYTHONUNBUFFERED": "1", **(env or {})}
         environ.pop("ARCHMAGE_TOKEN", None)
         self.transcript: list[str] = []
-        self.child = pexpect.spawn(archmage_command(), args, env=environ, encoding="utf-8", timeout=timeout,
-                                   dimensions=(60, 200), codec_errors="replace")
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
+        self.proc = subprocess.Popen([archmage_command(), *args], stdin=slave, stdout=slave, stderr=slave, env=environ,
+                                     start_new_session=True, close_fds=True)
+        os.close(slave)
+        self.child = fdpexpect.fdspawn(master, encoding="utf-8", timeout=timeout, codec_errors="replace")
         self.child.logfile_read = self  # every byte read is kept for the failure message
 
     # pexpect writes what it reads here
@@ -100,7 +111,18 @@ class Terminal:
         raise AssertionError(f"no end after {limit} prompts; the terminal showed:\n{self.output()}")
 
     def close(self) -> int | None:
-        if self.child.isalive():
+        """Wait for the command to end (after reading all it printed); its exit status."""
+        try:
             self.child.expect(pexpect.EOF, timeout=30)
-        self.child.close()
-        return self.child.exitstatus
+        except pexpect.TIMEOUT:
+            raise AssertionError(f"the command did not end; the terminal showed:\n{self.output()}") from None
+        finally:
+            self.child.close()
+        return self.proc.wait(timeout=30)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+        if self.child.child_fd != -1:
+            self.child.close()
