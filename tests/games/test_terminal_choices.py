@@ -139,3 +139,28 @@ def test_tower_moves_are_grouped_by_destination():
     assert tower_render.group({"kind": "move", "to": next(iter(tower_render.pack().territories)), "path": []})
     assert tower_render.group({"kind": "pass"}) is None
     assert choosing.entries([Choice("a", [{}], group="x"), Choice("b", [{}], group="x")])[0].label == "x"
+
+
+def test_wizards_help_names_the_encounter_and_the_spell_with_the_seats_own_spell_table():
+    from shared.wizards import render as wizards_render
+    from shared.wizards.policy import choose as policy
+
+    engine = engine_for("wizards")
+    rng = random.Random(5)
+    state = engine.setup(MatchConfig(seats=2))
+    for _ in range(20000):
+        who = engine.actor(state)
+        assert who != TERMINAL, "no encounter spell offered in this game"
+        if who == CHANCE:
+            state, _ = engine.apply_chance(state, sample_chance(engine.chance_request(state), rng))
+            continue
+        legal = engine.legal_actions(state, who)
+        view = engine.view(state, who)
+        if view["step"] == "resolve" and any(a["kind"] == "encounter_spell" for a in legal):
+            break
+        state, _ = engine.apply(state, who, policy(view, who, legal, rng))
+    text = wizards_render.help_text(view, who, legal)
+    item = view["pending"][-1]
+    assert f"Now: {item['do'].replace('_', ' ')}" in text
+    spell = next(a["spell"] for a in legal if a.get("spell"))
+    assert f"{spell.replace('_', ' ').title()}: an Encounter Spell (type B)" in text
