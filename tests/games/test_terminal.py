@@ -59,7 +59,7 @@ def test_an_incantris_match_is_played_to_its_end_against_an_ai_seat(terminals):
     assert "game over: winners" in t.output(40000)
 
 
-def test_help_and_back_at_a_prompt_send_nothing(terminals):
+def test_help_and_back_send_nothing_and_a_whole_path_is_one_choice(terminals):
     t = terminals("play", "incantris", "--ai", "1")
     t.expect(r"match \S+ created")
     # the set-up: place the wizards (each a group of cells) until a wizard is activated
@@ -86,6 +86,19 @@ def test_help_and_back_at_a_prompt_send_nothing(terminals):
     t.send("back")
     t.expect(r"your choice \(0-\d+, help, q to quit\): ")
     assert "steps to" not in t.child.before  # nothing was sent
+    # a whole path is one choice: its steps are taken one after another, then only what changed is drawn
+    t.send(move.group(1))
+    t.expect(r"your choice \(0-\d+, back, help")
+    path = re.findall(r"\[(\d+)\] move to (\S+) \(\d+ movement, by ((?:\S+ )*\S+)\)", t.child.before)
+    number, goal, by = path[-1]
+    t.send(number)
+    t.expect(r"your choice \(0-\d+[^)]*\): ")
+    steps = re.findall(r"steps to (\S+) \(", t.child.before)
+    assert steps == by.split() + [goal], t.output()
+    assert "changed (`map` draws it all)" in t.child.before
+    t.send("map")
+    t.expect(r"you are seat 0")
+    t.expect(r"your choice \(0-\d+[^)]*\): ")
     t.send("q")
     t.expect(COME_BACK)
     assert t.close() == 0

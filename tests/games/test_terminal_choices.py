@@ -164,3 +164,28 @@ def test_wizards_help_names_the_encounter_and_the_spell_with_the_seats_own_spell
     assert f"Now: {item['do'].replace('_', ' ')}" in text
     spell = next(a["spell"] for a in legal if a.get("spell"))
     assert f"{spell.replace('_', ' ').title()}: an Encounter Spell (type B)" in text
+
+
+def test_a_path_stops_where_its_next_step_is_no_longer_offered(capsys):
+    """Each step after the first is sent only while the engine still offers it (a step may set off
+    something that ends the movement): nothing is forced through."""
+    from services.cli.play import _send
+
+    sent = []
+    offered = [SimpleNamespace(action_json=json.dumps({"kind": "end"}), service="board", label="end")]
+
+    class Board:
+        def GetMatch(self, request, metadata=()):
+            return SimpleNamespace(status="active", to_act=0)
+
+        def ListLegalActions(self, request, metadata=(), timeout=None):
+            return SimpleNamespace(actions=offered, next_page_token="", version=7)
+
+        def Move(self, request, metadata=()):
+            sent.append(json.loads(request.action_json))
+            return SimpleNamespace(version=6)
+
+    path = Choice("move to B2", [{"kind": "step", "to": [0, 1]}, {"kind": "step", "to": [0, 2]}])
+    _send(Board(), None, "m", (("x-seat-token", "m.0.secret"),), 5, path)
+    assert sent == [{"kind": "step", "to": [0, 1]}]
+    assert "stopped after 1 of 2 steps" in capsys.readouterr().out
