@@ -140,7 +140,10 @@ class Prompt:
         hook = getattr(self.render, "help_text", None)
         if hook is None:
             return "no rules help for this game; choose by number"
-        return hook(self.view, self.seat, _actions_of(level))
+        try:
+            return hook(self.view, self.seat, _actions_of(level))
+        except Exception as exc:  # help never ends a match: the choices stand as they are
+            return f"no rules help here ({type(exc).__name__}: {exc}); choose by number"
 
 
 def choose(options: list[Choice], prompt: Prompt, read=input):

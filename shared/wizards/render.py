@@ -410,7 +410,7 @@ def _item_docs() -> dict[str, str]:
 
 
 def _encounter_help(view: dict, item: dict) -> list[str]:
-    kind = item.get("do")
+    kind = str(item.get("do", ""))
     out = [f"Now: {kind.replace('_', ' ')}" + (f" (rule {item['rule']})" if item.get("rule") else "")]
     doc = _item_docs().get(kind)
     if doc:
