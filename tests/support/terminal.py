@@ -3,7 +3,6 @@ are played by the AI's own turn (services/ai/tasks.py play_turn_once) in the ser
 as a Celery worker would play them."""
 from __future__ import annotations
 
-import asyncio
 import fcntl
 import logging
 import os
@@ -14,6 +13,7 @@ import struct
 import subprocess
 import sys
 import termios
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
 import pexpect
@@ -29,25 +29,48 @@ log = logging.getLogger("tests.terminal")
 
 
 class ThreadTurns:
-    """A TurnNotifier that plays each due AI turn in a worker thread of the server's loop."""
+    """A TurnNotifier that plays each due AI turn on threads of its own (never the loop's default
+    executor, which the server's handlers use), so an AI turn calling the server cannot wait on it."""
 
     def __init__(self):
         self.server: ServerThread | None = None
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ai-turn")
+        self.running: set[Future] = set()
 
     async def ai_turn(self, match_id: str, seat: int, version: int, token: str | None) -> None:
         server = self.server
         key = await server.platform.matches.ai_key()
         token = token or ai_seats.derive(key, match_id, seat)
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(None, play_turn_once, match_id, seat, version, token, server.address,
-                                      server.address)
-        future.add_done_callback(lambda f: f.exception() and log.warning("AI turn failed: %r", f.exception()))
+        future = self.pool.submit(play_turn_once, match_id, seat, version, token, server.address, server.address)
+        self.running.add(future)
+        future.add_done_callback(self._done)
+
+    def _done(self, future: Future) -> None:
+        self.running.discard(future)
+        if not future.cancelled() and future.exception():
+            log.warning("AI turn failed: %r", future.exception())
+
+    def stop(self, timeout: float = 30) -> None:
+        """Let the turns under way finish (each call has its own timeout), then end the threads."""
+        wait(list(self.running), timeout=timeout)
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-def ai_server(redis_url: str, **overrides) -> ServerThread:
-    turns = ThreadTurns()
-    server = ServerThread(redis_url, notifier=turns, **overrides)
-    turns.server = server
+class AiServer(ServerThread):
+    """A ServerThread whose AI seats ThreadTurns plays; stop() ends the AI turns first."""
+
+    def __init__(self, redis_url: str, **overrides):
+        self.turns = ThreadTurns()
+        super().__init__(redis_url, notifier=self.turns, **overrides)
+        self.turns.server = self
+
+    def stop(self) -> None:
+        self.turns.stop()
+        super().stop()
+
+
+def ai_server(redis_url: str, **overrides) -> AiServer:
+    server = AiServer(redis_url, **overrides)
     server.start()
     return server
 
