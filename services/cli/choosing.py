@@ -56,7 +56,13 @@ def choices(render, view: dict, seat: int, listed, ask) -> list[Choice]:
     if more:
         plain = [json.loads(a.action_json) for a in listed]
         service = {a.action_json: a.service for a in listed}
-        for label, steps, heading in more(view, seat, plain, ask):
+        try:
+            extra = more(view, seat, plain, ask)
+        except Exception as exc:  # a question the platform would not answer: the single actions remain
+            why = exc.details() if hasattr(exc, "details") else exc
+            print(f"(only single steps offered: {why})")
+            extra = []
+        for label, steps, heading in extra:
             first = next((a for a in listed if json.loads(a.action_json) == steps[0]), None)
             if first is None:
                 continue  # its first step is not legal now: not offered

@@ -189,3 +189,13 @@ def test_a_path_stops_where_its_next_step_is_no_longer_offered(capsys):
     _send(Board(), None, "m", (("x-seat-token", "m.0.secret"),), 5, path)
     assert sent == [{"kind": "step", "to": [0, 1]}]
     assert "stopped after 1 of 2 steps" in capsys.readouterr().out
+
+
+def test_when_the_platform_will_not_answer_a_path_the_single_steps_remain(capsys):
+    def refuse(query):
+        raise RuntimeError("not now")
+
+    render = SimpleNamespace(more_choices=lambda view, seat, actions, ask: ask({"kind": "reachable"}))
+    options = choices(render, {}, 0, _listed({"kind": "step", "to": [0, 1]}), refuse)
+    assert [c.steps for c in options] == [[{"kind": "step", "to": [0, 1]}]]
+    assert "only single steps offered" in capsys.readouterr().out
