@@ -243,7 +243,7 @@ def group(action: dict) -> str | None:
     """The heading a choice is listed under first: a spell (then its target), a move (then where to)."""
     k = action.get("kind")
     if k == "cast":
-        return f"cast {_spell_name(action['spell'])}" + (" from the totem" if action.get("from") else "")
+        return f"cast {action['spell']}" + (" from the totem" if action.get("from") else "")  # as its labels name it
     if k == "step":
         return "move"
     if k == "place":
