@@ -194,6 +194,47 @@ def describe(action: dict) -> str:
     return " ".join([str(k)] + [f"{a}={b}" for a, b in sorted(action.items()) if a != "kind"])
 
 
+def _effect(ref: str) -> str:
+    """An effect's id ("caster:spell") as words: "red-sorceress's guardian-hydra"."""
+    caster, _, spell = str(ref).partition(":")
+    return f"{caster}'s {spell}" if spell else caster
+
+
+def _at(e: dict, field: str) -> str:
+    return cell(e[field])  # a missing field falls back to the fields as they are (_plain)
+
+
+# one plain line for each event of the game's bookkeeping, so no field dump reaches the player
+PLAIN = {
+    "placed": lambda e: f"{e['wizard']} is placed at {_at(e, 'hex')}",
+    "posted": lambda e: f"{e['wizard']} waits at entry point {e['entry'] + 1}",
+    "round": lambda e: f"round {e['round']} begins",
+    "turn": lambda e: f"round {e['round']}: seat {e['seat']}'s turn",
+    "end-turn": lambda e: f"{e['wizard']} ends its turn",
+    "round-end": lambda e: f"round {e['round']} ends" + (f" ({e['quiet']} quiet in a row)" if e.get("quiet") else ""),
+    "effect-placed": lambda e: (f"{_effect(e['effect'])} is placed"
+                                + next((f" at {_at(e, k)}" for k in ("hex", "centre") if e.get(k) is not None), "")),
+    "effect-ended": lambda e: f"{_effect(e['effect'])} ends ({e.get('reason', 'over')})",
+    "effect-moved": lambda e: (f"{_effect(e['effect'])} moves to "
+                               + (e.get("wizard") or _at(e, "hex" if "hex" in e else "centre"))),
+    "chain-jump": lambda e: f"the chain jumps to {e['to']}",
+    "eliminated": lambda e: f"seat {e['seat']} is out of the match",
+    "hydra": lambda e: f"{e['wizard']}'s hydra strikes at {e['target']}",
+    "pick-up": lambda e: f"{e['wizard']} picks up the crystal at {_at(e, 'hex')}",
+    "shift": lambda e: "the arena shifts: " + ", ".join(f"tile {t}" for t in e.get("tiles", [])),
+    "cleansing-fire": lambda e: f"{e['wizard']}'s Cleansing Fire cancels {_effect(e['effect'])}",
+    "retribution": lambda e: f"{e['knight']}'s Retribution strikes back at {e['target']}",
+    "bear-presence": lambda e: f"{e['wizard']} stops at {_at(e, 'at')}: Bear Presence",
+}
+
+
+def _plain(e: dict) -> str | None:
+    try:
+        return PLAIN[e["type"]](e)
+    except (KeyError, TypeError, IndexError):  # a field this line does not know: the fields as they are
+        return None
+
+
 def render_events(events: list[dict]) -> list[str]:
     out = []
     for e in events:
@@ -228,6 +269,8 @@ def render_events(events: list[dict]) -> list[str]:
             out.append(f"seat {e['seat']}, who resigned, takes {describe(e['action'])}")
         elif t == "token-drawn":
             out.append(f"the attacking team draws {e['wizard']}'s turn token")
+        elif t in PLAIN and _plain(e):
+            out.append(_plain(e))
         else:
             rest = ", ".join(f"{k}={v}" for k, v in sorted(e.items()) if k != "type")
             out.append(f"{t}: {rest}" if rest else str(t))
