@@ -118,7 +118,14 @@ def test_a_player_who_leaves_with_q_comes_back_to_the_same_seat(terminals):
     again.expect(r"<- you")
     again.expect(r"your choice \(0-\d+[^)]*\): ")
     assert "Set-up: seat 0 eliminates" in again.output()  # the match so far, the choice made before leaving
-    again.send("0")
+    for _ in range(50):  # the set-up's choices, to the first move
+        if "Move to " in again.child.before:
+            break
+        again.send("0")
+        again.expect(r"your choice \(0-\d+[^)]*\): ")
+    again.send("help")  # the Character's card, from the content
+    again.expect(r"The \w+: moves \d+ spaces; home terrain \w+")
+    again.expect(r"Combat Strength \(his dice v theirs\): ")
     again.expect(r"your choice \(0-\d+[^)]*\): ")
     again.send("q")
     again.expect(COME_BACK)

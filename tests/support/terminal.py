@@ -112,7 +112,8 @@ class Terminal:
     def output(self, last: int = 12000) -> str:
         return "".join(self.transcript)[-last:]
 
-    def expect(self, patterns, timeout: float | None = None) -> int:
+    def expect(self, patterns, timeout: float = -1) -> int:
+        """pexpect's expect; timeout -1 is the terminal's own (never None, which would wait for ever)."""
         try:
             return self.child.expect(patterns, timeout=timeout)
         except (pexpect.TIMEOUT, pexpect.EOF) as exc:
