@@ -20,6 +20,7 @@ import pexpect
 from pexpect import fdpexpect
 
 from services.ai.tasks import play_turn_once
+from services.client import Client, Seat, channels
 from services.core import ai_seats
 from tests.support.server import ServerThread
 
@@ -36,12 +37,15 @@ class ThreadTurns:
         self.server: ServerThread | None = None
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ai-turn")
         self.running: set[Future] = set()
+        self.client: Client | None = None
 
     async def ai_turn(self, match_id: str, seat: int, version: int, token: str | None) -> None:
         server = self.server
         key = await server.platform.matches.ai_key()
         token = token or ai_seats.derive(key, match_id, seat)
-        future = self.pool.submit(play_turn_once, match_id, seat, version, token, server.address, server.address)
+        if self.client is None:  # one client for every turn, as a worker holds one (services/ai/tasks.py)
+            self.client = Client(channels.channel(server.address), sign_in=False)
+        future = self.pool.submit(play_turn_once, Seat(self.client, match_id, token, seat), version)
         self.running.add(future)
         future.add_done_callback(self._done)
 
