@@ -269,8 +269,8 @@ def render_events(events: list[dict]) -> list[str]:
             out.append(f"seat {e['seat']}, who resigned, takes {describe(e['action'])}")
         elif t == "token-drawn":
             out.append(f"the attacking team draws {e['wizard']}'s turn token")
-        elif t in PLAIN and _plain(e):
-            out.append(_plain(e))
+        elif t in PLAIN and (line := _plain(e)) is not None:
+            out.append(line)
         else:
             rest = ", ".join(f"{k}={v}" for k, v in sorted(e.items()) if k != "type")
             out.append(f"{t}: {rest}" if rest else str(t))
