@@ -199,3 +199,8 @@ def test_when_the_platform_will_not_answer_a_path_the_single_steps_remain(capsys
     options = choices(render, {}, 0, _listed({"kind": "step", "to": [0, 1]}), refuse)
     assert [c.steps for c in options] == [[{"kind": "step", "to": [0, 1]}]]
     assert "only single steps offered" in capsys.readouterr().out
+
+
+def test_resign_is_answered_at_any_prompt_of_a_choice():
+    options = choices(FAKE, {}, 0, _listed({"k": 1, "g": "spell"}, {"k": 2, "g": "spell"}), None)
+    assert choose(options, Prompt(FAKE, {}, 0), read=_reader(["0", "resign"])) is choosing.RESIGN
