@@ -7,6 +7,7 @@ import uuid
 
 import grpc
 
+from services.cli.choosing import RESIGN, Choice, Prompt, Screen, choices, choose
 from services.client.reading import all_legal_actions, events_between
 from services.client.session import signed_in
 
@@ -148,13 +149,13 @@ def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) 
     """Play the seat `token` proves in match `match_id` until the match ends (its outcome) or
     the player leaves (None; the match waits for them, and how to come back is printed)."""
     from archmage.board.v1 import board_pb2
-    from archmage.common.v1 import common_pb2
 
     board, combat, _ = stubs
     me = seat_of(token)
     meta = (("x-seat-token", token),)
     view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta)
     render = _renderer(view.game)
+    screen = Screen(render)
     seen = 0
     try:
         while True:
@@ -163,8 +164,9 @@ def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) 
             if events:
                 _print_events(render, events)
             seen = view.last_seq  # what the view shows; anything newer wakes _wait_for_change
+            shown = json.loads(view.view_json)
             if view.status == "finished":
-                print(render.render(json.loads(view.view_json), me) if render else view.view_json)
+                screen.draw(shown, me, whole=True)
                 outcome = json.loads(view.outcome_json) if view.outcome_json else {}
                 seat_names = names or [f"seat {i}" for i in range(len(outcome.get("scores") or []))]
                 print(how_it_ended(outcome, me, seat_names))
@@ -173,9 +175,10 @@ def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) 
             if view.to_act != me:
                 _wait_for_change(board, match_id, seen, meta)
                 continue
-            print(render.render(json.loads(view.view_json), me) if render else view.view_json)
+            screen.draw(shown, me)
             version, actions = all_legal_actions(board, match_id, meta)
-            picked = _choose(actions)
+            ask = _asker(board, match_id, meta)
+            picked = choose(choices(render, shown, me, actions, ask), Prompt(render, shown, me, screen))
             if picked is None:
                 break
             if picked is RESIGN:
@@ -192,12 +195,7 @@ def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) 
                     print(f"the match goes on without you; follow it with: archmage watch {match_id}")
                     return None
                 continue
-            request = common_pb2.ActRequest(match_id=match_id, action_id=str(uuid.uuid4()),
-                                            expected_version=version, action_json=picked.action_json)
-            try:
-                (combat.Resolve if picked.service == "combat" else board.Move)(request, metadata=meta)
-            except grpc.RpcError as exc:
-                print(f"refused: {exc.details()}")
+            _send(board, combat, match_id, meta, version, picked)
     except KeyboardInterrupt:
         print()
     print(f"left the match; it waits for you. Come back with:\n  archmage play --match {match_id} --seat-token {token}")
@@ -277,10 +275,6 @@ def how_it_ended(outcome: dict, me: int, seat_names: list[str]) -> str:
             + (f" Scores: {tally}." if tally else ""))
 
 
-SHOWN = 40
-RESIGN = object()  # what _choose answers when the player types "resign"
-
-
 def _confirmed(question: str) -> bool:
     try:
         return input(question).strip().lower() in ("y", "yes")
@@ -288,30 +282,46 @@ def _confirmed(question: str) -> bool:
         return False
 
 
-def _choose(actions):
-    """Show the actions (narrowed by typed text when there are many) and read a number; RESIGN when
-    the player types "resign"."""
-    shown = actions
-    while True:
-        for i, a in enumerate(shown[:SHOWN]):
-            print(f"  [{i}] {a.label}")
-        if len(shown) > SHOWN:
-            print(f"  ... {len(shown) - SHOWN} more: type part of a label to narrow the list")
-        try:
-            raw = input(f"your choice (0-{min(len(shown), SHOWN) - 1}, q to quit, resign to give up): ").strip()
-        except EOFError:
-            return None
-        if raw == "q":
-            return None
-        if raw.lower() == "resign":
-            return RESIGN
-        if raw.isdigit() and int(raw) < min(len(shown), SHOWN):
-            return shown[int(raw)]
-        narrowed = [a for a in actions if raw.lower() in a.label.lower()] if raw else actions
-        if narrowed:
-            shown = narrowed
+def _asker(board, match_id: str, meta):
+    """Board.Query for this seat: the engine's answer to a question about the position."""
+    from archmage.board.v1 import board_pb2
+
+    def ask(query: dict) -> dict:
+        reply = board.Query(board_pb2.QueryRequest(match_id=match_id, query_json=json.dumps(query)), metadata=meta,
+                            timeout=10)
+        return json.loads(reply.answer_json)
+
+    return ask
+
+
+def _send(board, combat, match_id: str, meta, version: int, picked: Choice) -> None:
+    """Send a choice's actions in order. Each one after the first is sent only while it is still
+    this seat's turn and the engine still offers it (a step may set something off that stops the way)."""
+    from archmage.board.v1 import board_pb2
+    from archmage.common.v1 import common_pb2
+
+    me = seat_of(dict(meta)["x-seat-token"])
+    for i, action in enumerate(picked.steps):
+        if i:
+            view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta)
+            if view.status != "active" or view.to_act != me:
+                return
+            version, listed = all_legal_actions(board, match_id, meta)
+            now = next((a for a in listed if json.loads(a.action_json) == action), None)
+            if now is None:
+                print(f"  stopped after {i} of {len(picked.steps)} steps: the next one is not open any more")
+                return
+            service = now.service
         else:
-            print("nothing matches; pick one of the numbers shown")
+            service = picked.service
+        request = common_pb2.ActRequest(match_id=match_id, action_id=str(uuid.uuid4()), expected_version=version,
+                                        action_json=json.dumps(action))
+        try:
+            reply = (combat.Resolve if service == "combat" else board.Move)(request, metadata=meta)
+        except grpc.RpcError as exc:
+            print(f"refused: {exc.details()}")
+            return
+        version = getattr(reply, "version", version)
 
 
 def _wait_for_change(board, match_id, seen, meta) -> None:

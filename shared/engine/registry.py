@@ -8,7 +8,9 @@
     policy    "module:function" choosing an AI seat's action,
               policy(view, seat, legal, rng) -> one of legal                          policy_for(name)
     renderer  a module with render(view, seat) and render_events(events), which
-              draw the game in a terminal (none: the client prints JSON)              renderer_for(name)
+              draw the game in a terminal (none: the client prints JSON); optional hooks
+              for the prompt (group, more_choices, help_text, REDRAW_CHANGES) are
+              described in services/cli/choosing.py                                  renderer_for(name)
     schemas   the package folder of the game's JSON Schemas (shared/engine/jsonschemas.py
               names the files; none: the game publishes no schemas)                   schemas_folder(name)
 
