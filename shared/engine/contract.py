@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 from shared.engine.chance import ChanceRequest, Face
+from shared.engine.errors import MalformedAction, NotYourTurn
 from shared.engine.state import canonical_bytes
 
 CHANCE = -1
@@ -186,6 +187,14 @@ class GameEngine(ABC, Generic[S]):
     @abstractmethod
     def decode(self, data: bytes) -> S:
         """Inverse of encode."""
+
+
+def check_resigning(engine: GameEngine, state: Any, seat: Any) -> None:
+    """The refusals every game's `resign` makes alike: a match that is over, a seat it has not."""
+    if engine.actor(state) == TERMINAL:
+        raise NotYourTurn("the match is over")
+    if type(seat) is not int or not 0 <= seat < state.seats:
+        raise MalformedAction(f"this match has seats 0 to {state.seats - 1}, not {seat!r}")
 
 
 def canonical_json(value: Any) -> bytes:

@@ -19,7 +19,7 @@ from shared.engine import (
     NotYourTurn,
     Outcome,
 )
-from shared.engine.contract import Event
+from shared.engine.contract import Event, check_resigning
 from shared.engine.state import tree_copy
 from shared.incantris import (
     attack,
@@ -256,10 +256,7 @@ class IncantrisEngine(GameEngine[IncantrisState]):
         return s, ev
 
     def resign(self, state: IncantrisState, seat: int) -> tuple[IncantrisState, list[Event]]:
-        if self.actor(state) == TERMINAL:
-            raise NotYourTurn("the match is over")
-        if type(seat) is not int or not 0 <= seat < state.seats:
-            raise MalformedAction(f"this match has seats 0 to {state.seats - 1}, not {seat!r}")
+        check_resigning(self, state, seat)
         s = state.successor()
         ev: list = []
         resigning.resign(s, seat, ev)

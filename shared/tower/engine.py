@@ -15,13 +15,12 @@ from shared.engine import (
     ChanceRequest,
     Event,
     GameEngine,
-    MalformedAction,
     MatchConfig,
     NotYourTurn,
     Outcome,
 )
 from shared.engine.chance import Face
-from shared.engine.contract import Action, canonical_json
+from shared.engine.contract import Action, canonical_json, check_resigning
 from shared.engine.state import tree_copy
 from shared.tower import actions, assembly, invariants, pennants, queries, render, resigning
 from shared.tower.battle import Battle, final_battle_under_way
@@ -116,10 +115,7 @@ class TowerEngine(GameEngine[TowerState]):
         return new, events
 
     def resign(self, state: TowerState, seat: int) -> tuple[TowerState, list[Event]]:
-        if self.actor(state) == TERMINAL:
-            raise NotYourTurn("the match is over")
-        if type(seat) is not int or not 0 <= seat < state.seats:
-            raise MalformedAction(f"this match has seats 0 to {state.seats - 1}, not {seat!r}")
+        check_resigning(self, state, seat)
         new = state.successor()
         events: list[Event] = []
         resigning.resign(new, seat, events)

@@ -35,6 +35,7 @@ from shared.engine import (
     Outcome,
     RuleViolation,
 )
+from shared.engine.contract import check_resigning
 from shared.engine.state import tree_copy
 from shared.wizards import evil, handlers, invariants, lair, partnership, queries, resolution, setup, turns, withdrawal
 from shared.wizards.dice import request_of
@@ -169,10 +170,7 @@ class WizardsEngine(GameEngine[WizardsState]):
         return new, events
 
     def resign(self, state: WizardsState, seat: int) -> tuple[WizardsState, list[dict]]:
-        if state.phase == "over":
-            raise NotYourTurn("the match is over")
-        if type(seat) is not int or not 0 <= seat < state.seats:
-            raise MalformedAction(f"this match has seats 0 to {state.seats - 1}, not {seat!r}")
+        check_resigning(self, state, seat)
         new = state.successor()
         events: list = []
         withdrawal.withdraw(new, seat, events)
