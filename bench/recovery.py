@@ -366,29 +366,15 @@ def _orphan_attempt(server, claim_ms: int) -> tuple[float | None, int, int]:
     """(seconds from the replica's death to GetMatch answering the orphan cancelled, lost, doubled)."""
     from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 
+    from tests.support.orphans import replica_that_dies_after_creating
     from tests.trust.support import identity
 
     platform = server.platform
     board, _, matchmaking, channel = _stubs(server.address)
     players = [identity(channel) for _ in range(2)]
-    invite, queue = "orphan-" + secrets.token_hex(4), "race:standard"
+    invite = "orphan-" + secrets.token_hex(4)
 
-    async def replica_that_dies_after_creating():
-        """What a replica does up to its death: lock the queue, claim two tickets, create their match."""
-        owner = "doomed-" + secrets.token_hex(4)
-        while not await platform.tickets.lock(queue, owner, 5_000):
-            pass  # the live replica holds it for one cycle
-        now = int(time.time() * 1000)
-        ids = [(await platform.tickets.create("race", "standard", [p.player], 2, 1000, False, 600, invite,
-                                              now)).ticket_id for p in players]
-        proposal = secrets.token_hex(8)
-        assert await platform.tickets.claim(queue, ids, proposal, now + claim_ms)
-        await platform.matches.create("race", "standard", [("human", p.player) for p in players], {},
-                                      match_id=proposal, players=[p.player for p in players], rated=True)
-        await platform.tickets.unlock(queue, owner)  # (its lock would expire; the claim is what matters)
-        return ids, proposal
-
-    tickets, orphan = server.run(replica_that_dies_after_creating())
+    tickets, orphan = server.run(replica_that_dies_after_creating(platform, players, invite, claim_ms))
     died = time.monotonic()
     cancelled = _until(lambda: _view(board, orphan).status == "cancelled", claim_ms / 1000 + 30)
 
