@@ -27,6 +27,9 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
                                    the red/blue balance of 2-player self-play, the longest match
                                    (bench/incantris_play.py)
 and, when the matchmaking benchmark is present, its figures (mm_*).
+
+How the platform recovers from faults (Redis killed, a worker killed, an orphan match, a drain,
+a Cluster master lost) is measured apart, by `make bench-recovery` (bench/recovery.py).
 """
 from __future__ import annotations
 

@@ -125,7 +125,10 @@ def schemas_section() -> list[str]:
            "`{\"reason\"}` then `dice_revealed`). The engines write no end event of their own. `scores` has",
            "one entry per seat (Pennants in Tower; the scenario's count in Incantris; 1 for a winner in",
            "Wizards); `winners` lists the winning seats, ascending, several on a tie and none when nobody",
-           "won; an Incantris campaign game adds `campaign`, the record carried to the next game.",
+           "won; an Incantris campaign game adds `campaign`, the record carried to the next game; and a",
+           "match in which seats resigned (`Board.Resign`, logged as `resigned` `{\"seat\", \"action_id\"}`)",
+           "adds `resigned`, those seats in the order they did (a resigned seat never wins). What a",
+           "resignation does in each game is in its README, \"Resigning\".",
            ""]
     for game in GAMES:
         every = jsonschemas.schemas(game)

@@ -8,12 +8,10 @@ import os
 import pytest
 import redis
 
-from shared.engine import registry
+from tests.support import race
 from tests.support.redis_db import RedisServer, redis_for_this_run
 
-# the platform-test game (tests/support/race.py), registered like any real game
-registry.register("race", "tests.support.race:RaceGame")
-registry.POLICIES["race"] = "tests.support.race:choose"
+race.host()  # the platform-test game, registered like any real game
 
 REDIS_URL, _release_redis = redis_for_this_run()  # a database this run owns, emptied at exit
 atexit.register(_release_redis)

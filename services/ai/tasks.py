@@ -1,5 +1,6 @@
 """The AI turn task: thin. Read the seat's view and legal actions through the public
-gRPC API with the seat's token, ask the game's policy, submit the choice.
+gRPC API with the Python client (services/client) holding the seat's token, ask the game's
+policy, submit the choice.
 
 The task names the turn (match, seat, version) and carries no token: the worker derives
 the seat's token from the AI key (AI_KEY_FILE, or the one in Redis; services/core/ai_seats.py),
@@ -21,8 +22,7 @@ from celery.utils.time import get_exponential_backoff_interval
 
 from services.ai.celery_app import app, settings
 from services.ai.notifier import TASK
-from services.client.channels import channel
-from services.client.reading import all_legal_actions
+from services.client import Client, Seat
 from services.core import ai_seats
 from services.core.metrics import METRICS
 from services.rpc import tls
@@ -36,10 +36,14 @@ TRANSIENT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grp
              grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.CANCELLED)
 
 
-def _channels():
-    if not hasattr(_channels, "cache"):
-        _channels.cache = {addr: tls.channel(addr, settings) for addr in {settings.board_addr, settings.combat_addr}}
-    return _channels.cache
+def _client() -> Client:
+    """This worker's client of the board and combat services (TLS as configured); no player signs
+    in, AI seats act with their seat tokens alone."""
+    if not hasattr(_client, "value"):
+        board = tls.channel(settings.board_addr, settings)
+        combat = board if settings.combat_addr == settings.board_addr else tls.channel(settings.combat_addr, settings)
+        _client.value = Client(board, combat_channel=combat, sign_in=False)
+    return _client.value
 
 
 _key_lock = threading.Lock()
@@ -61,43 +65,26 @@ def ai_key() -> bytes:
         return ai_key.value
 
 
-def play_turn_once(match_id: str, seat: int, version: int, token: str, board_addr: str, combat_addr: str,
-                   channels: dict | None = None) -> tuple[str, str]:
-    """One AI turn through the public API: (what happened: "acted", "stale" or "over"; the game)."""
-    from archmage.board.v1 import board_pb2, board_pb2_grpc
-    from archmage.combat.v1 import combat_pb2_grpc
-    from archmage.common.v1 import common_pb2
-
-    channels = channels or {a: channel(a) for a in {board_addr, combat_addr}}
-    meta = (("x-seat-token", token),)
-    board = board_pb2_grpc.BoardStub(channels[board_addr])
-    view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta, timeout=10)
+def play_turn_once(seat: Seat, version: int) -> tuple[str, str]:
+    """One AI turn of `seat` at `version`: (what happened: "acted", "stale" or "over"; the game).
+    Seat.act's own retries are off: the channel's (on UNAVAILABLE, with the same action id) and the
+    task's back-off are the only ones."""
+    view = seat.match()
     if view.status != "active":
         return "over", view.game
-    if view.version != version or view.to_act != seat:
+    if view.version != version or view.to_act != seat.seat:
         return "stale", view.game  # someone acted already; the newer version queued its own task
     try:
-        listed_version, listed = all_legal_actions(board, match_id, meta)  # a tile's placements come in pages
-    except grpc.RpcError as exc:
-        if exc.code() == grpc.StatusCode.ABORTED:
-            return "stale", view.game  # the match moved on while we read
-        raise
-    if listed_version != version or not listed:
-        return "stale", view.game
-    actions = [json.loads(a.action_json) for a in listed]
-    rng = random.Random(f"{match_id}:{version}")
-    choice = policy_for(view.game)(json.loads(view.view_json), seat, actions, rng)
-    service = next(a.service for a, parsed in zip(listed, actions) if parsed == choice)
-    request = common_pb2.ActRequest(match_id=match_id, action_id=f"ai:{match_id}:{version}",
-                                    expected_version=version, action_json=json.dumps(choice, sort_keys=True))
-    try:
-        if service == "combat":
-            combat_pb2_grpc.CombatStub(channels[combat_addr]).Resolve(request, metadata=meta, timeout=10)
-        else:
-            board.Move(request, metadata=meta, timeout=10)
-    except grpc.RpcError as exc:
-        if exc.code() == grpc.StatusCode.ABORTED:
+        actions = seat.legal_actions()  # a tile's placements come in pages
+        if seat.version != version or not actions:
             return "stale", view.game
+        choice = policy_for(view.game)(json.loads(view.view_json), seat.seat, [a.action for a in actions],
+                                       random.Random(f"{seat.match_id}:{version}"))
+        seat.act(next(a for a in actions if a.action == choice), action_id=f"ai:{seat.match_id}:{version}",
+                 expected_version=version, attempts=1)
+    except grpc.RpcError as exc:
+        if exc.code() == grpc.StatusCode.ABORTED:
+            return "stale", view.game  # the match moved on while we read or acted
         raise
     return "acted", view.game
 
@@ -120,8 +107,7 @@ def play_turn(self, match_id: str, seat: int, version: int, token: str | None = 
             token = ai_seats.derive(ai_key(), match_id, seat)
         for attempt in range(ATTEMPTS):
             try:
-                result, game = play_turn_once(match_id, seat, version, token, settings.board_addr,
-                                              settings.combat_addr, _channels())
+                result, game = play_turn_once(Seat(_client(), match_id, token, seat), version)
                 break
             except grpc.RpcError as exc:
                 if derived and exc.code() == grpc.StatusCode.UNAUTHENTICATED:

@@ -89,6 +89,12 @@ class BoardHandlers:
     async def Move(self, request, context):
         return await act(self.matches, request, "board")
 
+    async def Resign(self, request, context):
+        result = await self.matches.resign(request.match_id, current_claim(), request.action_id,
+                                           request.expected_version)
+        return common_pb2.ActResponse(version=result.version, events=[event_pb(e) for e in result.events],
+                                      replayed=result.replayed)
+
 
 def schema_answer(game: str, query: dict) -> dict:
     """{"kind": "schema"}: the JSON Schemas of the match's game (shared/engine/jsonschemas.py);

@@ -23,6 +23,7 @@ import sys
 
 import grpc
 
+from services.client.reading import whole_dice_log
 from shared import dicelog
 from shared.eventlog import LoggedEvent
 
@@ -73,9 +74,8 @@ def cmd_dice(args) -> int:
         s = stub.Reveal(pb.RevealRequest(session_id=args.id, token=args.token))
         print(json.dumps({"session_id": s.session_id, "commitment": s.commitment, "seed": s.seed}, indent=2))
     elif args.action == "export":
-        log = stub.ExportLog(pb.ExportLogRequest(session_id=args.id))
-        data = {"session_id": args.id, "commitment": log.commitment,
-                "events": [_logged(e).to_dict() for e in log.events]}
+        commitment, events = whole_dice_log(stub, args.id)
+        data = {"session_id": args.id, "commitment": commitment, "events": [_logged(e).to_dict() for e in events]}
         text = json.dumps(data, indent=1)
         if args.output:
             with open(args.output, "w") as fh:
@@ -101,9 +101,8 @@ def cmd_verify(args) -> int:
         if not args.id:
             raise SystemExit("verify needs a session or match id, or --file")
         pb, stub = _dice(args.addr)
-        log = stub.ExportLog(pb.ExportLogRequest(session_id=args.id))
-        session_id, commitment = args.id, log.commitment
-        events = [_logged(e) for e in log.events]
+        commitment, logged = whole_dice_log(stub, args.id)
+        session_id, events = args.id, [_logged(e) for e in logged]
     commitment = args.commitment or commitment
     verdict = dicelog.verify(session_id, commitment, events)
     if not verdict.chain_ok:

@@ -1,13 +1,13 @@
 """Terminal play and watching: `archmage play GAME` and `archmage watch MATCH_ID`."""
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 import uuid
 
 import grpc
 
+from services.cli.choosing import RESIGN, Choice, Prompt, Screen, choices, choose
 from services.client.reading import all_legal_actions, events_between
 from services.client.session import signed_in
 
@@ -37,14 +37,15 @@ def client_channel(addr: str):
 
 
 def _renderer(game: str):
-    try:
-        return importlib.import_module(f"shared.{game}.render")
-    except ImportError:
-        return None
+    """The game's terminal renderer (shared/engine/registry.py), or None: a game this client does
+    not host, or one that registered none, is printed as JSON."""
+    from shared.engine.registry import GAMES, renderer_for
+
+    return renderer_for(game) if game in GAMES else None
 
 
-PLATFORM_EVENTS = ("dice_committed", "match_created", "action", "roll", "match_finished", "dice_revealed",
-                   "client_seed")
+PLATFORM_EVENTS = ("dice_committed", "match_created", "action", "resigned", "roll", "match_finished",
+                   "dice_revealed", "client_seed")
 
 
 def platform_line(type_: str, body: dict, game: str | None) -> str | None:
@@ -57,6 +58,8 @@ def platform_line(type_: str, body: dict, game: str | None) -> str | None:
         return f"{body['game']} match for {len(body['seats'])} seats, variant {body['config']['variant']}"
     if type_ == "action":
         return None  # the game's events say what the action did
+    if type_ == "resigned":
+        return f"seat {body['seat']} resigned"
     if type_ == "roll":
         pools = body["pools"]
         if body.get("secret") and any(r == "?" for p in pools for r in p["results"]):
@@ -146,13 +149,13 @@ def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) 
     """Play the seat `token` proves in match `match_id` until the match ends (its outcome) or
     the player leaves (None; the match waits for them, and how to come back is printed)."""
     from archmage.board.v1 import board_pb2
-    from archmage.common.v1 import common_pb2
 
     board, combat, _ = stubs
     me = seat_of(token)
     meta = (("x-seat-token", token),)
     view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta)
     render = _renderer(view.game)
+    screen = Screen(render)
     seen = 0
     try:
         while True:
@@ -161,8 +164,9 @@ def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) 
             if events:
                 _print_events(render, events)
             seen = view.last_seq  # what the view shows; anything newer wakes _wait_for_change
+            shown = json.loads(view.view_json)
             if view.status == "finished":
-                print(render.render(json.loads(view.view_json), me) if render else view.view_json)
+                screen.draw(shown, me, whole=True)
                 outcome = json.loads(view.outcome_json) if view.outcome_json else {}
                 seat_names = names or [f"seat {i}" for i in range(len(outcome.get("scores") or []))]
                 print(how_it_ended(outcome, me, seat_names))
@@ -171,17 +175,27 @@ def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) 
             if view.to_act != me:
                 _wait_for_change(board, match_id, seen, meta)
                 continue
-            print(render.render(json.loads(view.view_json), me) if render else view.view_json)
+            screen.draw(shown, me)
             version, actions = all_legal_actions(board, match_id, meta)
-            picked = _choose(actions)
+            ask = _asker(board, match_id, meta)
+            picked = choose(choices(render, shown, me, actions, ask), Prompt(render, shown, me, screen))
             if picked is None:
                 break
-            request = common_pb2.ActRequest(match_id=match_id, action_id=str(uuid.uuid4()),
-                                            expected_version=version, action_json=picked.action_json)
-            try:
-                (combat.Resolve if picked.service == "combat" else board.Move)(request, metadata=meta)
-            except grpc.RpcError as exc:
-                print(f"refused: {exc.details()}")
+            if picked is RESIGN:
+                if not _confirmed("resign this match? the other players play on without you, or win (yes/no): "):
+                    continue
+                try:
+                    board.Resign(board_pb2.ResignRequest(match_id=match_id, action_id=str(uuid.uuid4()),
+                                                         expected_version=version), metadata=meta)
+                except grpc.RpcError as exc:
+                    print(f"refused: {exc.details()}")
+                    continue
+                print("you resigned")
+                if board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta).status != "finished":
+                    print(f"the match goes on without you; follow it with: archmage watch {match_id}")
+                    return None
+                continue
+            _send(board, combat, match_id, meta, version, picked)
     except KeyboardInterrupt:
         print()
     print(f"left the match; it waits for you. Come back with:\n  archmage play --match {match_id} --seat-token {token}")
@@ -238,8 +252,14 @@ def cmd_matches(args) -> int:
 
 
 def how_it_ended(outcome: dict, me: int, seat_names: list[str]) -> str:
-    """One plain sentence for the player in seat `me`: who won, or that nobody did, and the game's own words."""
+    """One plain sentence for the player in seat `me`: who resigned, who won, or that nobody did, and the
+    game's own words."""
     names = [("you" if i == me else (name or f"seat {i}")) for i, name in enumerate(seat_names)]
+    resigned = [names[s] if s < len(names) else f"seat {s}" for s in outcome.get("resigned") or []]
+    gave_up = ""
+    if resigned:
+        who = " and ".join(resigned)
+        gave_up = f" {who[0].upper()}{who[1:]} resigned."
     winners = outcome.get("winners") or []
     if not winners:
         verdict = "Nobody won"
@@ -251,33 +271,57 @@ def how_it_ended(outcome: dict, me: int, seat_names: list[str]) -> str:
     scores = outcome.get("scores") or []
     tally = ", ".join(f"{names[i]} {s}" for i, s in enumerate(scores) if i < len(names))
     summary = outcome.get("summary")
-    return f"Match over. {verdict}." + (f" {summary}." if summary else "") + (f" Scores: {tally}." if tally else "")
+    return (f"Match over.{gave_up} {verdict}." + (f" {summary}." if summary else "")
+            + (f" Scores: {tally}." if tally else ""))
 
 
-SHOWN = 40
+def _confirmed(question: str) -> bool:
+    try:
+        return input(question).strip().lower() in ("y", "yes")
+    except EOFError:
+        return False
 
 
-def _choose(actions):
-    """Show the actions (narrowed by typed text when there are many) and read a number."""
-    shown = actions
-    while True:
-        for i, a in enumerate(shown[:SHOWN]):
-            print(f"  [{i}] {a.label}")
-        if len(shown) > SHOWN:
-            print(f"  ... {len(shown) - SHOWN} more: type part of a label to narrow the list")
-        try:
-            raw = input(f"your choice (0-{min(len(shown), SHOWN) - 1}, q to quit): ").strip()
-        except EOFError:
-            return None
-        if raw == "q":
-            return None
-        if raw.isdigit() and int(raw) < min(len(shown), SHOWN):
-            return shown[int(raw)]
-        narrowed = [a for a in actions if raw.lower() in a.label.lower()] if raw else actions
-        if narrowed:
-            shown = narrowed
+def _asker(board, match_id: str, meta):
+    """Board.Query for this seat: the engine's answer to a question about the position."""
+    from archmage.board.v1 import board_pb2
+
+    def ask(query: dict) -> dict:
+        reply = board.Query(board_pb2.QueryRequest(match_id=match_id, query_json=json.dumps(query)), metadata=meta,
+                            timeout=10)
+        return json.loads(reply.answer_json)
+
+    return ask
+
+
+def _send(board, combat, match_id: str, meta, version: int, picked: Choice) -> None:
+    """Send a choice's actions in order. Each one after the first is sent only while it is still
+    this seat's turn and the engine still offers it (a step may set something off that stops the way)."""
+    from archmage.board.v1 import board_pb2
+    from archmage.common.v1 import common_pb2
+
+    me = seat_of(dict(meta)["x-seat-token"])
+    for i, action in enumerate(picked.steps):
+        if i:
+            view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), metadata=meta)
+            if view.status != "active" or view.to_act != me:
+                return
+            version, listed = all_legal_actions(board, match_id, meta)
+            now = next((a for a in listed if json.loads(a.action_json) == action), None)
+            if now is None:
+                print(f"  stopped after {i} of {len(picked.steps)} steps: the next one is not open any more")
+                return
+            service = now.service
         else:
-            print("nothing matches; pick one of the numbers shown")
+            service = picked.service
+        request = common_pb2.ActRequest(match_id=match_id, action_id=str(uuid.uuid4()), expected_version=version,
+                                        action_json=json.dumps(action))
+        try:
+            reply = (combat.Resolve if service == "combat" else board.Move)(request, metadata=meta)
+        except grpc.RpcError as exc:
+            print(f"refused: {exc.details()}")
+            return
+        version = getattr(reply, "version", version)
 
 
 def _wait_for_change(board, match_id, seen, meta) -> None:

@@ -64,20 +64,24 @@ class Action:
 
 
 class Client:
-    """A connection to the platform, signed in as one player (a guest or a credential)."""
+    """A connection to the platform, signed in as one player (a guest or a credential), or with
+    `sign_in=False` holding seat tokens only (the AI workers). Combat.Resolve goes to
+    `combat_channel` when the combat service listens apart."""
 
-    def __init__(self, channel: grpc.Channel, token: str = "", timeout: float = 10):
+    def __init__(self, channel: grpc.Channel, token: str = "", timeout: float = 10,
+                 combat_channel: grpc.Channel | None = None, sign_in: bool = True):
         from archmage.board.v1 import board_pb2_grpc
         from archmage.combat.v1 import combat_pb2_grpc
         from archmage.matchmaking.v1 import matchmaking_pb2_grpc
         from archmage.players.v1 import players_pb2, players_pb2_grpc
 
-        self.channel, self.timeout = channel, timeout
+        self.channel, self.combat_channel, self.timeout = channel, combat_channel, timeout
         self.players = players_pb2_grpc.PlayersStub(channel)
         self.board = board_pb2_grpc.BoardStub(channel)
-        self.combat = combat_pb2_grpc.CombatStub(channel)
+        self.combat = combat_pb2_grpc.CombatStub(combat_channel or channel)
         self.matchmaking = matchmaking_pb2_grpc.MatchmakingStub(channel)
-        self.token = token or self.players.SignInAsGuest(players_pb2.GuestRequest(), timeout=timeout).token
+        self.token = token or (self.players.SignInAsGuest(players_pb2.GuestRequest(), timeout=timeout).token
+                               if sign_in else "")
 
     @classmethod
     def connect(cls, addr: str = "", token: str = "", ca_file: str = "", name: str = "", password: str = "",
@@ -105,7 +109,8 @@ class Client:
         return bearer(self.token)
 
     def close(self) -> None:
-        self.channel.close()
+        for channel in {self.channel, self.combat_channel or self.channel}:
+            channel.close()
 
     def __enter__(self) -> "Client":
         return self

@@ -1,4 +1,5 @@
-"""Reading a match from a client: its events so far, and every legal action across pages."""
+"""Reading a match from a client: its events so far, every legal action across pages, and a
+dice log across pages."""
 from __future__ import annotations
 
 
@@ -37,3 +38,17 @@ def all_legal_actions(board, match_id: str, metadata=(), timeout: float = 10) ->
         token = page.next_page_token
         if not token:
             return page.version, actions
+
+
+def whole_dice_log(dice, session_id: str, metadata=(), timeout: float = 30) -> tuple[str, list]:
+    """(commitment, every event of the session's log as the caller may read it), page after page."""
+    from archmage.dice.v1 import dice_pb2
+
+    events, start = [], 0
+    while True:
+        page = dice.ExportLog(dice_pb2.ExportLogRequest(session_id=session_id, from_seq=start), metadata=metadata,
+                              timeout=timeout)
+        events += page.events
+        start = page.next_seq
+        if not start:
+            return page.commitment, events

@@ -16,6 +16,8 @@ action runs again on that (a stale copy costs the two round trips of a load). An
 action the rules refuse on a copy is also tried again on a fresh load before it is
 answered, so every answer but a commit's own comes from the record as Redis holds it.
 
+A seat resigning (Board.Resign) takes the same path, with the engine's resign() in place of
+apply() and "resigned" logged in place of "action", always on a fresh load (it is rare).
 When the next seat to act is an AI, its turn is queued. Rules live in the engines; this
 module only moves state around them.
 
@@ -304,13 +306,35 @@ class Matches:
             raise BadRequest("action_id is required (1 to 128 characters) so a retry is applied once")
         action = parse_action(action_json)
         probe = {"game": "unknown", "kind": "invalid"}
+        return await self._measured(domain, probe, (RuleViolation, NotYourTurn),
+                                    self._act_retrying(match_id, claim, action_id, expected_version, action, domain,
+                                                       probe))
+
+    async def resign(self, match_id: str, claim, action_id: str, expected_version: int) -> ActResult:
+        """The claimed seat resigns: logged as "resigned" (seat and action id) and applied with the
+        engine's resign(), then committed like an action (the same compare-and-set, retries,
+        replays of a repeated action id, dice for what follows, the end of the match)."""
+        if not match_id:
+            raise BadRequest("match_id is required", "match_id")
+        if not action_id or len(action_id) > 128:
+            raise BadRequest("action_id is required (1 to 128 characters) so a retry is applied once", "action_id")
+        probe = {"game": "unknown", "kind": "resign"}
+        return await self._measured("board", probe, (RuleViolation, NotYourTurn, Precondition),
+                                    self._retrying(match_id, claim, action_id, expected_version,
+                                                   lambda rec: self._resign_once(rec, claim, action_id,
+                                                                                 expected_version, probe)))
+
+    @staticmethod
+    async def _measured(domain: str, probe: dict, refused: tuple, step) -> ActResult:
+        """Await a seat's step and count it (resolution time and outcome, by the game and kind
+        the step wrote into `probe`)."""
         start = time.perf_counter()
         outcome = "error"
         try:
-            result = await self._act_retrying(match_id, claim, action_id, expected_version, action, domain, probe)
+            result = await step
             outcome = "replayed" if result.replayed else "ok"
             return result
-        except (RuleViolation, NotYourTurn):
+        except refused:
             outcome = "refused"
             raise
         except Exception as exc:
@@ -320,6 +344,19 @@ class Matches:
             game, kind = probe["game"], probe["kind"]
             RESOLUTION_SECONDS(game, domain, kind).observe(time.perf_counter() - start)
             RESOLUTIONS(game, domain, kind, outcome).inc()
+
+    async def _resign_once(self, rec: "MatchRecord", claim, action_id, expected_version, probe) -> ActResult:
+        probe["game"] = rec.game
+        seat = seat_tokens.check(claim, rec.match_id, rec.token_hashes)
+        if rec.finished:
+            raise Precondition("the match is over: there is nothing left to resign")
+        if expected_version and expected_version != rec.version:
+            raise Conflict(f"stale version: you saw {expected_version}, the match is at {rec.version}")
+        engine = engine_for(rec.game)
+        state, game_events = engine.resign(rec.state, seat)  # RuleViolation: this seat resigned already
+        events: list[tuple[str, dict]] = [("resigned", {"seat": seat, "action_id": action_id})]
+        events += [(e["type"], e) for e in game_events]
+        return await self._commit_step(rec, engine, claim, seat, state, events, action_id, probe)
 
     async def _act_retrying(self, match_id, claim, action_id, expected_version, action, domain, probe) -> ActResult:
         fresh: dict | None = None  # the record a refused commit handed back: no load needed
@@ -342,6 +379,15 @@ class Matches:
                 return result
         else:
             RECORD_CACHE("miss").inc()
+        return await self._retrying(match_id, claim, action_id, expected_version,
+                                    lambda rec: self._act_once(rec, claim, action_id, expected_version, action,
+                                                               domain, probe), fresh)
+
+    async def _retrying(self, match_id, claim, action_id, expected_version, once, fresh: dict | None = None
+                        ) -> ActResult:
+        """Run one step (`once(rec)`) on fresh state until its compare-and-set holds; a lost race
+        is retried, or answered ABORTED when the client pinned a version. `fresh`: the record a
+        refused commit handed back, used in place of the first load."""
         last_error: Conflict | None = None
         for attempt in range(self.retries):
             if fresh is not None:  # its action id was not committed when the store refused the commit
@@ -352,7 +398,7 @@ class Matches:
             if prior is not None:
                 return await self._replayed(rec, prior, claim)
             try:
-                return await self._act_once(rec, claim, action_id, expected_version, action, domain, probe)
+                return await once(rec)
             except Conflict as exc:
                 CAS_CONFLICTS("act").inc()
                 if expected_version:
@@ -390,6 +436,14 @@ class Matches:
             logged["visible_to"] = list(private)  # a secret exchange: only its seats read it
         events: list[tuple[str, dict]] = [("action", logged)]
         events += [(e["type"], e) for e in game_events]
+        return await self._commit_step(rec, engine, claim, seat, state, events, action_id, probe)
+
+    async def _commit_step(self, rec: "MatchRecord", engine: GameEngine, claim, seat: int, state, events: list,
+                           action_id: str, probe: dict) -> ActResult:
+        """Fulfil the chance steps that follow a seat's step, then commit state, events, dice cursor
+        and the action id in one compare-and-set (Conflict when the match moved meanwhile), and
+        keep the committed record as this process's copy of the match."""
+        match_id = rec.match_id
         state, cursor = await self._run_chance(engine, match_id, rec.raw, rec.raw["dice_token"].decode(),
                                                state, rec.cursor, events)
         version = rec.version + 1

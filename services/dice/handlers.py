@@ -11,6 +11,7 @@ from services.rpc.quotas import peer_of
 from services.rpc.replies import event_pb
 
 SERVICE = dice_pb2.DESCRIPTOR.services_by_name["Dice"]
+EXPORT_PAGE_BYTES = 1 << 20  # an ExportLog page: well under any client's 4 MiB message limit
 
 
 def _session(info: SessionInfo) -> dice_pb2.Session:
@@ -69,4 +70,14 @@ class DiceHandlers:
 
     async def ExportLog(self, request, context):
         commitment, events = await self.sessions.export(_need(request.session_id), current_claim())
-        return dice_pb2.ExportLogResponse(commitment=commitment, events=[event_pb(e) for e in events])
+        page, size, next_seq = [], 0, 0
+        for e in events:
+            if e.seq < request.from_seq:
+                continue
+            if page and size >= EXPORT_PAGE_BYTES:
+                next_seq = e.seq
+                break
+            pb = event_pb(e)
+            page.append(pb)
+            size += pb.ByteSize()
+        return dice_pb2.ExportLogResponse(commitment=commitment, events=page, next_seq=next_seq)

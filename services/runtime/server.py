@@ -7,6 +7,7 @@ process (the embedded default); `build_server(["dice", "board", ...])` decides.
 from __future__ import annotations
 
 import asyncio
+import faulthandler
 import logging
 import signal
 from dataclasses import dataclass, field
@@ -105,17 +106,25 @@ async def serve(bindings: list[tuple], host: str, port: int, max_message_bytes: 
     return Mounted(server, bound, health, names)
 
 
+STOP_SLACK_S = 8.0  # beyond drain and grace: closing the platform's clients
+
+
 async def run_until_signalled(mounted: list[Mounted], on_stop=None, drain_s: float = 0.0,
                               grace_s: float = 5.0) -> None:
     """Serve until SIGTERM or SIGINT, then drain for `drain_s` and stop gracefully. A second
-    signal during the drain cuts it short."""
+    signal during the drain cuts it short. A process that has not stopped `STOP_SLACK_S`
+    after its drain and grace prints every thread's stack and exits with status 1, so a stop
+    that hangs is seen with its cause, never as a process that lingers (SIGUSR1 prints the
+    stacks at any time)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     await stop.wait()
     stop.clear()
     log.info("stopping")
+    faulthandler.dump_traceback_later(drain_s + grace_s + STOP_SLACK_S, exit=True)
     await asyncio.gather(*(m.drain() for m in mounted))
     if drain_s > 0:
         try:

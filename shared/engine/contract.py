@@ -9,6 +9,10 @@ a test, an AI search) asks `actor(state)` who acts next:
 * CHANCE: the state waits for the dice in `chance_request(state)`;
 * TERMINAL: the match is over and `outcome(state)` says who won.
 
+A seat may also resign at any moment of a match that is not over (`resign`): the
+engine decides what follows by its rules (the match ends, or goes on without the seat),
+and never asks a resigned seat to act again.
+
 Actions are small JSON objects with a "kind" and the fields that kind needs,
 so they travel over gRPC unchanged and read well in an event log. Events are
 JSON objects with a "type"; an event with "visible_to" (a list of seats) is
@@ -21,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
 
 from shared.engine.chance import ChanceRequest, Face
+from shared.engine.errors import MalformedAction, NotYourTurn
 from shared.engine.state import canonical_bytes
 
 CHANCE = -1
@@ -50,14 +55,19 @@ class MatchConfig:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a match: a score per seat and the winning seats (ties share)."""
+    """The end of a match: a score per seat and the winning seats (ties share), and the
+    seats that resigned, in the order they did (none in most matches)."""
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     summary: str = ""
+    resigned: tuple[int, ...] = ()
 
     def to_dict(self) -> dict:
-        return {"scores": list(self.scores), "winners": list(self.winners), "summary": self.summary}
+        d = {"scores": list(self.scores), "winners": list(self.winners), "summary": self.summary}
+        if self.resigned:
+            d["resigned"] = list(self.resigned)
+        return d
 
 
 class GameEngine(ABC, Generic[S]):
@@ -93,6 +103,15 @@ class GameEngine(ABC, Generic[S]):
     @abstractmethod
     def apply_chance(self, state: S, outcome: Sequence[Sequence[Face]]) -> tuple[S, list[Event]]:
         """Continue with the faces rolled for chance_request(state), pool by pool."""
+
+    @abstractmethod
+    def resign(self, state: S, seat: int) -> tuple[S, list[Event]]:
+        """The seat gives up, whoever is to act: the match ends where the game's rules leave
+        nothing else (with two players the other one wins), or goes on without the seat, which
+        is never asked to act again and cannot win. Like apply, it returns a new state and the
+        events, running on until a seat or chance must act. Raises NotYourTurn when the
+        match is over, RuleViolation when the seat has resigned already, MalformedAction for a
+        seat the match does not have."""
 
     # --- reading --------------------------------------------------------------------
     @abstractmethod
@@ -150,6 +169,11 @@ class GameEngine(ABC, Generic[S]):
         """The variant a match of `seats` gets when its client names none."""
         return self.variants[0]
 
+    def step_bound(self, config: MatchConfig) -> int | None:
+        """The most steps (actions and chance steps, set-up included) a match of `config` can take,
+        however it is played, when the rules put a bound on it; None: the game promises none."""
+        return None
+
     def action_visible_to(self, state: S, seat: int, action: Action) -> list[int] | None:
         """The seats that may read this action in the match's log, when it is private
         (a secret exchange between two seats); None: public, like most actions."""
@@ -163,6 +187,14 @@ class GameEngine(ABC, Generic[S]):
     @abstractmethod
     def decode(self, data: bytes) -> S:
         """Inverse of encode."""
+
+
+def check_resigning(engine: GameEngine, state: Any, seat: Any) -> None:
+    """The refusals every game's `resign` makes alike: a match that is over, a seat it has not."""
+    if engine.actor(state) == TERMINAL:
+        raise NotYourTurn("the match is over")
+    if type(seat) is not int or not 0 <= seat < state.seats:
+        raise MalformedAction(f"this match has seats 0 to {state.seats - 1}, not {seat!r}")
 
 
 def canonical_json(value: Any) -> bytes:

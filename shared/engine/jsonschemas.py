@@ -1,6 +1,7 @@
 """The JSON Schemas (draft 2020-12) of what a game sends and takes over the API.
 
-Each game keeps its schemas beside its engine, in `shared/<game>/schemas/`:
+Each game keeps its schemas beside its engine, in `shared/<game>/schemas/` (the folder it registers,
+shared/engine/registry.py):
 
     actions.json   one action (ListLegalActions' action_json, ActRequest.action_json), by "kind"
     view.json      a view (MatchView.view_json) of a seat or a spectator
@@ -16,12 +17,11 @@ and every game shares `shared/engine/schemas/`: `outcome.json` (MatchView.outcom
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 from pathlib import Path
 from typing import Any
 
-from shared.engine.registry import GAMES
+from shared.engine import registry
 
 PARTS = ("actions", "view", "events", "queries", "answers")
 COMMON = ("outcome", "platform-events")
@@ -29,9 +29,11 @@ HERE = Path(__file__).resolve().parent / "schemas"
 
 
 def folder(game: str) -> Path:
-    """shared/<game>/schemas: beside the game's engine."""
-    module = importlib.import_module(GAMES[game].split(":")[0])
-    return Path(module.__file__).resolve().parent / "schemas"
+    """The folder the game registered for its schemas (shared/<game>/schemas); KeyError if it has none."""
+    found = registry.schemas_folder(game)
+    if found is None:
+        raise KeyError(f"{game} publishes no JSON Schemas")
+    return found
 
 
 @functools.cache

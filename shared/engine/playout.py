@@ -1,8 +1,8 @@
 """Play an engine without services: random playouts and exact replays.
 
 Used by every game's property tests and by AI search. A playout's log is a list
-of steps, ("act", seat, action) or ("chance", outcome); replay() runs a log again
-and must reach a state that encodes to the same bytes.
+of steps, ("act", seat, action), ("chance", outcome) or ("resign", seat); replay() runs a
+log again and must reach a state that encodes to the same bytes.
 """
 from __future__ import annotations
 
@@ -59,6 +59,8 @@ def replay(engine: GameEngine, config: MatchConfig, log: Sequence[Step]) -> Any:
     for step in log:
         if step[0] == "chance":
             state, _ = engine.apply_chance(state, step[1])
+        elif step[0] == "resign":
+            state, _ = engine.resign(state, step[1])
         else:
             state, _ = engine.apply(state, step[1], step[2])
     return state

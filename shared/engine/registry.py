@@ -1,45 +1,104 @@
-"""Which games the platform hosts. Services look engines up here by name, so a
-new game plugs in by adding one line."""
+"""Which games the platform hosts, and where each one's parts live. A game plugs in with one
+`register()` call that names its parts by dotted path:
+
+    register("tower", engine="shared.tower.engine:TowerEngine", policy="shared.tower.policy:choose",
+             renderer="shared.tower.render", schemas="shared.tower.schemas")
+
+    engine    "module:Class", the game's GameEngine (one instance per process)      engine_for(name)
+    policy    "module:function" choosing an AI seat's action,
+              policy(view, seat, legal, rng) -> one of legal                          policy_for(name)
+    renderer  a module with render(view, seat) and render_events(events), which
+              draw the game in a terminal (none: the client prints JSON); optional hooks
+              for the prompt (group, more_choices, help_text, REDRAW_CHANGES) are
+              described in services/cli/choosing.py                                  renderer_for(name)
+    schemas   the package folder of the game's JSON Schemas (shared/engine/jsonschemas.py
+              names the files; none: the game publishes no schemas)                   schemas_folder(name)
+
+Every part is imported the first time it is asked for, so one broken game cannot stop the others.
+Services, AI tasks, the terminal client, the docs and the tests all look games up here.
+"""
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
 
 from shared.engine.contract import GameEngine
 
-# name -> "module:Class"; imported lazily so one broken game cannot stop the others.
-GAMES: dict[str, str] = {}
 
-_cache: dict[str, GameEngine] = {}
+@dataclass(frozen=True)
+class Game:
+    """One hosted game: its short name and the dotted paths of its parts."""
+
+    name: str
+    engine: str
+    policy: str
+    renderer: str | None = None
+    schemas: str | None = None
 
 
-def register(name: str, target: str) -> None:
-    GAMES[name] = target
+GAMES: dict[str, Game] = {}
+
+_engines: dict[str, GameEngine] = {}
 
 
-def engine_for(name: str) -> GameEngine:
-    """The engine of a game by its short name; KeyError if the platform has no such game."""
-    if name not in _cache:
-        module, cls = GAMES[name].split(":")
-        _cache[name] = getattr(importlib.import_module(module), cls)()
-    return _cache[name]
+def register(name: str, *, engine: str, policy: str, renderer: str | None = None,
+             schemas: str | None = None) -> Game:
+    """Host a game under `name` (registering a name again replaces its parts)."""
+    GAMES[name] = Game(name, engine, policy, renderer, schemas)
+    _engines.pop(name, None)
+    return GAMES[name]
+
+
+def game(name: str) -> Game:
+    """A game's registration; KeyError if the platform has no such game."""
+    return GAMES[name]
 
 
 def game_names() -> list[str]:
     return sorted(GAMES)
 
 
-register("tower", "shared.tower.engine:TowerEngine")
-register("incantris", "shared.incantris.engine:IncantrisEngine")
-register("wizards", "shared.wizards.engine:WizardsEngine")
-
-# name -> "module:function" choosing an AI seat's action from its view (see shared/*/policy.py)
-POLICIES: dict[str, str] = {
-    "tower": "shared.tower.policy:choose",
-    "incantris": "shared.incantris.policy:choose",
-    "wizards": "shared.wizards.policy:choose",
-}
+def _attribute(target: str) -> Any:
+    module, attribute = target.split(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
-def policy_for(name: str):
-    module, fn = POLICIES[name].split(":")
-    return getattr(importlib.import_module(module), fn)
+def engine_for(name: str) -> GameEngine:
+    """The engine of a game by its short name; KeyError if the platform has no such game."""
+    if name not in _engines:
+        _engines[name] = _attribute(GAMES[name].engine)()
+    return _engines[name]
+
+
+def policy_for(name: str) -> Callable:
+    """The function choosing an AI seat's action in `name`: policy(view, seat, legal, rng)."""
+    return _attribute(GAMES[name].policy)
+
+
+def renderer_for(name: str) -> ModuleType | None:
+    """The module drawing `name` in a terminal, or None if the game registered none."""
+    target = GAMES[name].renderer
+    return importlib.import_module(target) if target else None
+
+
+def schemas_folder(name: str) -> Path | None:
+    """The folder of `name`'s JSON Schemas, or None if the game publishes none."""
+    target = GAMES[name].schemas
+    if not target:
+        return None
+    spec = importlib.util.find_spec(target)  # a folder of JSON files: a namespace package
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(f"no schema folder {target!r} for {name}")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+register("tower", engine="shared.tower.engine:TowerEngine", policy="shared.tower.policy:choose",
+         renderer="shared.tower.render", schemas="shared.tower.schemas")
+register("incantris", engine="shared.incantris.engine:IncantrisEngine", policy="shared.incantris.policy:choose",
+         renderer="shared.incantris.render", schemas="shared.incantris.schemas")
+register("wizards", engine="shared.wizards.engine:WizardsEngine", policy="shared.wizards.policy:choose",
+         renderer="shared.wizards.render", schemas="shared.wizards.schemas")

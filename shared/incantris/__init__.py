@@ -17,6 +17,7 @@ Modules, each with one job:
     effects     persistent spells: recasting, cancelling, Cleansing Fire, Blaze
     wounds      damage, healing and death
     scenarios   crystals and victory for the four scenarios and the solo game
+    resigning   a player who resigns: his team eliminated, the match going on or ending by its scenario
     shifting    the Shifting Arena's turning arms
     attackers   the solo game's attacking team, played by its printed rules
     campaign    victory points, experience stars and items across four games

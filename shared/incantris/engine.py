@@ -19,6 +19,7 @@ from shared.engine import (
     NotYourTurn,
     Outcome,
 )
+from shared.engine.contract import Event, check_resigning
 from shared.engine.state import tree_copy
 from shared.incantris import (
     attack,
@@ -29,6 +30,7 @@ from shared.incantris import (
     match,
     play,
     queries,
+    resigning,
     scenarios,
     setup,
     shifting,
@@ -85,12 +87,38 @@ def settle(state: IncantrisState, ev: list) -> None:
         if task is not None:
             h = TASKS[task["t"]]
             if h.waits(state, task) is not None:
-                return
+                if not _for_resigned(state, ev):
+                    return
+                continue
             h.run(state, task, ev)
             continue
-        if not turns.advance(state, ev):
+        if not turns.advance(state, ev) and not _for_resigned(state, ev):
             return
     raise AssertionError("the match does not settle")
+
+
+# what a resigned seat still asked for a choice takes: the one that ends the step, if any
+CLOSING = ("end", "ready", "reach-stop", "chain-stop", "relocate-stay", "exit")
+
+
+def _for_resigned(state: IncantrisState, ev: list) -> bool:
+    """A step that waits on a resigned seat (resigning.py) goes on without it: set-up passes
+    to the next player, and a choice still asked of it is made for it (the one that ends the
+    step, else the first listed). False when the match waits on someone else."""
+    now = current(state)
+    if now is None or not isinstance(now[2], tuple) or now[2][1] not in state.resigned:
+        return False
+    h, task, what = now
+    if task is None and state.phase in ("place", "shop"):
+        side = setup.side_to_act(state)
+        (setup.next_placer if state.phase == "place" else setup.shop_done)(state, side, ev)
+        return True
+    options = _sorted(h.options(state, task))
+    assert options, "a step waiting on a seat offers it a choice"
+    pick = next((o for o in options if o["kind"] in CLOSING), options[0])
+    match.event(ev, "chosen-for-resigned", seat=what[1], action=pick)
+    h.choose(state, flow.front(state) if task is not None else None, pick, ev)
+    return True
 
 
 # kind -> {field: type}; "hex" is [q, r]; optional fields are listed in OPTIONAL
@@ -168,6 +196,9 @@ class IncantrisEngine(GameEngine[IncantrisState]):
         settle(state, [])
         return state
 
+    def seat_counts(self, variant: str) -> tuple[int, ...]:
+        return setup.seat_counts(variant)
+
     def actor(self, state: IncantrisState) -> int:
         if state.phase == "over":
             return TERMINAL
@@ -224,6 +255,14 @@ class IncantrisEngine(GameEngine[IncantrisState]):
         settle(s, ev)
         return s, ev
 
+    def resign(self, state: IncantrisState, seat: int) -> tuple[IncantrisState, list[Event]]:
+        check_resigning(self, state, seat)
+        s = state.successor()
+        ev: list = []
+        resigning.resign(s, seat, ev)
+        settle(s, ev)
+        return s, ev
+
     # --- reading -------------------------------------------------------------------------------
     def view(self, state: IncantrisState, seat: int | None) -> dict:
         v = tree_copy(state.to_json())
@@ -241,8 +280,11 @@ class IncantrisEngine(GameEngine[IncantrisState]):
         winners = match.winners(state)
         seats = [state.sides[i]["seat"] for i in winners]
         seat_winners = tuple(sorted(x for x in seats if x is not None))
+        gone = tuple(state.resigned)
         if state.scenario == "solo":
             won = 1 in winners
+            if gone:
+                return Outcome((0,), (), "the player resigned: the attacking team holds the arena", gone)
             if (state.result.get("stalemate") if state.result else None):
                 return Outcome((0,), (), "the attacking team holds the arena: a stalemate, and the player loses")
             return Outcome((1 if won else 0,), (0,) if won else (), "the player defeats the attacking team" if won
@@ -261,10 +303,13 @@ class IncantrisEngine(GameEngine[IncantrisState]):
         if why:
             summary += (" at a stalemate (" + (f"{scenarios.QUIET_ROUNDS} quiet rounds" if why == "quiet"
                         else f"round {scenarios.MAX_ROUNDS} ended") + ")")
+        if gone:
+            summary += " (" + ", ".join(state.sides[i]["team"] for i, s in enumerate(state.sides)
+                                        if s["seat"] in gone) + " resigned)"
         if state.campaign is not None:
             record = campaign.updated_record(state)
-            return CampaignOutcome(tuple(record["awarded"]), seat_winners, summary, record)
-        return Outcome(tuple(scores), seat_winners, summary)
+            return CampaignOutcome(tuple(record["awarded"]), seat_winners, summary, gone, record)
+        return Outcome(tuple(scores), seat_winners, summary, gone)
 
     def action_domain(self, action: dict) -> str:
         return "combat" if isinstance(action, dict) and action.get("kind") in COMBAT else "board"

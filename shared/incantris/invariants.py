@@ -34,7 +34,9 @@ def check(state: IncantrisState) -> None:
             assert w["hex"] is None, f"dead {wid} still in the arena"
             continue
         if w["hex"] is None:
-            assert state.phase in ("shop", "place", "post") or state.sides[w["side"]]["auto"], \
+            # a match a resignation ended while it was being set up leaves wizards unplaced
+            assert state.phase in ("shop", "place", "post") or state.sides[w["side"]]["auto"] or \
+                (state.phase == "over" and state.resigned), \
                 f"{wid} is alive but not in the arena"
             continue
         h = as_hex(w["hex"])

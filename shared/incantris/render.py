@@ -194,12 +194,54 @@ def describe(action: dict) -> str:
     return " ".join([str(k)] + [f"{a}={b}" for a, b in sorted(action.items()) if a != "kind"])
 
 
+def _effect(ref: str) -> str:
+    """An effect's id ("caster:spell") as words: "red-sorceress's guardian-hydra"."""
+    caster, _, spell = str(ref).partition(":")
+    return f"{caster}'s {spell}" if spell else caster
+
+
+def _at(e: dict, field: str) -> str:
+    return cell(e[field])  # a missing field falls back to the fields as they are (_plain)
+
+
+# one plain line for each event of the game's bookkeeping, so no field dump reaches the player
+PLAIN = {
+    "placed": lambda e: f"{e['wizard']} is placed at {_at(e, 'hex')}",
+    "posted": lambda e: f"{e['wizard']} waits at entry point {e['entry'] + 1}",
+    "round": lambda e: f"round {e['round']} begins",
+    "turn": lambda e: f"round {e['round']}: seat {e['seat']}'s turn",
+    "end-turn": lambda e: f"{e['wizard']} ends its turn",
+    "round-end": lambda e: f"round {e['round']} ends" + (f" ({e['quiet']} quiet in a row)" if e.get("quiet") else ""),
+    "effect-placed": lambda e: (f"{_effect(e['effect'])} is placed"
+                                + next((f" at {_at(e, k)}" for k in ("hex", "centre") if e.get(k) is not None), "")),
+    "effect-ended": lambda e: f"{_effect(e['effect'])} ends ({e.get('reason', 'over')})",
+    "effect-moved": lambda e: (f"{_effect(e['effect'])} moves to "
+                               + (e.get("wizard") or _at(e, "hex" if "hex" in e else "centre"))),
+    "chain-jump": lambda e: f"the chain jumps to {e['to']}",
+    "eliminated": lambda e: f"seat {e['seat']} is out of the match",
+    "hydra": lambda e: f"{e['wizard']}'s hydra strikes at {e['target']}",
+    "pick-up": lambda e: f"{e['wizard']} picks up the crystal at {_at(e, 'hex')}",
+    "shift": lambda e: "the arena shifts: " + ", ".join(f"tile {t}" for t in e.get("tiles", [])),
+    "cleansing-fire": lambda e: f"{e['wizard']}'s Cleansing Fire cancels {_effect(e['effect'])}",
+    "retribution": lambda e: f"{e['knight']}'s Retribution strikes back at {e['target']}",
+    "bear-presence": lambda e: f"{e['wizard']} stops at {_at(e, 'at')}: Bear Presence",
+}
+
+
+def _plain(e: dict) -> str | None:
+    try:
+        return PLAIN[e["type"]](e)
+    except (KeyError, TypeError, IndexError):  # a field this line does not know: the fields as they are
+        return None
+
+
 def render_events(events: list[dict]) -> list[str]:
     out = []
     for e in events:
         t = e.get("type")
         if t == "dice":
-            parts = [f"{p} {e[p]}" for p in ("cast", "ward") if p in e]
+            parts = [f"{p} {' '.join(map(str, e[p])) if isinstance(e[p], list) else e[p]}" for p in ("cast", "ward")
+                     if p in e]
             again = " (reroll)" if e.get("reroll") else ""
             out.append(f"dice for {e['spell']} on {e['target']}: " + "; ".join(parts) + again)
         elif t == "hits":
@@ -221,9 +263,110 @@ def render_events(events: list[dict]) -> list[str]:
             out.append(f"stalemate: the match ends ({'ten quiet rounds' if e['why'] == 'quiet' else 'round limit'})")
         elif t == "activate":
             out.append(f"{e['wizard']} is activated ({e['movement']} movement points)")
+        elif t == "player-resigned":
+            out.append(f"seat {e['seat']} resigns: its wizards leave the arena")
+        elif t == "chosen-for-resigned":
+            out.append(f"seat {e['seat']}, who resigned, takes {describe(e['action'])}")
         elif t == "token-drawn":
             out.append(f"the attacking team draws {e['wizard']}'s turn token")
+        elif t in PLAIN and (line := _plain(e)) is not None:
+            out.append(line)
         else:
             rest = ", ".join(f"{k}={v}" for k, v in sorted(e.items()) if k != "type")
             out.append(f"{t}: {rest}" if rest else str(t))
     return out
+
+
+# --- choosing at a terminal (services/cli/choosing.py) ------------------------------------------
+# after the first drawing a terminal prints only the rows that changed, under the column ruler
+REDRAW_CHANGES = 1
+
+
+def group(action: dict) -> str | None:
+    """The heading a choice is listed under first: a spell (then its target), a move (then where to)."""
+    k = action.get("kind")
+    if k == "cast":
+        return f"cast {action['spell']}" + (" from the totem" if action.get("from") else "")  # as its labels name it
+    if k == "step":
+        return "move"
+    if k == "place":
+        return f"place {action['wizard']}"
+    return None
+
+
+def more_choices(view: dict, seat: int, actions: list[dict], ask) -> list[tuple[str, list[dict], str]]:
+    """A whole path as one choice: every hex the active wizard can end its movement on, the way
+    there being the engine's own cheapest path (the `reachable` query); each step is still checked
+    by the engine as it is taken. One-hex moves are the step actions themselves."""
+    turn = view.get("turn") or {}
+    if not turn.get("wizard") or not any(a.get("kind") == "step" for a in actions):
+        return []
+    answer = ask({"kind": "reachable", "wizard": turn["wizard"]})
+    out = []
+    for spot in sorted(answer.get("hexes", []), key=lambda s: (s["cost"], len(s["path"]), s["hex"][1], s["hex"][0])):
+        path = spot["path"]
+        if len(path) < 2 or spot.get("partial"):
+            continue
+        by = " ".join(cell(h) for h in path[:-1])
+        out.append((f"move to {cell(spot['hex'])} ({spot['cost']} movement, by {by})",
+                    [{"kind": "step", "to": list(h)} for h in path], "move"))
+    return out
+
+
+def _spell_name(key: str) -> str:
+    from shared.incantris.pack import load
+
+    spell = load().spells.get(key)
+    return spell.name if spell else key
+
+
+def _spell_help(key: str) -> str:
+    from shared.incantris.pack import load
+
+    p = load()
+    s, raw = p.spells[key], p.data["spells"][key]
+    dice = "no roll (Auto)" if s.auto else f"{raw['dice']} casting dice"
+    lasting = "; it stays in play (persistent)" if s.persistent else ""
+    return (f"{s.name}: range {s.range}, target {s.target.replace('-', ' ')}, {dice}{lasting}.\n"
+            f"    {raw.get('section', '')}")
+
+
+def _wizard_help(view: dict, wid: str) -> str:
+    from shared.incantris.pack import load
+
+    p = load()
+    w = view["wizards"].get(wid)
+    if w is None:
+        return wid
+    kind = p.types[p.wizards[wid].type] if wid in p.wizards else None
+    if kind is None:
+        return wid
+    ward = ", ".join(f"{src} {dice}" for src, dice in kind.ward.items())
+    ability = p.data["abilities"].get(kind.ability, {})
+    spells = ", ".join(_spell_name(s) for s in p.wizards[wid].spells)
+    return (f"{wid} ({kind.name}): life {w['life']}/{kind.life}, movement {kind.movement}, "
+            f"casts {kind.power} spells, wards {ward}; spells {spells}.\n"
+            f"    {ability.get('name', kind.ability)}: {ability.get('section', '')}")
+
+
+def help_text(view: dict, seat: int, actions: list[dict]) -> str:
+    """The rules for what is on offer, from the pack (content/incantris.json): each spell's range,
+    target and dice with its reference text; for a move or an activation, the wizard's card."""
+    out = []
+    spells = list(dict.fromkeys(a["spell"] for a in actions if a.get("kind") == "cast"))
+    for key in spells:
+        out.append(_spell_help(key))
+    wizards = list(dict.fromkeys(a["wizard"] for a in actions if a.get("kind") in ("activate", "place", "post")))
+    turn = view.get("turn") or {}
+    if any(a.get("kind") == "step" for a in actions) and turn.get("wizard"):
+        from shared.incantris import movement as m
+
+        rules = [m.ADJACENT, m.STREAM_POINTS, m.FOE, m.SHARE, m.OBSTACLE, m.PARTIAL, m.OCEAN_HEX, m.BEAR_STOP]
+        out.append(f"moving: {turn['wizard']} has {turn['mp']} movement left (type part of a cell, e.g. Q17, to "
+                   f"find a destination on the map). {m.MT}: " + " ".join(f'"{c.text}"' for c in rules))
+        wizards.insert(0, turn["wizard"])
+    for wid in dict.fromkeys(wizards):
+        out.append(_wizard_help(view, wid))
+    if any(a.get("kind") == "end" for a in actions):
+        out.append("end the turn: the wizard's turn is over; the next wizard is activated")
+    return "\n".join(out) if out else "choose by number: each choice is a legal action of the rules"

@@ -195,9 +195,11 @@ def check_victory(state: IncantrisState, ev: list) -> None:
 
 
 def _last_out(state: IncantrisState) -> list[int]:
-    outs = [s["out"] for s in state.sides if s["out"] is not None]
+    # a side that resigned never shares the last place standing (resigning.py)
+    sides = [(i, s) for i, s in enumerate(state.sides) if s["seat"] is None or s["seat"] not in state.resigned]
+    outs = [s["out"] for _, s in sides if s["out"] is not None]
     last = max(outs) if outs else None
-    return [i for i, s in enumerate(state.sides) if s["out"] == last]
+    return [i for i, s in sides if s["out"] == last and last is not None]
 
 
 def places(state: IncantrisState) -> list[int]:
@@ -211,6 +213,8 @@ def places(state: IncantrisState) -> list[int]:
         s = state.sides[i]
         if i in winners:
             return (2,)
+        if s["seat"] is not None and s["seat"] in state.resigned:
+            return (-1,)  # a player who resigned takes the last place (resigning.py)
         if s["out"] is not None:
             return (0, s["out"])
         # still in the match: at a stalemate ranked by what the scenario values

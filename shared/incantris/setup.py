@@ -26,6 +26,15 @@ COLOURS = ("red", "blue", "purple", "grey")
 VARIANTS = ("battle-royale", "crystal-sap", "capture-the-crystal", "shifting-arena", "solo", "campaign")
 
 
+def seat_counts(variant: str) -> tuple[int, ...]:
+    """The seats `variant` is played by (new_state refuses others): one in the solo game, two to
+    four in every other; none for a variant Incantris does not have."""
+    variant = "battle-royale" if variant == "standard" else variant
+    if variant not in VARIANTS:
+        return ()
+    return (1,) if variant == "solo" else (2, 3, 4)
+
+
 def new_state(config: MatchConfig) -> IncantrisState:
     pack = load()
     options = dict(config.options or {})
@@ -86,6 +95,7 @@ def new_state(config: MatchConfig) -> IncantrisState:
         shift={"next": 0, "per_round": layout["shift_per_round"]} if scenario == "shifting-arena" else None,
         phase="place", setup={"side": 0 if not solo else 1}, round=1, serial=0,
         turn=None, queue=[], result=None, captured=None, campaign=record, used_items=[], quiet=0, stirred=False,
+        resigned=[],
     )
     scenarios.set_crystals(state, layout)
     obstacles = options.get("obstacles", layout["obstacles"])
@@ -223,6 +233,12 @@ def place(state: IncantrisState, side: int, action: dict, ev: list) -> None:
     w = match.wizard(state, action["wizard"])
     w["hex"] = list(action["hex"])
     match.event(ev, "placed", wizard=w["id"], hex=w["hex"])
+    next_placer(state, side, ev)
+
+
+def next_placer(state: IncantrisState, side: int, ev: list) -> None:
+    """Placing goes round the table to the next side with a wizard still to place; when none
+    is left, the solo game posts its attackers and any other match begins."""
     n = len(state.sides)
     for k in range(1, n + 1):
         nxt = (side + k) % n

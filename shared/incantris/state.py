@@ -182,7 +182,7 @@ Task = TypedDict("Task", {
 class IncantrisState(GameState):
     HOT: ClassVar[frozenset[str]] = frozenset({"turn", "wizards", "queue", "setup"})
     # a match stored before the stalemate rule counts its quiet rounds from the upgrade
-    ADDED: ClassVar[dict[str, Any]] = {"quiet": 0, "stirred": False}
+    ADDED: ClassVar[dict[str, Any]] = {"quiet": 0, "stirred": False, "resigned": []}
 
     variant: str
     seats: int
@@ -209,6 +209,7 @@ class IncantrisState(GameState):
     used_items: list[list[str]]  # [wizard, item] in the order used
     quiet: int  # whole rounds in a row in which no wizard lost life and no crystal moved (the stalemate)
     stirred: bool  # this round a wizard lost life or a crystal was sapped, picked up or carried off
+    resigned: list[int]  # the seats that resigned, in the order they did (resigning.py)
 
     @classmethod
     def of_view(cls, view: dict[str, Any]) -> IncantrisState:

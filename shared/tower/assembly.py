@@ -88,6 +88,7 @@ def setup(config: MatchConfig) -> TowerState:
         turn={"seat": 0, "regular": 0, "extra": [], "played": 0, "quiet": 0},
         tasks=[],
         ended=False,
+        resigned=[],
     )
 
 

@@ -30,7 +30,7 @@ from shared.engine import CHANCE, ChanceRequest, DicePool, Event, RuleViolation
 from shared.engine.contract import Action
 from shared.tower import pennants, tower
 from shared.tower.pack import pack
-from shared.tower.state import BattleTask, Dice, TowerState, character_of
+from shared.tower.state import BattleTask, Dice, TowerState, character_of, playing
 from shared.tower.tasks import Faces, Task, pop, push
 
 BATTLE = "Here's How to Do Battle"
@@ -112,7 +112,7 @@ class Battle(Task[BattleTask]):
     def legal(self, state: TowerState, task: BattleTask) -> list[Action]:
         stage = task["stage"]
         if stage == "declare":
-            return [{"kind": "declare", "seat": s} for s in range(state.seats) if s != task["attacker"]]
+            return [{"kind": "declare", "seat": s} for s in playing(state) if s != task["attacker"]]
         if stage == "ready":
             return [{"kind": "fight"}] + [{"kind": "transform", "pulls": k} for k in pack().pulls]
         if stage == "reroll":
@@ -201,20 +201,36 @@ class Battle(Task[BattleTask]):
         side = winner(dice["attacker"], dice["defender"])
         attacker, defender = task["attacker"], _defender(task)
         won, lost = (attacker, defender) if side == "attacker" else (defender, attacker)
-        players = state.players
-        win_char, lose_char = character_of(players[won]), character_of(players[lost])
-        n = pack().characters[win_char].victory_pennants.get(lose_char, pack().victory_pennants)
-        at = task["at"]
-        events.append({"type": "battle_won", "winner": won, "loser": lost, "side": side, "territory": at,
+        events.append({"type": "battle_won", "winner": won, "loser": lost, "side": side, "territory": task["at"],
                        "attacker_dice": dice["attacker"], "defender_dice": dice["defender"]})
-        if task["kind"] == "symbol":
-            square = state.edit("board", at)
-            token = square["token"]["id"]
-            square["token"] = None
-            events.append({"type": "token_removed", "territory": at, "token": token})
-        elif side == "attacker":
-            pennants.send_home(state, at, events, "Castle lost in battle")
-        pennants.place(state, at, won, n, events, "victor of the battle")
-        # Battle Sequence 4: turn over the Ramp token and follow its orders
-        if task["ramp"] is not None:
-            push(state, {"task": "ramp", "seat": task["attacker"], "token": task["ramp"]})
+        victory(state, task, side, events)
+
+
+def walkover(state: TowerState, task: BattleTask, events: list[Event]) -> None:
+    """The defender resigned before the battle was decided: it is not fought, and the
+    attacker is its victor (resigning.py)."""
+    pop(state, task)
+    events.append({"type": "battle_walkover", "winner": task["attacker"], "loser": _defender(task),
+                   "territory": task["at"]})
+    victory(state, task, "attacker", events)
+
+
+def victory(state: TowerState, task: BattleTask, side: str, events: list[Event]) -> None:
+    """Victory: the victor's Pennants, the symbol token off the board, then the Ramp token."""
+    attacker, defender = task["attacker"], _defender(task)
+    won, lost = (attacker, defender) if side == "attacker" else (defender, attacker)
+    players = state.players
+    win_char, lose_char = character_of(players[won]), character_of(players[lost])
+    n = pack().characters[win_char].victory_pennants.get(lose_char, pack().victory_pennants)
+    at = task["at"]
+    if task["kind"] == "symbol":
+        square = state.edit("board", at)
+        token = square["token"]["id"]
+        square["token"] = None
+        events.append({"type": "token_removed", "territory": at, "token": token})
+    elif side == "attacker":
+        pennants.send_home(state, at, events, "Castle lost in battle")
+    pennants.place(state, at, won, n, events, "victor of the battle")
+    # Battle Sequence 4: turn over the Ramp token and follow its orders
+    if task["ramp"] is not None:
+        push(state, {"task": "ramp", "seat": task["attacker"], "token": task["ramp"]})

@@ -20,16 +20,16 @@ from shared.engine import (
     Outcome,
 )
 from shared.engine.chance import Face
-from shared.engine.contract import Action, canonical_json
+from shared.engine.contract import Action, canonical_json, check_resigning
 from shared.engine.state import tree_copy
-from shared.tower import actions, assembly, invariants, pennants, queries, render
+from shared.tower import actions, assembly, invariants, pennants, queries, render, resigning
 from shared.tower.battle import Battle, final_battle_under_way
 from shared.tower.pack import pack
 from shared.tower.spells import Flight, RampToken, SpellChoice
-from shared.tower.state import TowerState, wizard_of
+from shared.tower.state import TowerState, playing
 from shared.tower.tasks import Task
 from shared.tower.tokens import HomeChoice, Land
-from shared.tower.turns import Move, TurnEnd, begin
+from shared.tower.turns import Move, TurnEnd, begin, step_bound
 from shared.tower.view import view as redact
 
 TASKS: dict[str, Task[Any]] = {t.kind: t for t in (TurnEnd(), Move(), Flight(), Land(), HomeChoice(), SpellChoice(),
@@ -45,6 +45,11 @@ class TowerEngine(GameEngine[TowerState]):
     # --- set-up and turn structure -------------------------------------------------
     def setup(self, config: MatchConfig) -> TowerState:
         return assembly.setup(config)
+
+    def step_bound(self, config: MatchConfig) -> int:
+        """Winning the Game: a climb comes at least every king_patience rounds of turns and the 19th
+        ends the game (turns.step_bound), with either set-up."""
+        return step_bound(config.seats)
 
     def actor(self, state: TowerState) -> int:
         stage = state.stage
@@ -84,6 +89,7 @@ class TowerEngine(GameEngine[TowerState]):
             new = state.successor()
             events: list[Event] = []
             assembly.choose(new, tree_copy(action), events)
+            self._settle(new, events)
             return new, events
         handler = TASKS[state.tasks[-1]["task"]]
         if not handler.accepts(state, state.tasks[-1], action):
@@ -108,10 +114,23 @@ class TowerEngine(GameEngine[TowerState]):
         self._settle(new, events)
         return new, events
 
+    def resign(self, state: TowerState, seat: int) -> tuple[TowerState, list[Event]]:
+        check_resigning(self, state, seat)
+        new = state.successor()
+        events: list[Event] = []
+        resigning.resign(new, seat, events)
+        self._settle(new, events)
+        return new, events
+
     def _settle(self, state: TowerState, events: list[Event]) -> None:
         """Run automatic tasks; end the game once the King is on the Tower, after the
-        final battle if one is under way (Winning the Game)."""
+        final battle if one is under way (Winning the Game). A resigned seat is never
+        waited for: its set-up choices are made for it and its turns end at once."""
+        while resigning.first_choice(state, events):
+            pass
         while state.stage == "play":
+            if state.turn["seat"] in state.resigned and state.tasks[-1]["task"] != "turn" and not state.ended:
+                state.tasks = state.tasks[:1]  # a resigned seat's turn (its first, say) ends as it begins
             if state.ended and not final_battle_under_way(state):
                 state.tasks = []
                 state.stage = "over"
@@ -136,14 +155,27 @@ class TowerEngine(GameEngine[TowerState]):
         return self._result(state)
 
     def _result(self, state: TowerState) -> Outcome:
-        scores = pennants.scores(state)
-        best = max(scores)
-        winners = tuple(s for s, v in enumerate(scores) if v == best)
+        dealt = all(pl["wizard"] is not None for pl in state.players)
+        scores = pennants.scores(state) if dealt else [0] * state.seats
+        left = playing(state)
+        best = max(scores[s] for s in left)
+        winners = tuple(s for s in left if scores[s] == best)
         names = {w.id: f"{w.name}, {w.title}" for w in pack().wizards}
-        lead = " and ".join(names[wizard_of(state.players[s])] for s in winners)
-        summary = (f"{lead} ascends the throne with {best} Pennants" if len(winners) == 1
-                   else f"{lead} tie with {best} Pennants each")
-        return Outcome(tuple(scores), winners, summary)
+
+        def name(s: int) -> str:
+            wizard = state.players[s]["wizard"]
+            return names[wizard] if wizard is not None else f"seat {s}"
+
+        lead = " and ".join(name(s) for s in winners)
+        gone = " and ".join(name(s) for s in state.resigned)
+        if len(left) == 1:
+            summary = f"{gone} resigned; {lead} ascends the throne"
+        else:
+            summary = (f"{lead} ascends the throne with {best} Pennants" if len(winners) == 1
+                       else f"{lead} tie with {best} Pennants each")
+            if gone:
+                summary += f" ({gone} resigned)"
+        return Outcome(tuple(scores), winners, summary, tuple(state.resigned))
 
     def action_domain(self, action: Action) -> str:
         return actions.domain(action)

@@ -21,6 +21,9 @@ def check(state: TowerState) -> None:
         assert len(chosen) == state.seats, "every seat has its Wizard before the tokens are placed"
     if stage not in ("play", "over"):
         return
+    if stage == "over" and any(pl["character"] is None for pl in players):
+        assert state.resigned and not state.tasks, "only a resignation ends a game before the deal"
+        return
     # Characters: each one in exactly one place (a seat, the Tower, out of the game)
     chambers = state.tower["chambers"]
     inside = [c for c in chambers if c is not None]
@@ -60,6 +63,10 @@ def check(state: TowerState) -> None:
     for pl in players:
         assert 0 <= pl["supply"] and pl["supply"] + on_board[wizard_of(pl)] == p.pennants, \
             f"{pl['wizard']}: Pennants not conserved"
+    # Resigning: out of the game, a resigned seat flies no Pennants and its Mover is off the map
+    assert len(set(state.resigned)) == len(state.resigned) and all(0 <= s < state.seats for s in state.resigned)
+    for s in state.resigned:
+        assert on_board[wizard_of(players[s])] == 0 and players[s]["at"] == ROCKY, f"seat {s} resigned but plays on"
     # the Ramp of Time
     king = state.king
     assert 0 <= king <= p.ramp_steps + 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 from shared.tower.actions import describe
 from shared.tower.battle import winner
 from shared.tower.odds import attacker_wins_against_rerolls
-from shared.tower.pack import pack
+from shared.tower.pack import load_raw, pack
 
 # Every public roll of this game is drawn by its own events (the first player, the set-up by chance, the
 # sites, a battle's dice and re-rolls), so a terminal client need not print the platform's roll lines too.
@@ -301,6 +301,14 @@ def _event(e: dict) -> str:
                                   f" now {dice(e['defender_dice'])}"),
         "battle_won": lambda: (f"Seat {e['winner']} wins the battle for {_where(e['territory'])}"
                                + (" and holds it" if e["side"] == "defender" else "")),
+        "player_resigned": lambda: (f"Seat {e['seat']}"
+                                    + (f" ({_wizard_name(e['wizard'])})" if e.get("wizard") else "")
+                                    + " resigns and is out of the game"),
+        "mover_removed": lambda: f"Seat {e['seat']}'s {e['character']} leaves the map from {_where(e['from'])}",
+        "battle_walkover": lambda: (f"Seat {e['loser']} resigned: seat {e['winner']} wins the battle for"
+                                    f" {_where(e['territory'])} unfought"),
+        "spell_lapsed": lambda: f"Seat {e['seat']}'s {e['spell'].replace('_', ' ')} lapses: {e['why']}",
+        "chosen_for_resigned": lambda: f"Set-up: a choice made for seat {e['seat']}, who resigned",
         "protection_placed": lambda: f"Seat {e['seat']} protects the Castle in {_where(e['territory'])}",
         "protection_moved": lambda: (f"Seat {e['seat']} moves a Protection"
                                      f" from {_where(e['from'])} to {_where(e['to'])}"),
@@ -310,3 +318,94 @@ def _event(e: dict) -> str:
 
 def render_events(events: list[dict]) -> list[str]:
     return [_event(e) for e in events]
+
+
+# --- choosing at a terminal (services/cli/choosing.py) ------------------------------------------
+# after the first drawing a terminal prints only the lines that changed, under the Ramp's line
+REDRAW_CHANGES = 1
+
+
+def group(action: dict) -> str | None:
+    """Moves are listed by destination first, then the ways there (a destination may be reached
+    by several paths: with or without a cave, over one bridge or another)."""
+    if action.get("kind") == "move":
+        terr = pack().territories.get(action["to"])
+        return f"Move to {terr.name if terr else action['to']}"
+    return None
+
+
+def character_card(name: str, against: list[str] | None = None) -> str:
+    """A Character's card from content/characters.json and tokens.json: moves, home terrain, rivers,
+    cave bonus, fears, Home Castle and its Combat Strength (dice rolled) against each other Character."""
+    p = pack()
+    c = p.characters[name]
+    home = p.homes.get(name)
+    lines = [f"The {name}: moves {c.moves} spaces; home terrain {c.home_terrain}; "
+             + ("crosses rivers anywhere" if c.crosses_rivers else "crosses rivers only at a bridge")
+             + (f"; {c.cave_bonus[1]} extra spaces after leaving a {c.cave_bonus[0]} cave" if c.cave_bonus else "")]
+    if c.fearless_against:
+        lines.append(f"  fearless against the {', '.join(c.fearless_against)}")
+    if c.afraid_of:
+        lines.append(f"  afraid of the {', '.join(c.afraid_of)}")
+    for loser, n in c.victory_pennants.items():
+        lines.append(f"  places {n} Pennants when he beats the {loser}")
+    if home:
+        lines.append(f"  Home Castle: {home.name} (Add {home.pennants} Pennants or Go Again)")
+    others = [o for o in (against or p.character_names) if o != name]
+    lines.append("  Combat Strength (his dice v theirs): "
+                 + ", ".join(f"{o} {p.dice[name][o]} v {p.dice[o][name]}" for o in others))
+    return "\n".join(lines)
+
+
+def _combat_rules() -> str:
+    """How a battle is decided and won, in content/rules.json's words."""
+    import re
+
+    p = pack()
+    battle = load_raw()["rules"]["battle"]
+    times = lambda n: "once" if n == 1 else f"up to {n} times"  # noqa: E731
+    rerolls = "; ".join(f"{n} Pennants: 1 die {times(s)}" + (f" or {m} dice once" if m > 1 else "")
+                        for n, (s, m) in sorted(p.rerolls.items()) if s or m)
+    tie = re.sub(r"\s*\(RULE-GAPS[^)]*\)", "", battle["all_dice_tie"]["why"])
+    return ("How to do battle: each side rolls its Combat Strength in dice; the highest die of each side are "
+            f"compared, the higher wins. {tie}\n  {battle['victory_pennants']['quote']}"
+            f"\n  {battle['castle_victory']['why']}"
+            + (f"\n  A defender on his own Castle may re-roll by his Pennants there: {rerolls}." if rerolls else ""))
+
+
+def help_text(view: dict, seat: int, actions: list[dict]) -> str:
+    """The rules for what is on offer: in a battle the combat table of the Characters in it and how
+    a battle is decided; for a spell token its power as the rulebook gives it; else your Character's card."""
+    p = pack()
+    players = view["players"]
+    tasks = view.get("tasks") or []
+    task = tasks[-1] if tasks else None
+    out = []
+    if task and task["task"] == "spell":
+        spells = p.map_spells if task["source"] == "map" else p.ramp_spells
+        s = spells.get(task["spell"], {})
+        out.append(f"{s.get('name', task['spell'])} ({task['source']} token): {s.get('effect', '')}")
+    if task and task["task"] == "battle":
+        fighters = [players[task["attacker"]]["character"]]
+        if task["defender"] is not None:
+            fighters.append(players[task["defender"]]["character"])
+        else:
+            fighters += [players[a["seat"]]["character"] for a in actions if a.get("kind") == "declare"]
+        for c in dict.fromkeys(fighters):
+            out.append(character_card(c, [f for f in fighters if f != c] or None))
+        if any(a.get("kind") == "transform" for a in actions):
+            inside = _in_tower(view)
+            if inside:
+                out.append("In the Tower now: " + ", ".join(inside) + "; transforming brings one of them out and "
+                           "moves the Wizard King one step up the Ramp")
+        out.append(_combat_rules())
+    if not out or (task and task["task"] in ("move", "flight", "home")):
+        mine = players[seat]["character"] if seat is not None and seat < len(players) else None
+        if mine:
+            out.append(character_card(mine))
+    for a in actions:
+        if a.get("kind") == "eliminate_character":
+            out.append(character_card(a["character"]))
+    if any(a.get("kind") == "home" for a in actions):
+        out.append("Home Castles: landing on your Character's Home Castle, add its Pennants or go again")
+    return "\n".join(out) if out else "choose by number: each choice is a legal action of the rules"

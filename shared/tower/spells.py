@@ -39,7 +39,7 @@ from shared.engine.contract import Action
 from shared.tower import pennants, tower
 from shared.tower.movement import occupied
 from shared.tower.pack import pack
-from shared.tower.state import FlightTask, RampTask, SpellTask, TowerState
+from shared.tower.state import FlightTask, RampTask, SpellTask, TowerState, playing
 from shared.tower.tasks import Task, grant_extra_turn, pop, push
 
 Source = Literal["map", "ramp"]
@@ -83,7 +83,7 @@ def targets(state: TowerState, seat: int, spell: str, source: Source) -> list[Ac
                 if sq["token"] is not None and not sq["token"]["up"]]
     if spell == "transformation":
         return [{"kind": "transform_other", "seat": o, "pulls": k}
-                for o in range(state.seats) if o != seat for k in p.pulls]
+                for o in playing(state) if o != seat for k in p.pulls]
     if spell == "self_transformation":
         return [{"kind": "transform", "pulls": k} for k in p.pulls]
     if spell == "protection":
@@ -144,6 +144,10 @@ class RampToken(Task[RampTask]):
         pop(state, task)
         seat, spell = task["seat"], task["token"].split(":")[1]
         events.append({"type": "ramp_token_revealed", "seat": seat, "token": task["token"]})
+        if seat in state.resigned:  # taken at the end of a resigned player's turn: nobody uses it
+            events.append({"type": "ramp_token_discarded", "seat": seat, "token": task["token"],
+                           "why": "its player resigned"})
+            return
         if not targets(state, seat, spell, "ramp"):
             events.append({"type": "ramp_token_discarded", "seat": seat, "token": task["token"],
                            "why": "cannot be used now"})

@@ -184,7 +184,7 @@ AnyTask = TurnEndTask | MoveTask | FlightTask | LandTask | HomeTask | SpellTask 
 class TowerState(GameState):
     HOT: ClassVar[frozenset[str]] = frozenset({"players", "turn", "tasks"})
     # a match stored before the seats made the set-up choices is past its set-up
-    ADDED: ClassVar[dict[str, Any]] = {"setup": {"mode": "chance", "order": [], "made": 0}}
+    ADDED: ClassVar[dict[str, Any]] = {"setup": {"mode": "chance", "order": [], "made": 0}, "resigned": []}
 
     seats: int
     stage: Stage
@@ -199,3 +199,9 @@ class TowerState(GameState):
     turn: Turn
     tasks: list[AnyTask]  # top last
     ended: bool  # the King has reached the top of the Tower
+    resigned: list[int]  # the seats that resigned, in the order they did (resigning.py)
+
+
+def playing(state: "TowerState") -> list[int]:
+    """The seats still in the game: every seat but those that resigned."""
+    return [s for s in range(state.seats) if s not in state.resigned]

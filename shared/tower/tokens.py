@@ -22,7 +22,7 @@ from shared.engine import Event
 from shared.engine.contract import Action
 from shared.tower import battle, pennants, spells
 from shared.tower.pack import pack
-from shared.tower.state import HomeTask, LandTask, TowerState, character_of
+from shared.tower.state import HomeTask, LandTask, TowerState, character_of, playing
 from shared.tower.tasks import Task, grant_extra_turn, pop, push
 
 HOME = "Home Castles"
@@ -75,9 +75,12 @@ def _symbol(state: TowerState, seat: int, at: str, wizard: str, events: list[Eve
         pennants.place(state, at, seat, 1, events, "own Wizard symbol")
         return
     defender = pennants.seat_of(state, wizard)
-    if defender is None and state.seats == 2:
+    if defender in state.resigned:
+        defender = None  # a resigned player's Wizard is a missing Wizard (resigning.py)
+    others = [s for s in playing(state) if s != seat]
+    if defender is None and len(others) == 1:
         # Variation for 2 Players: 'If you land on a missing Wizard's power Token: You will battle the other player.'
-        defender = 1 - seat
+        defender = others[0]
     # 3 players, missing Wizard: defender None, the attacker declares (Variation for 3 Players, 1)
     battle.start(state, seat, at, "symbol", defender, events)
 

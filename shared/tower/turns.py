@@ -86,12 +86,23 @@ class TurnEnd(Task[TurnEndTask]):
                     return
         if state.ended:
             return
+        # a resigned seat's turns are passed over, its extra turns dropped (resigning.py)
+        turn["extra"] = [x for x in turn["extra"] if x["seat"] not in state.resigned]
         if turn["extra"]:
             nxt = turn["extra"].pop(0)
             begin(state, nxt["seat"], True, events, nxt["by"])
         else:
-            turn["regular"] = (turn["regular"] + 1) % state.seats
+            turn["regular"] = next_playing(state, turn["regular"])
             begin(state, turn["regular"], False, events)
+
+
+def next_playing(state: TowerState, seat: int) -> int:
+    """The seat on the left of `seat` still in the game (play passes to the left)."""
+    for k in range(1, state.seats + 1):
+        nxt = (seat + k) % state.seats
+        if nxt not in state.resigned:
+            return nxt
+    raise AssertionError("no seat is left in the game")
 
 
 class Move(Task[MoveTask]):

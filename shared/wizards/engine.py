@@ -35,8 +35,9 @@ from shared.engine import (
     Outcome,
     RuleViolation,
 )
+from shared.engine.contract import check_resigning
 from shared.engine.state import tree_copy
-from shared.wizards import evil, handlers, invariants, lair, partnership, queries, resolution, setup, turns
+from shared.wizards import evil, handlers, invariants, lair, partnership, queries, resolution, setup, turns, withdrawal
 from shared.wizards.dice import request_of
 from shared.wizards.pack import pack
 from shared.wizards.placement import legal_placements
@@ -168,6 +169,14 @@ class WizardsEngine(GameEngine[WizardsState]):
         settle(new, events)
         return new, events
 
+    def resign(self, state: WizardsState, seat: int) -> tuple[WizardsState, list[dict]]:
+        check_resigning(self, state, seat)
+        new = state.successor()
+        events: list = []
+        withdrawal.withdraw(new, seat, events)
+        settle(new, events)
+        return new, events
+
     # --- reading --------------------------------------------------------------------------
     def view(self, state: WizardsState, seat: int | None) -> dict:
         return redact(state, seat)
@@ -180,7 +189,7 @@ class WizardsEngine(GameEngine[WizardsState]):
         r = state.result
         if state.phase != "over" or r is None:
             return None
-        return Outcome(tuple(r["scores"]), tuple(r["winners"]), r["summary"])
+        return Outcome(tuple(r["scores"]), tuple(r["winners"]), r["summary"], tuple(state.resigned))
 
     def action_domain(self, action: dict) -> str:
         return "combat" if isinstance(action, dict) and action.get("kind") in COMBAT_KINDS else "board"
@@ -202,8 +211,13 @@ class WizardsEngine(GameEngine[WizardsState]):
 def settle(state: WizardsState, events: list) -> None:
     """Run automatic steps until the state waits for a seat or for dice, or is over."""
     for _ in range(10_000):
-        if state.phase == "over" or state.chance is not None or state.await_ is not None:
+        if state.phase == "over" or state.chance is not None:
             return
+        if state.await_ is not None:
+            if state.await_["seat"] not in state.resigned:
+                return
+            _for_withdrawn(state, events)
+            continue
         if state.interrupts:
             interrupt = state.interrupts.pop(0)
             if interrupt["do"] == "dragon_return":  # 8.421
@@ -211,6 +225,21 @@ def settle(state: WizardsState, events: list) -> None:
             continue
         STEPS[state.step](state, events)
     raise AssertionError(f"the flow did not settle at step {state.step}")
+
+
+# what a player who withdrew still asked for a choice takes: the one that ends the step, if any
+CLOSING = ("end_move", "roll", "decline", "pass", "done", "stop")
+
+
+def _for_withdrawn(state: WizardsState, events: list) -> None:
+    """A choice asked of a player who withdrew (withdrawal.py) is made for him."""
+    waiting = awaited(state)
+    legal = LEGAL[waiting["for"]](state, waiting["seat"])
+    assert legal, "a seat awaited has a choice"
+    pick = next((a for a in legal if a["kind"] in CLOSING), legal[0])
+    events.append({"type": "chosen_for_withdrawn", "seat": waiting["seat"], "action": tree_copy(pick)})
+    state.await_ = None
+    ACTIONS[pick["kind"]](state, waiting["seat"], tree_copy(pick), events)
 
 
 def describe(action: dict) -> str:

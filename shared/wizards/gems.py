@@ -54,7 +54,7 @@ def end_match(state: WizardsState, winners: list[int], summary: str, reason: str
     state.chance = None
     state.pending = []
     state.interrupts = []
-    won = sorted(set(winners))
+    won = sorted(set(winners) - set(state.resigned))  # a player who withdrew never wins (withdrawal.py)
     state.replace("result", {"scores": [1 if s in won else 0 for s in range(state.seats)], "winners": won,
                              "summary": summary, "reason": reason, "days": state.calendar["days_played"]})
     # no event: the platform logs the end, with outcome(), as "match_finished"

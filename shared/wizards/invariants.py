@@ -19,6 +19,11 @@ def check(state: WizardsState) -> None:
         assert state.chance is not None or state.await_ is not None, "the state waits for nothing"
     if state.await_ is not None:
         assert 0 <= state.await_["seat"] < n
+    assert all(0 <= s < n for s in state.resigned) and len(set(state.resigned)) == len(state.resigned)
+    if state.phase == "over" and any(q["at"] is None for q in state.players):
+        # a withdrawal ended the match while it was being set up: the set-up stops where it stood
+        assert state.resigned and state.result is not None, "only a withdrawal ends a match before play"
+        return
 
     # Cards: every card is somewhere exactly once (decks, discards, aside, held).
     if state.decks["task"] or state.phase != "setup":

@@ -1,15 +1,20 @@
 """A simple AI seat for Wizards, reading only the seat's view (no hidden state).
 
-Its aims, in order: wherever a Task it holds takes its next step (its own Task Markers
-whose earlier requirements are done, the one it must meet next, an EVERY-location not yet
-visited: section 9, 7.311); a Master Sorcerer's Tower (the Mentors who always stay where
-they are, 7.34) to join the Sorcerers, to advance (10.2) or to be given another Task
-(7.347); otherwise Territories not yet visited, nearest first, keeping out of the Dragon's
-Lair (and out of it by the shortest way once inside). The way is measured in the Movement
-Points it still takes, walls, gorges and mazes walked round and a swim costing a turn (6);
-Boats and Boat Summoning carry it where swimming cannot. It ends its movement on the
-space it came for (the encounter comes there, 5.2). In an encounter it accepts the
-Sorcerers only, takes the points its next Rank needs most, picks up its markers, tries
+Its aims, in order: with all six Gems, Rüktal in the Center of the Sacred Circle by its Stones
+(7.336, 13); gathering Gems at Rank FOUR (gem_aims: a Sorcerer summons them in the Towers,
+the False Wizard it knows is never asked while it holds Gems; partner_aims: partners pool
+them), with its Optional Tasks too while the Sacred Circle is at risk (evil_aims, 12.2);
+wherever a Task it holds takes its next step (its own Task Markers whose earlier requirements
+are done, the one it must meet next, an EVERY-location not yet visited: section 9, 7.311;
+its Mandatory Tasks first at Rank FOUR); a Master Sorcerer's Tower (the Mentors who always
+stay where they are, 7.34) to join the Sorcerers, to advance (10.2) or to be given another
+Task (7.347); otherwise Territories not yet visited, nearest first. It keeps out of the
+Dragon's Lair unless it can tame the Dragon (and out of it by the shortest way once inside),
+walks round the Demons and never into a Territory taken over by Evil (12.41). The way is
+measured in the Movement Points it still takes, walls, gorges and mazes walked round and a
+swim costing a turn (6); Boats and Boat Summoning carry it where swimming cannot. It ends its
+movement on the space it came for (the encounter comes there, 5.2). In an encounter it accepts
+the Sorcerers only, takes the points its next Rank needs most, picks up its markers, tries
 for Gems and casts what helps.
 """
 from __future__ import annotations
@@ -18,6 +23,8 @@ import heapq
 import random
 
 from shared.hexgrid import distance
+from shared.wizards import gem_aims, partner_aims, spells
+from shared.wizards.evil_aims import circle_at_risk
 from shared.wizards.gems import six_gems
 from shared.wizards.geometry import board
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
@@ -26,6 +33,8 @@ from shared.wizards.world import world_of
 SIX_GEMS = frozenset(six_gems())
 TOUCHING = 5  # Centres five apart: the tiles share a coast
 ENTRY_COST = {"woods": 2, "mountains": 2}  # section 6; everything else the policy walks into costs 1
+AVOID = 6  # Movement Points a Demon's space is worth walking round
+AVOID_WITH_GEMS = 18  # with Gems: at Rank FOUR 2-3 on the higher of two dice is a theft (7.304)
 SWIM_COST = 8  # entering the Water takes all of a turn's Movement Points (6), and a turn more to get out
 
 
@@ -81,15 +90,18 @@ def _choice(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dic
             return sum(v for v in pts.values()) - sum(needs.get(t, 0) for t, v in pts.items() if v)
         return max(by_kind["take_points"], key=lambda a: (worth(a), sorted(a["points"].items())))
     if {"partner_gem", "partner_done"} & set(by_kind):  # Appendix B: the odd seat of a pair gives its Gems over
-        gives = by_kind.get("partner_gem", []) if seat % 2 else []
+        gives = by_kind.get("partner_gem", []) if not partner_aims.keeper(view, seat) else []
         return gives[0] if gives else by_kind["partner_done"][0]
     if "pick_up_task_markers" in by_kind:
         return max(by_kind["pick_up_task_markers"], key=lambda a: len(a["tasks"]))
-    for kind, field, wanted in (("attempt_gem", "attempt", True), ("telepathy", "cast", promotion_ready(view, seat))):
-        if kind in by_kind:
-            return next((a for a in by_kind[kind] if a.get(field) == wanted), by_kind[kind][0])
+    if "attempt_gem" in by_kind:  # 7.326, but never of the False Wizard it knows while it holds Gems (7.3263)
+        wanted = gem_aims.worth_asking(view, seat, by_kind["attempt_gem"][0]["wizard"])
+        return next((a for a in by_kind["attempt_gem"] if a["attempt"] == wanted), by_kind["attempt_gem"][-1])
+    if "telepathy" in by_kind:
+        wanted = promotion_ready(view, seat)
+        return next((a for a in by_kind["telepathy"] if a.get("cast") == wanted), by_kind["telepathy"][0])
     if "gem_summoning" in by_kind:
-        return next((a for a in by_kind["gem_summoning"] if a["target"] is not None), by_kind["gem_summoning"][0])
+        return gem_aims.summon_target(view, seat, by_kind["gem_summoning"], partner_aims.keeps_pool(view, seat))
     if "complete_task" in by_kind:
         return by_kind["complete_task"][0]
     casts = [a for a in legal if a.get("cast") is True or a.get("ask") is True]
@@ -128,11 +140,14 @@ def _world(view: dict):
 class Ways:
     """The steps a walker or swimmer may take on the islands as laid, with the free Boats where
     they float (section 6): who may step into each space, what entering it costs, which spaces
-    reach each other, and the walking costs already worked out. Built once per layout and
-    Boats (`_ways`), since every choice of a turn asks the same questions."""
+    reach each other, and the walking costs already worked out. Built once per layout, Boats and
+    Territories taken over by Evil (`_ways`: 12.41, never entered again), since every choice of a
+    turn asks the same questions."""
 
-    def __init__(self, w, boats: frozenset):
+    def __init__(self, w, boats: frozenset, taken: frozenset = frozenset()):
         def walkable(h) -> bool:  # no stone, circle or Star Crest on foot: entered by roll or direction only
+            if w.is_land(h) and w.tile_of(h) in taken:
+                return False
             return (w.is_land(h) and w.kind(h) not in ("stone", "circle", "star_crest")) or h in boats \
                 or w.is_water(h)
 
@@ -176,21 +191,24 @@ class Ways:
             self._members[label] = {h for h, c in self.component.items() if c == label}
         return self._members[label]
 
-    def cost_to(self, goals) -> dict:
+    def cost_to(self, goals, avoid: frozenset = frozenset(), penalty: int = AVOID) -> dict:
         """Movement Points still to walk from each space to the nearest of `goals` (section 6 costs, walls
-        respected, a swim costing a whole turn): the way round walls, gorges and mazes."""
-        key = tuple(sorted(set(goals)))
+        respected, a swim costing a whole turn): the way round walls, gorges and mazes; a space in `avoid`
+        (Demons, 7.304) costs `penalty` more to enter unless it is a goal."""
+        key = (tuple(sorted(set(goals))), avoid, penalty)
         if key in self._costs:
             return self._costs[key]
         if len(self._costs) > 256:
             self._costs.clear()
-        cost = {g: 0 for g in key}
-        heap = [(0, g) for g in key]
+        cost = {g: 0 for g in key[0]}
+        heap = [(0, g) for g in key[0]]
         while heap:
             c, y = heapq.heappop(heap)
             if c > cost[y]:
                 continue
             step = self.entry.get(y) or ENTRY_COST.get(self.w.kind(y), 1)  # entering y
+            if y in avoid and c:
+                step += penalty
             into = self.steps.get(y)
             if into is None:  # a goal no walker stands on (it is entered by roll): from its walkable neighbours
                 into = tuple(x for x in self.w.neighbours(y) if x in self.steps and self.allowed(x, y))
@@ -207,12 +225,13 @@ _WAYS: dict[tuple, Ways] = {}
 
 def _ways(view: dict, w) -> Ways:
     boats = frozenset(tuple(b["at"]) for b in view["boats"] if b["rider"] is None)
-    key = (_layout(view), boats)
+    taken = frozenset(view["taken"])
+    key = (_layout(view), boats, taken)
     ways = _WAYS.get(key)
     if ways is None:
         if len(_WAYS) > 16:
             _WAYS.clear()
-        ways = _WAYS[key] = Ways(w, boats)
+        ways = _WAYS[key] = Ways(w, boats, taken)
     return ways
 
 
@@ -223,7 +242,21 @@ def _on_foot(view: dict, w, at) -> set:
 
 def _walking_cost(view: dict, w, goal: list) -> dict:
     """Movement Points still to walk from each space to the nearest of `goal` (Ways.cost_to)."""
-    return _ways(view, w).cost_to(goal)
+    return _ways(view, w).cost_to(goal, _avoid(view), _penalty(view))
+
+
+def _penalty(view: dict) -> int:
+    me = view["players"][view["you"]] if view.get("you") is not None else None
+    return AVOID_WITH_GEMS if me is not None and gem_aims.held(view, me["seat"]) else AVOID
+
+
+def _avoid(view: dict) -> frozenset:
+    """Spaces it walks round: the Demons' (7.304: they may steal its Gems and Magical Objects, daze it or carry it
+    into the Dragon's Lair), unless it can dispel them and holds no Gem."""
+    me = view["players"][view["you"]] if view.get("you") is not None else None
+    if me is not None and not gem_aims.held(view, me["seat"]) and spells.may_cast(me, "demon_dispelling"):
+        return frozenset()
+    return frozenset(tuple(d) for d in view.get("demons", []))
 
 
 def _centres(w, tiles) -> list:
@@ -251,12 +284,12 @@ def _meeting_places(view: dict, seat: int, w, whom: str) -> list:
     return []
 
 
-def _task_goals(view: dict, seat: int, w) -> list:
-    """The spaces where some Task it holds can take its next step (9): a marker of its own
-    whose earlier requirements are done (7.311), the one it must meet next, or a location of
-    an EVERY-visit not yet visited."""
+def _task_goals(view: dict, seat: int, w, mandatory: bool | None = None) -> list:
+    """The spaces where some Task it holds (only its Mandatory or only its Optional ones, when
+    `mandatory` says) can take its next step (9): a marker of its own whose earlier requirements
+    are done (7.311), the one it must meet next, or a location of an EVERY-visit not yet visited."""
     me = view["players"][seat]
-    tasks = {t["card"]: t for t in me.get("tasks", [])}
+    tasks = {t["card"]: t for t in me.get("tasks", []) if mandatory is None or t["mandatory"] == mandatory}
     out = []
     for m in view.get("task_markers", []):
         task = tasks.get(m["task"])
@@ -269,7 +302,7 @@ def _task_goals(view: dict, seat: int, w) -> list:
         if step["do"] == "meet":
             out += _meeting_places(view, seat, w, step["whom"])
         elif step["do"] == "visit_every":
-            seen = {tuple(v) for v in step.get("visited", [])}
+            seen = {w.hex_of[tuple(v)] for v in step.get("visited", []) if tuple(v) in w.hex_of}  # [tile, label]
             out += [h for h in w.hex_of.values() if w.kind(h) == step["kind"] and h not in seen
                     and w.tile_of(h) not in view["taken"]]
     return out
@@ -287,20 +320,26 @@ def has_all_gems(view: dict, seat: int) -> bool:
 
 
 def _goals(view: dict, seat: int, w) -> list:
-    """Spaces worth going to before exploring: Rüktal with all six Gems (7.336, 13), where a
-    Task it holds moves on, then a Master Sorcerer's Tower Center to join an Order, to advance
-    (7.34, 10.2), to be given another Task (7.347: every time) or, at Rank FOUR, for his aid
-    in summoning Gems (7.346); High Wizards whose markers are out, for their Gems (7.326)."""
+    """Spaces worth going to before exploring: Rüktal with all six Gems (7.336, 13); gathering
+    Gems (gem_aims: a Master Sorcerer's aid in summoning them, 7.346, or the High Wizards whose
+    markers are out, 7.326), and its Optional Tasks too while the Sacred Circle is at risk
+    (evil_aims, 12.2); else where a Task it holds moves on, its Mandatory ones first at Rank
+    FOUR (13), then a Master Sorcerer's Tower Center to join an Order, to advance (7.34, 10.2)
+    or to be given another Task (7.347: every time)."""
     me = view["players"][seat]
     if has_all_gems(view, seat):
         return [w.hex_of[(CIRCLE_TILE, "Center")]] if (CIRCLE_TILE, "Center") in w.hex_of else []
-    goals = _task_goals(view, seat, w)
+    if gathering(view, seat):
+        meet = partner_aims.meeting_goal(view, seat)  # Appendix B: the giver takes his Gems to his partner
+        if meet:
+            return meet
+        goals = gem_aims.gem_goals(view, seat, w, _centres(w, TOWER_TILES))
+        return goals + (_task_goals(view, seat, w) if circle_at_risk(view, w) or not goals else [])
+    goals = (me["rank"] >= 4 and _task_goals(view, seat, w, mandatory=True)) or _task_goals(view, seat, w)
     if goals:
         return goals
     if me["order"] is None or me["order"] == "sorcerers":
         goals = _centres(w, TOWER_TILES)
-    if gathering(view, seat):
-        goals += [tuple(h) for h in view["wizard_markers"].values() if h]
     return goals
 
 
@@ -331,9 +370,10 @@ def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | No
             return min(near, key=lambda g: (distance(at, g), g)), _walking_cost(view, w, near)
         return min(goals, key=lambda g: (distance(at, g), g)), None  # none on this island: over the Water
     seen = set(me["visited"])
-    fresh = [t for t in w.tiles if t not in seen and t != LAIR_TILE]
+    lost = set(view["taken"]) | {LAIR_TILE}
+    fresh = [t for t in w.tiles if t not in seen and t not in lost]
     if not fresh:
-        fresh = [t for t in w.tiles if t != LAIR_TILE and t != w.tile_of(at)]
+        fresh = [t for t in w.tiles if t not in lost and t != w.tile_of(at)]
     if not fresh:
         return None, None
     reach = _on_foot(view, w, at)
@@ -371,13 +411,19 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         # on foot: the walking cost still to go; over Water: the straight distance
         v = -field.get(to, 1 << 20) if field is not None else -2 * distance(to, target)
         tile = w.tile_of(to)
-        if tile and tile not in seen:
+        if tile and tile not in seen and not goals:  # exploring: a Territory not yet seen
             v += 12
         if tile == LAIR_TILE and here != LAIR_TILE:
-            v -= 8  # Lair Time (12.511): not into the Lair; once inside, out by the shortest way
+            v -= lair  # Lair Time (12.511): not into the Lair; once inside, out by the shortest way
+        if to in avoid and to not in goals:
+            v -= _penalty(view)
         return v
 
+    lair = 2 if spells.may_cast(me, "dragon_taming") else 8  # 12.512: Taming puts Lair Time back three days
+    avoid = _avoid(view)
     stay = value(at, "stay") if field is None else -field.get(at, 1 << 20)
+    if w.is_water(at) and me.get("boat") is None:
+        stay = -(1 << 30)  # 6: never Water to Water; a swimmer climbs out rather than wait in the Water
     scored = [(value(tuple(a["to"]), a["by"]), a) for a in moves]
     best = max(s for s, _ in scored)
     if best <= stay:

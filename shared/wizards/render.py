@@ -358,6 +358,12 @@ def render_events(events: list[dict]) -> list[str]:
             lines.append(f"{who} casts {e['spell'].replace('_', ' ')}: die {e['die']}, {outcome}")
         elif t == "transported":
             lines.append(f"{who} is transported to {e['space']} (dice {e['dice']})")
+        elif t == "withdrew":
+            lines.append(f"{who}{' (' + e['colour'] + ')' if e.get('colour') else ''} withdraws from the game")
+        elif t == "turn_passed":
+            lines.append(f"{who}'s turn is passed: the player withdrew")
+        elif t == "chosen_for_withdrawn":
+            lines.append(f"{who}, who withdrew, takes {str(e['action'].get('kind', 'a choice')).replace('_', ' ')}")
         elif t == "day_advanced":
             lines.append(f"the Day Marker moves to Day {e['day']} (Fortnight {e['fortnight']})")
         elif t == "evil_attacks":
@@ -371,3 +377,80 @@ def render_events(events: list[dict]) -> list[str]:
             rest = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("type", "seat", "visible_to"))
             lines.append(f"{who + ' ' if who else ''}{t.replace('_', ' ')}{': ' + rest if rest else ''}")
     return lines
+
+
+# --- help at a terminal prompt (services/cli/choosing.py) ----------------------------------------
+SPELL_TYPES = {"A": "a Movement Spell", "B": "an Encounter Spell", "C": "a Special Spell"}
+# the modules whose docstrings list the items an encounter is resolved through
+ITEM_MODULES = ("adversaries", "eventcards", "evil", "fate", "meetings", "randoms", "tasks", "wizardcards")
+
+
+def _item_docs() -> dict[str, str]:
+    """What each kind of pending item is, as its module's docstring writes it (`{"do": kind, ...}`
+    and the indented lines under it)."""
+    import importlib
+    import re
+
+    out: dict[str, str] = {}
+    for name in ITEM_MODULES:
+        lines = (importlib.import_module(f"shared.wizards.{name}").__doc__ or "").splitlines()
+        for i, line in enumerate(lines):
+            m = re.match(r'(\s*)\{"do": "(\w+)"', line)
+            if not m:
+                continue
+            text = [line.strip()]
+            for more in lines[i + 1:]:
+                if not more.strip() or len(more) - len(more.lstrip()) <= len(m.group(1)):
+                    break
+                text.append(more.strip())
+            prose = re.sub(r'^\{[^}]*\}\??\s*', "", " ".join(text))  # the item's fields are not for a player
+            if prose and not re.search(r'[{}\[\]"]', prose):  # plain words only, no field notes
+                out.setdefault(m.group(2), prose)
+    return out
+
+
+def _encounter_help(view: dict, item: dict) -> list[str]:
+    kind = str(item.get("do", ""))
+    out = [f"Now: {kind.replace('_', ' ')}" + (f" (rule {item['rule']})" if item.get("rule") else "")]
+    doc = _item_docs().get(kind)
+    if doc:
+        out.append(f"    {doc}")
+    events = view.get("discards", {}).get("event") or []
+    if str(item.get("rule", "")).startswith("8.5") and events:  # an Event Card's effect (8.5, 8.51)
+        card = pack().event(events[-1])
+        out.append(f"    the Event Card drawn last: {card['name']} ({card['type']}): {card['text']}")
+    return out
+
+
+def _spell_help(spell: str, known: list[dict]) -> str:
+    """A spell's type (content/orders.json), the seat's own Spell Table entries for it, and how it succeeds."""
+    kind = pack().raw["orders"]["spell_types"].get(spell)
+    def shown(v) -> str:
+        return "unlimited" if v is None else ", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+
+    rows = ["; ".join(f"{k.replace('_', ' ')} {shown(v)}" for k, v in s.items() if k != "spell")
+            for s in known if s["spell"] == spell]
+    rows = [r for r in rows if r]
+    at_rank = f" At your Order and Rank: {' | '.join(rows)}." if rows else ""
+    return (f"{spell.replace('_', ' ').title()}: {SPELL_TYPES.get(kind, 'a spell')} (type {kind}).{at_rank} "
+            "Cast with one die: 1-5 succeeds, a 6 fails (11.1); Demon Dazed, only 1-3 succeeds (7.3043 c).")
+
+
+def help_text(view: dict, seat: int, actions: list[dict]) -> str:
+    """The rules for what is on offer: the encounter being resolved (the item's rule and what it
+    does, the Event Card drawn), the spells offered with the seat's own Spell Table entries, and
+    the seat's Tasks."""
+    from shared.wizards.queries import record_sheet
+
+    out: list[str] = []
+    record = record_sheet(view, seat) if seat is not None else None
+    pending = view.get("pending") or []
+    if view.get("step") == "resolve" and pending:
+        out += _encounter_help(view, pending[-1])
+    for spell in dict.fromkeys(a["spell"] for a in actions if isinstance(a.get("spell"), str)):
+        out.append(_spell_help(spell, record["spells"] if record else []))
+    if record:
+        for task in record["tasks"]:
+            card = pack().task(task["card"])
+            out.append(f"Your Task {task['card']}, {card['name']}: {card['text']}")
+    return "\n".join(out) if out else "choose by number: each choice is a legal action of the rules"

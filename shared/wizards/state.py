@@ -196,6 +196,8 @@ class WizardsState(GameState):
          "out_of_play"})
     # Fields left out of the JSON while None: absent from a state until a rule sets them.
     OPTIONAL: ClassVar[tuple[str, ...]] = ("dealer_contenders", "chooser", "starter")
+    # a match stored before players could withdraw has none withdrawn
+    ADDED: ClassVar[dict[str, Any]] = {"resigned": []}
 
     game: str
     config: Config
@@ -230,6 +232,7 @@ class WizardsState(GameState):
     players: list[Player]
     turn: Turn | None
     result: Result | None
+    resigned: list[int]  # the seats whose players withdrew, in the order they did (withdrawal.py)
     dealer_contenders: list[int] | None = None  # 3.2: the tied high rollers rolling again
     chooser: int | None = None  # 3.7: the seat choosing a colour
     starter: int | None = None  # 3.71: the seat rolling for a start space
@@ -372,6 +375,7 @@ def new_state(seats: int, variant: str, options: dict, days: int | None) -> Wiza
         players=[new_player(s) for s in range(seats)],
         turn=None,
         result=None,
+        resigned=[],
     )
 
 

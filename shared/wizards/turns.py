@@ -38,6 +38,11 @@ def step_turn_start(state: WizardsState, events: list) -> None:
     p = player(state, seat)
     p["turns_taken"] += 1
     state.turn = fresh_turn(seat, extra, p["turns_taken"])
+    if seat in state.resigned:  # a player who withdrew takes no more turns (withdrawal.py)
+        events.append({"type": "turn_passed", "seat": seat, "why": "withdrew"})
+        state.turn["ended"] = True
+        state.step = "next_turn"
+        return
     events.append({"type": "turn_begins", "seat": seat, "day": state.calendar["day"], "extra": extra})
     if p["lost_turns"] > 0:
         p["lost_turns"] -= 1

@@ -69,6 +69,7 @@ def view(state: WizardsState, seat: int | None) -> dict:
         "pending": [{k: i[k] for k in PUBLIC_ITEM_FIELDS if k in i} for i in s["pending"]],
         "chance": None,
         "result": s["result"],
+        "resigned": s["resigned"],  # the seats whose players withdrew (withdrawal.py)
     }
     if s["chance"]:
         req = s["chance"]["request"]

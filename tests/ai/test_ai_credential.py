@@ -22,6 +22,7 @@ from services.core import seats as seat_tokens
 from services.core.config import ConfigError
 from services.core.store import DUE_KEY
 from services.core.tokens import hash_token
+from tests.ai.test_ai_turns import ai_seat
 from tests.platform.test_match_driver import Client
 from tests.support.processes import Child, celery_worker, wait_for
 from tests.support.server import ServerThread
@@ -68,10 +69,10 @@ def test_an_ai_seat_keeps_only_the_hash_of_a_token_derived_from_the_ai_key(platf
     assert [t.seat for t in m.seat_tokens] == [0]  # the AI seat's token goes to nobody
     # it reads like any seat token and proves that seat alone
     assert seat_tokens.parse(derived).seat == 1 and len(derived) < 200
-    assert play_turn_once(m.match_id, 1, 1, derived, platform.address, platform.address)[0] == "stale"
+    assert play_turn_once(ai_seat(platform, m.match_id, 1, derived), 1)[0] == "stale"
     wrong_key = ai_seats.derive(secrets.token_bytes(32), m.match_id, 1)
     with pytest.raises(grpc.RpcError) as refused:
-        play_turn_once(m.match_id, 1, 1, wrong_key, platform.address, platform.address)
+        play_turn_once(ai_seat(platform, m.match_id, 1, wrong_key), 1)
     assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
 
@@ -97,9 +98,9 @@ def test_the_driver_hands_no_token_over_but_an_old_match_keeps_handing_its_own(r
         # the old match's AI seat is proved by its kept token, not by a derived one
         derived = ai_seats.derive(server.run(matches.ai_key()), old.match_id, 1)
         with pytest.raises(grpc.RpcError) as refused:
-            play_turn_once(old.match_id, 1, 2, derived, server.address, server.address)
+            play_turn_once(ai_seat(server, old.match_id, 1, derived), 2)
         assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
-        assert play_turn_once(old.match_id, 1, 2, legacy, server.address, server.address)[0] == "acted"
+        assert play_turn_once(ai_seat(server, old.match_id, 1, legacy), 2)[0] == "acted"
     finally:
         server.stop()
 

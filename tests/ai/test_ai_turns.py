@@ -11,10 +11,16 @@ from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.ai.tasks import play_turn_once
+from services.client import Client, Seat, channels
 from services.client.session import signed_in
 from services.core import ai_seats
 from tests.support.processes import celery_worker, wait_for
 from tests.support.server import ServerThread
+
+
+def ai_seat(server, match_id: str, seat: int, token: str) -> Seat:
+    """The seat as an AI worker holds it: a client with no player signed in, and the seat's token."""
+    return Seat(Client(channels.channel(server.address), sign_in=False), match_id, token, seat)
 
 
 def test_a_turn_run_twice_acts_once(platform):
@@ -22,8 +28,8 @@ def test_a_turn_run_twice_acts_once(platform):
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai"), matchmaking_pb2.SeatSpec(kind="human")]))
     token = ai_seats.derive(platform.run(platform.platform.matches.ai_key()), m.match_id, 0)
-    first = play_turn_once(m.match_id, 0, 1, token, platform.address, platform.address)
-    second = play_turn_once(m.match_id, 0, 1, token, platform.address, platform.address)
+    first = play_turn_once(ai_seat(platform, m.match_id, 0, token), 1)
+    second = play_turn_once(ai_seat(platform, m.match_id, 0, token), 1)
     assert first == ("acted", "race") and second == ("stale", "race")
     view = board_pb2_grpc.BoardStub(channel).GetMatch(board_pb2.GetMatchRequest(match_id=m.match_id))
     assert view.version == 2
@@ -34,7 +40,30 @@ def test_an_ai_token_acts_only_for_its_seat(platform):
     m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="race", seats=[matchmaking_pb2.SeatSpec(kind="human"), matchmaking_pb2.SeatSpec(kind="ai")]))
     token = ai_seats.derive(platform.run(platform.platform.matches.ai_key()), m.match_id, 1)
-    assert play_turn_once(m.match_id, 1, 1, token, platform.address, platform.address)[0] == "stale"
+    assert play_turn_once(ai_seat(platform, m.match_id, 1, token), 1)[0] == "stale"
+
+
+def test_an_ai_roll_goes_to_the_combat_service_where_it_listens_apart(redis_url):
+    """COMBAT_ADDR apart from BOARD_ADDR: the worker's client sends Combat.Resolve to the combat service."""
+    board_side = ServerThread(redis_url, names=("dice", "board", "matchmaking"))
+    combat_side = ServerThread(redis_url, names=("combat",))
+    board_side.start()
+    combat_side.start()
+    try:
+        m = matchmaking_pb2_grpc.MatchmakingStub(signed_in(grpc.insecure_channel(board_side.address))).CreateMatch(
+            matchmaking_pb2.CreateMatchRequest(game="race", seats=[matchmaking_pb2.SeatSpec(kind="ai"),
+                                                                   matchmaking_pb2.SeatSpec(kind="human")]))
+        token = ai_seats.derive(board_side.run(board_side.platform.matches.ai_key()), m.match_id, 0)
+        with pytest.raises(grpc.RpcError) as refused:  # the race AI rolls, and the board side serves no Resolve
+            play_turn_once(ai_seat(board_side, m.match_id, 0, token), 1)
+        assert refused.value.code() == grpc.StatusCode.UNIMPLEMENTED
+        client = Client(channels.channel(board_side.address), combat_channel=channels.channel(combat_side.address),
+                        sign_in=False)
+        assert play_turn_once(Seat(client, m.match_id, token, 0), 1) == ("acted", "race")
+        assert Seat(client, m.match_id, token, 0).match().version == 2
+    finally:
+        combat_side.stop()
+        board_side.stop()
 
 
 @pytest.fixture

@@ -4,7 +4,9 @@
   (module-level statements; an import inside a function is a late binding, e.g. the
   composition root's);
 * no cycle among the packages either (`services.core`, `services.rpc`, `services.dice`, ...),
-  so the layers read bottom to top: core, rpc, the service packages, runtime.
+  so the layers read bottom to top: core, rpc, the service packages, runtime;
+* no cycle among the `shared.*` modules (the engines and what they share) when they are loaded
+  either. (Incantris goes further: no import inside a function at all, tests/incantris/test_shape.py.)
 """
 from __future__ import annotations
 
@@ -102,6 +104,11 @@ def test_no_import_cycle_among_the_service_modules():
 def test_the_service_packages_import_one_way():
     found = cycle(package_graph(graph()))
     assert found is None, "packages import each other: " + " -> ".join(found)
+
+
+def test_no_import_cycle_among_the_engine_modules():
+    found = cycle(graph(top="shared"))
+    assert found is None, "import cycle: " + " -> ".join(found)
 
 
 def test_the_layers_are_the_documented_ones():

@@ -163,3 +163,26 @@ def test_command_line_round_trip_and_tampered_file(platform, tmp_path):
     assert bad.returncode == 1 and "TAMPERED" in bad.stdout
     wrong = subprocess.run(run + ["verify", sid, "--commitment", "0" * 64], capture_output=True, text=True)
     assert wrong.returncode == 1 and "not the published commitment" in wrong.stdout
+
+
+def test_a_log_larger_than_a_page_is_exported_page_after_page_and_verifies(dice, platform, monkeypatch):
+    """A long match's log outgrows a gRPC message (a 250-day Wizards match: 5.5 MB): ExportLog
+    answers in pages, each with where the next one starts, and the pages join into the log."""
+    from services.client.reading import whole_dice_log
+    from services.dice import handlers
+
+    s = dice.CreateSession(dice_pb2.CreateSessionRequest())
+    for i in range(6):
+        dice.Roll(dice_pb2.RollRequest(session_id=s.session_id, token=s.token, pools=[d6(2, f"roll {i}")]))
+    dice.Reveal(dice_pb2.RevealRequest(session_id=s.session_id, token=s.token))
+    whole = dice.ExportLog(dice_pb2.ExportLogRequest(session_id=s.session_id))
+    assert whole.next_seq == 0 and len(whole.events) >= 8  # commitment, six rolls, the reveal: one page
+
+    monkeypatch.setattr(handlers, "EXPORT_PAGE_BYTES", 1)  # every page holds one event
+    first = dice.ExportLog(dice_pb2.ExportLogRequest(session_id=s.session_id))
+    assert [e.seq for e in first.events] == [whole.events[0].seq] and first.next_seq == whole.events[1].seq
+    commitment, paged = whole_dice_log(dice, s.session_id)
+    assert commitment == whole.commitment and list(paged) == list(whole.events)
+    past = dice.ExportLog(dice_pb2.ExportLogRequest(session_id=s.session_id, from_seq=whole.events[-1].seq + 1))
+    assert list(past.events) == [] and past.next_seq == 0
+    assert cli(["--addr", platform.address, "verify", s.session_id]) == 0  # the verifier reads every page

@@ -128,3 +128,24 @@ def test_watch_follows_a_match_to_its_end(served):
     assert lines[0].startswith("#1 ") and lines[-1] == "match over"
     assert any("moves from" in line for line in lines)
     assert any("dice seed revealed" in line for line in lines)
+
+
+def test_a_human_who_resigns_leaves_the_ai_seats_to_play_it_out(served):
+    """Board.Resign in a match of one person and two AI seats: the AI seats (Celery workers) are
+    queued as after any action, play on without the resigned seat and finish the match."""
+    import uuid
+
+    channel = signed_in(grpc.insecure_channel(served.address))
+    seats = [matchmaking_pb2.SeatSpec(kind="human", name="me")] + [matchmaking_pb2.SeatSpec(kind="ai")] * 2
+    m = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(
+        matchmaking_pb2.CreateMatchRequest(game="tower", seats=seats, options_json=json.dumps({"setup": "chance"})))
+    board = board_pb2_grpc.BoardStub(channel)
+    meta = (("x-seat-token", m.seat_tokens[0].token),)
+    board.Resign(board_pb2.ResignRequest(match_id=m.match_id, action_id=str(uuid.uuid4())), metadata=meta, timeout=10)
+    deadline = time.monotonic() + 240
+    while (view := board.GetMatch(board_pb2.GetMatchRequest(match_id=m.match_id))).status != "finished":
+        assert time.monotonic() < deadline, "the AI seats did not finish the match"
+        time.sleep(0.1)
+    outcome = json.loads(view.outcome_json)
+    assert outcome["resigned"] == [0] and outcome["winners"] and 0 not in outcome["winners"]
+    assert cli(["--addr", served.address, "verify", m.match_id]) == 0

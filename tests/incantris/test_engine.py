@@ -27,6 +27,9 @@ def test_registered_under_its_name():
     assert (eng.name, eng.title, eng.min_seats, eng.max_seats) == ("incantris", "Incantris", 1, 4)
     assert set(eng.variants) >= {"battle-royale", "crystal-sap", "capture-the-crystal", "shifting-arena", "solo",
                                  "campaign"}
+    # the seats matchmaking offers are the ones set-up accepts: Figure 2's layouts are for 2-4 players
+    assert eng.seat_counts("solo") == (1,)
+    assert eng.seat_counts("battle-royale") == eng.seat_counts("campaign") == (2, 3, 4)
 
 
 @pytest.mark.parametrize("config", [

@@ -33,7 +33,7 @@ def test_render_events_one_line_each_with_the_dice():
     s, ev2 = roll(s, [WAND, BLANK], [BLANK, BLANK])
     lines = render_events(ev1 + ev2)
     assert len(lines) == len(ev1 + ev2)
-    assert any("['wand', 'blank']" in x for x in lines)
+    assert any("cast wand blank; ward blank blank" in x for x in lines)  # the faces, not a Python list
     assert any("3 wands against 0 wards, 3 hits" in x for x in lines)
     assert any("blue-shadow-weaver dies" in x for x in lines)
 
@@ -98,3 +98,19 @@ def test_a_fog_wall_and_an_area_are_labelled_by_their_cells():
     assert describe({"kind": "cast", "spell": "fog-wall", "target": [[0, 0], [1, 0]]}) == \
         "cast fog-wall on Q17 and R17"
     assert describe({"kind": "cast", "spell": "meteor-storm", "target": [0, 0]}) == "cast meteor-storm at Q17"
+
+
+def test_bookkeeping_events_read_as_sentences_not_field_dumps():
+    lines = render_events([
+        {"type": "turn", "round": 2, "seat": 1, "side": 1},
+        {"type": "end-turn", "wizard": "red-druid"},
+        {"type": "effect-placed", "effect": "blue-sorcerer:power-circle", "centre": [0, 0]},
+        {"type": "effect-ended", "effect": "red-sorceress:guardian-hydra", "reason": "cancelled by its caster"},
+        {"type": "round-end", "round": 3, "quiet": 2},
+        {"type": "placed", "wizard": "red-druid"},  # a field missing: shown as it is, never an error
+    ])
+    assert lines[:5] == ["round 2: seat 1's turn", "red-druid ends its turn",
+                         "blue-sorcerer's power-circle is placed at Q17",
+                         "red-sorceress's guardian-hydra ends (cancelled by its caster)",
+                         "round 3 ends (2 quiet in a row)"]
+    assert lines[5] == "placed: wizard=red-druid"

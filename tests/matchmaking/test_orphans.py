@@ -4,7 +4,6 @@ queue (they are matched again) and cancels the orphan: dice revealed, out of the
 from __future__ import annotations
 
 import secrets
-import time
 
 import grpc
 from archmage.board.v1 import board_pb2, board_pb2_grpc
@@ -13,6 +12,7 @@ from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 
 from services.core.metrics import active_key
+from tests.support.orphans import replica_that_dies_after_creating
 from tests.support.processes import wait_for
 from tests.support.server import ServerThread
 from tests.trust.support import identity
@@ -25,27 +25,11 @@ def test_an_orphan_match_is_cancelled_and_its_players_seated_again(redis_url):
     server.start()
     try:
         platform = server.platform
-        queue, invite = "race:standard", "orphan-" + secrets.token_hex(4)
+        invite = "orphan-" + secrets.token_hex(4)
         channel = grpc.insecure_channel(server.address)
         players = [identity(channel) for _ in range(2)]
 
-        async def replica_that_dies_after_creating():
-            """What a replica does up to its death: lock the queue, claim two tickets, create their match."""
-            owner = "doomed-" + secrets.token_hex(4)
-            while not await platform.tickets.lock(queue, owner, 5_000):
-                pass  # the live replica holds it for one cycle
-            now = int(time.time() * 1000)
-            ids = [(await platform.tickets.create("race", "standard", [p.player], 2, 1000, False, 600, invite,
-                                                  now)).ticket_id for p in players]
-            proposal = secrets.token_hex(8)
-            assert await platform.tickets.claim(queue, ids, proposal, now + CLAIM_MS)
-            await platform.matches.create("race", "standard", [("human", p.player) for p in players], {},
-                                          match_id=proposal, players=[p.player for p in players], rated=True)
-            # (killed here: never assigns, never unlocks; its lock expires)
-            await platform.tickets.unlock(queue, owner)
-            return ids, proposal
-
-        ids, orphan = server.run(replica_that_dies_after_creating())
+        ids, orphan = server.run(replica_that_dies_after_creating(platform, players, invite, CLAIM_MS))
         redis = platform.redis
         assert server.run(redis.zscore(active_key("race"), orphan)) is not None
         stub = matchmaking_pb2_grpc.MatchmakingStub(channel)

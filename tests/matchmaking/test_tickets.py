@@ -98,9 +98,11 @@ def test_ratings_far_apart_match_only_once_the_window_widens(stub, redis_url):
     """The ratings are the platform's: one player is stored at 2000 (mu - 3 sigma = 25), one is new (1000)."""
     import redis
 
+    from services.players.ratings import rating_key
+
     invite = secrets.token_hex(4)
     strong = players(1)
-    redis.Redis.from_url(redis_url).hset(f"rating:race:{strong[0].player}",
+    redis.Redis.from_url(redis_url).hset(rating_key("race", strong[0].player),
                                          mapping={"mu": 50.0, "sigma": 25 / 3, "matches": 10})
     start = time.monotonic()
     a = ticket(stub, players(1), invite, seats=2)

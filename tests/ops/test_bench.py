@@ -68,3 +68,17 @@ def test_latency_summary_and_table():
     figures = {name: 1.0 for name, _, _ in ROWS}
     text = table(figures)
     assert all(name in text for name, _, _ in ROWS)
+
+
+def test_the_recovery_bench_counts_lost_and_doubled_against_the_acknowledged_ids():
+    from bench.recovery import _ai_lost_doubled, _lost_doubled, _row
+    from bench.recovery import table as recovery_table
+
+    assert _lost_doubled(["a", "b", "c"], ["a", "c", "c", "d"]) == (1, 1)  # b lost, c twice (d: never acknowledged)
+    # an all-AI match seen at version 4 had three acknowledged actions (versions 2, 3, 4)
+    assert _ai_lost_doubled(["x", "y", "y"], 4) == (1, 1)
+    assert _ai_lost_doubled(["x", "y", "z", "w"], 4) == (0, 0)
+    row = _row("worker-killed", "worker killed -> next AI turn played", [1.0, None, 3.0, 2.0])
+    assert (row["attempts"], row["recovered"], row["median_s"], row["max_s"]) == (4, 3, 2.0, 3.0)
+    shown = recovery_table([row])
+    assert "worker-killed" in shown and "3.00" in shown

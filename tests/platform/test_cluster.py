@@ -17,6 +17,7 @@ from archmage.combat.v1 import combat_pb2_grpc
 from archmage.common.v1 import common_pb2
 from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 from archmage.matchmaking.v1 import matchmaking_pb2_grpc
+from redis.cluster import key_slot
 
 from services.core.ai_turns import AiTurns
 from services.core.errors import NotFound
@@ -157,6 +158,32 @@ def test_the_probe_sums_the_masters_and_reads_the_ai_queue_from_its_own_broker(c
     assert got[("archmage_redis_used_memory_bytes", ())] >= sum(each) * 0.9  # the three masters', summed
     client.delete(active_key(game))
     client.close()
+
+
+def test_a_rated_match_changes_its_players_ratings_once_on_a_cluster(cluster):
+    """The rating transaction (WATCH the match's mark and its players' ratings, MULTI/EXEC them
+    with the leaderboard) stays in one slot: the game's hash tag."""
+    from services.core.redisclient import connect
+    from services.players.ratings import Ratings, leaders_key, rated_key, rating_key
+
+    async def scenario():
+        client = connect(cluster.url, cluster=True)
+        try:
+            ratings = Ratings(client)
+            run = uuid.uuid4().hex[:8]
+            game = f"race-{run}"  # a leaderboard of this test's own
+            alice, bob, match_id = f"alice-{run}", f"bob-{run}", f"rated-{run}"
+            keys = [rating_key(game, alice), rating_key(game, bob), leaders_key(game), rated_key(game, match_id)]
+            assert len({key_slot(k.encode()) for k in keys}) == 1, keys
+            assert await ratings.record(match_id, game, [alice, bob], (15, 9), (0,))
+            assert not await ratings.record(match_id, game, [alice, bob], (15, 9), (0,))  # once
+            a, b = await ratings.get(game, alice), await ratings.get(game, bob)
+            assert (a.matches, b.matches) == (1, 1) and a.mu > b.mu
+            assert [r.player_id for r in await ratings.leaders(game, 10)] == [alice, bob]
+        finally:
+            await client.aclose()
+
+    asyncio.run(scenario())
 
 
 def test_matches_and_tickets_through_a_cluster_then_one_master_dies(cluster, served):

@@ -7,12 +7,12 @@ import json
 import jsonschema
 import pytest
 
-from shared.engine import jsonschemas
+from shared.engine import jsonschemas, registry
 from tests.support import samples
 
-# (seed, steps, every, offered): a few seconds per game
+# every registered game that publishes schemas; how far to play it (seed, steps, every, offered): a few seconds
+GAMES = [game for game in registry.game_names() if registry.game(game).schemas]
 PLAY = {"tower": (11, 4000, 5, 0), "incantris": (12, 1500, 9, 6), "wizards": (13, 2500, 11, 6)}
-GAMES = sorted(PLAY)
 
 
 def _check(validator, value, what):
@@ -23,7 +23,7 @@ def _check(validator, value, what):
 
 @pytest.fixture(scope="module", params=GAMES)
 def played(request):
-    seed, steps, every, offered = PLAY[request.param]
+    seed, steps, every, offered = PLAY.get(request.param, (10, 2000, 7, 6))
     return request.param, samples.play(request.param, seed, max_steps=steps, every=every, offered=offered)
 
 
@@ -76,3 +76,20 @@ def test_a_schema_refuses_what_is_not_an_action():
     assert not v.is_valid({"kind": "teleport_home"})
     assert not v.is_valid({"to": "T7"})
     assert not jsonschemas.validator(None, "outcome").is_valid({"scores": [1], "winners": [0]})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_resigning_writes_events_views_and_outcomes_the_schemas_allow(game):
+    """Random play in which a seat resigns now and then (Board.Resign): the games' events of a
+    resignation, the views after it and the outcomes naming the resigned seats are all valid."""
+    seen = samples.play(game, 21, max_steps=600, every=7, offered=4, resign_every=40)
+    resigned = [o for o in seen.outcomes if o.get("resigned")]
+    assert resigned, f"no {game} match ended with a resigned seat"
+    for part, values in (("view", seen.views), ("events", seen.events)):
+        v = jsonschemas.validator(game, part)
+        for value in values:
+            _check(v, value, f"{game} {part}")
+    for outcome in seen.outcomes:
+        _check(jsonschemas.validator(None, "outcome"), outcome, f"{game} outcome")
+        assert not set(outcome.get("resigned", [])) & set(outcome["winners"]), "a resigned seat never wins"
+    _check(jsonschemas.validator(None, "platform-events", "resigned"), {"seat": 1, "action_id": "a1"}, "resigned")

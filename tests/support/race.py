@@ -20,10 +20,12 @@ from shared.engine import (
     Outcome,
     RuleViolation,
     d6,
+    registry,
 )
 from shared.engine.contract import canonical_json
 
 GOAL = 15
+FIELDS = {"roll": {"kind"}, "hide": {"kind", "number"}}
 
 
 class RaceGame(GameEngine[dict]):
@@ -36,6 +38,8 @@ class RaceGame(GameEngine[dict]):
     def setup(self, config: MatchConfig) -> dict:
         if config.options.get("goal", GOAL) != GOAL:
             raise InvalidConfig("the goal is always 15")
+        if config.variant not in self.variants or config.seats not in self.seat_counts(config.variant):
+            raise InvalidConfig(f"Race to 15 is played by 1-4 seats, as {' or '.join(self.variants)}")
         return {"seats": config.seats, "totals": [0] * config.seats, "secrets": [None] * config.seats,
                 "turn": 0, "pending": "start" if config.variant == "secret-start" else None, "winner": None}
 
@@ -62,7 +66,11 @@ class RaceGame(GameEngine[dict]):
     def apply(self, s, seat, action):
         if self.actor(s) != seat:
             raise NotYourTurn(f"it is not seat {seat}'s turn")
+        if not isinstance(action, dict):
+            raise MalformedAction("an action is a JSON object")
         kind = action.get("kind")
+        if kind in FIELDS and set(action) != FIELDS[kind]:
+            raise MalformedAction(f"{kind} takes the fields {sorted(FIELDS[kind])}")
         s = json.loads(json.dumps(s))
         if kind == "roll":
             s["pending"] = "roll"
@@ -77,6 +85,18 @@ class RaceGame(GameEngine[dict]):
             s["turn"] = (s["turn"] + 1) % s["seats"]
             return s, [{"type": "hid", "seat": seat, "number": n, "visible_to": [seat]}]
         raise MalformedAction(f"unknown action kind {kind!r}")
+
+    def resign(self, s, seat):
+        """Race 3 (of this test game): a seat that resigns concedes the race to the leader of the others
+        (the lowest seat on a tie); alone, it leaves the race with no winner."""
+        if self.actor(s) == TERMINAL:
+            raise NotYourTurn("the race is over")
+        s = json.loads(json.dumps(s))
+        others = [i for i in range(s["seats"]) if i != seat]
+        s["resigned"] = [seat]
+        s["pending"] = None
+        s["winner"] = max(others, key=lambda i: (s["totals"][i], -i)) if others else -1
+        return s, [{"type": "conceded", "seat": seat}]
 
     def apply_chance(self, s, outcome):
         outcome = self.checked_outcome(s, outcome)
@@ -108,6 +128,9 @@ class RaceGame(GameEngine[dict]):
     def outcome(self, s):
         if s["winner"] is None:
             return None
+        if s.get("resigned"):
+            won = () if s["winner"] < 0 else (s["winner"],)
+            return Outcome(tuple(s["totals"]), won, f"seat {s['resigned'][0]} resigned", tuple(s["resigned"]))
         return Outcome(tuple(s["totals"]), (s["winner"],), f"seat {s['winner']} reached {GOAL}")
 
     def encode(self, s):
@@ -119,3 +142,10 @@ class RaceGame(GameEngine[dict]):
 
 def choose(view, seat, legal, rng):
     return {"kind": "roll"} if {"kind": "roll"} in legal else legal[0]
+
+
+def host() -> None:
+    """Host Race to 15 on the platform as a real game is hosted (shared/engine/registry.py): the
+    suite, its Celery workers and its replica processes call this before they look a game up.
+    It draws with no renderer (the terminal prints its views as JSON) and publishes no schemas."""
+    registry.register("race", engine="tests.support.race:RaceGame", policy="tests.support.race:choose")

@@ -1,7 +1,9 @@
 """A real Redis Cluster for tests: three masters (no replicas), each a redis-server of its
 own on loopback (ports below the kernel's ephemeral range), joined by `redis-cli --cluster
 create`. `kill(i)` SIGKILLs one master as in a crash; the others keep serving their slots
-(`cluster-require-full-coverage no`) and mark the dead one failed after `node_timeout_ms`."""
+(`cluster-require-full-coverage no`) and mark the dead one failed after `node_timeout_ms`.
+With `durable`, every master acknowledges a write only once it is in its append-only file
+(appendfsync always), so `restart(port)` brings back everything it had acknowledged."""
 from __future__ import annotations
 
 import shutil
@@ -24,7 +26,7 @@ def redis_cli_binary() -> str:
 
 
 class RedisCluster:
-    def __init__(self, masters: int = 3, node_timeout_ms: int = 1000):
+    def __init__(self, masters: int = 3, node_timeout_ms: int = 1000, durable: bool = False):
         first = free_port(masters)
         self.ports = list(range(first, first + masters))
         while True:  # each node's cluster bus gets a port of its own (by default port + 10000: maybe ephemeral)
@@ -34,6 +36,7 @@ class RedisCluster:
         self.bus_ports = list(range(bus, bus + masters))
         self.dir = Path(tempfile.mkdtemp(prefix="archmage-cluster-"))
         self.nodes: list[Child] = []
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if durable else ["--appendonly", "no"]
         try:
             for port, bus_port in zip(self.ports, self.bus_ports):
                 node_dir = self.dir / str(port)
@@ -42,7 +45,7 @@ class RedisCluster:
                     redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir),
                     "--cluster-enabled", "yes", "--cluster-port", str(bus_port), "--cluster-config-file", "nodes.conf",
                     "--cluster-node-timeout", str(node_timeout_ms), "--cluster-require-full-coverage", "no",
-                    "--save", "", "--appendonly", "no"]))
+                    "--save", "", *persistence]))
             for node, port in zip(self.nodes, self.ports):
                 node.wait_until(lambda p=port: _answers(p), 20, what=f"redis-server to answer on {port}")
             created = subprocess.run(
@@ -89,6 +92,15 @@ class RedisCluster:
         live = [p for p in self.ports if p != port]
         wait_for(lambda: all(self._sees_failed(p, port) for p in live), 30, interval=0.05,
                  what=f"the master on {port} marked failed")
+
+    def restart(self, port: int) -> None:
+        """Start the killed master on `port` again (its slots and data as its files kept them), then
+        wait until every node sees the cluster as ok."""
+        node = self.nodes[self.ports.index(port)]
+        node.start()
+        node.wait_until(lambda: _answers(port), 20, what=f"redis-server to answer on {port}")
+        wait_for(lambda: all(self.cluster_info(p).get("cluster_state") == "ok" for p in self.ports),
+                 30, interval=0.05, what="every node to see the cluster as ok again")
 
     @staticmethod
     def _sees_failed(port: int, dead: int) -> bool:

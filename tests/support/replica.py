@@ -4,10 +4,9 @@
 """
 import sys
 
-from shared.engine import registry
+from tests.support import race
 
-registry.register("race", "tests.support.race:RaceGame")
-registry.POLICIES["race"] = "tests.support.race:choose"
+race.host()
 
 from services.runtime.main import main  # noqa: E402
 

@@ -10,7 +10,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from shared.engine import MalformedAction
+from shared.engine import MalformedAction, RuleViolation
 from shared.engine.contract import TERMINAL, MatchConfig
 from shared.engine.errors import InvalidConfig
 from shared.engine.playout import sample_chance
@@ -75,10 +75,11 @@ def queries_for(game: str, view: dict, seat: int, legal: list[dict], rng: random
 
 
 def play(game: str, seed: int, max_steps: int = 4000, every: int = 7, offered: int = 0,
-         variants: tuple[str, ...] = ()) -> Samples:
+         variants: tuple[str, ...] = (), resign_every: int = 0) -> Samples:
     """Random play of every variant of `game` (or those named): the legal actions offered
     (all, or `offered` of them at random each step), every event, and every `every` steps a
-    view (of every seat and a spectator) and the seat to act's queries."""
+    view (of every seat and a spectator) and the seat to act's queries. With `resign_every`, a seat
+    chosen at random resigns every that many steps (engine.resign)."""
     engine, rng, out = engine_for(game), random.Random(seed), Samples()
     for config in configs(game):
         if variants and config.variant not in variants:
@@ -92,7 +93,13 @@ def play(game: str, seed: int, max_steps: int = 4000, every: int = 7, offered: i
             if who == TERMINAL:
                 out.outcomes.append(engine.outcome(state).to_dict())
                 break
-            if who < 0:
+            if resign_every and steps % resign_every == resign_every - 1:
+                seat = rng.randrange(config.seats)
+                try:
+                    state, events = engine.resign(state, seat)
+                except RuleViolation:  # resigned already
+                    events = []
+            elif who < 0:
                 state, events = engine.apply_chance(state, sample_chance(engine.chance_request(state), rng))
             else:
                 legal = engine.legal_actions(state, who)

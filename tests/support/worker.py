@@ -2,10 +2,9 @@
 
     celery -A tests.support.worker worker
 """
-from shared.engine import registry
+from tests.support import race
 
-registry.register("race", "tests.support.race:RaceGame")
-registry.POLICIES["race"] = "tests.support.race:choose"
+race.host()
 
 from services.ai.celery_app import app  # noqa: E402
 

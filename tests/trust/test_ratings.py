@@ -9,7 +9,7 @@ import pytest
 import redis.asyncio as aioredis
 from openskill.models import PlackettLuce
 
-from services.players.ratings import Ratings
+from services.players.ratings import Ratings, leaders_key
 
 GAME = "race"
 
@@ -75,7 +75,7 @@ def test_many_matches_of_one_player_ending_at_once_all_count(replicas):
     async def body(rs):
         done = await asyncio.gather(*(rs[i % 3].record(f"m{i}-{star}", GAME, [star, other], (15, 1), (0,))
                                       for i, other in enumerate(others)))
-        return done, await rs[0].get(GAME, star), await rs[0].redis.zscore(f"leaders:{GAME}", star)
+        return done, await rs[0].get(GAME, star), await rs[0].redis.zscore(leaders_key(GAME), star)
 
     done, rating, listed = replicas(body)
     assert all(done)

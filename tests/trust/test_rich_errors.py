@@ -1,6 +1,7 @@
 """Every refusal carries google.rpc.Status details (docs/api-errors.md), decoded here from a real
 server's reply, one status code at a time; the x-rule and retry-after headers and the message
-text stay as they were."""
+text stay as they were. UNAVAILABLE, which needs Redis killed, is in
+tests/platform/test_dependency_down.py."""
 from __future__ import annotations
 
 import json
@@ -147,19 +148,3 @@ def test_resource_exhausted_by_a_limit_says_when_to_retry(redis_url):
         for key in r.scan_iter("limits*"):
             r.delete(key)
 
-
-def test_unavailable_names_the_dependency_and_says_retry():
-    """The details of a dependency that is down, as the interceptor builds them (tests/platform covers the
-    status itself over a real socket with Redis stopped)."""
-    from services.core.errors import Unavailable
-    from services.rpc.richerrors import status
-
-    rich = status(grpc.StatusCode.UNAVAILABLE, "Redis is unavailable", Unavailable("Redis", "down"))
-    decoded = rpc_status.from_call(type("Call", (), {"code": lambda s: grpc.StatusCode.UNAVAILABLE,
-                                                     "details": lambda s: "Redis is unavailable",
-                                                     "trailing_metadata": lambda s: rich.trailing_metadata})())
-    kinds = {p.type_url.rsplit(".", 1)[-1] for p in decoded.details}
-    assert kinds == {"ErrorInfo", "RetryInfo"}
-    info = error_details_pb2.ErrorInfo()
-    decoded.details[0].Unpack(info)
-    assert info.reason == "DEPENDENCY_UNAVAILABLE" and info.metadata["dependency"] == "Redis"

@@ -202,8 +202,9 @@ def test_policy_makes_for_the_center_of_the_sacred_circle_by_its_stones():
 
 
 def test_policy_gathers_gems_at_rank_four_and_brings_all_six_to_ruktal():
-    """13, 7.326, 7.346: at Rank FOUR with no Mandatory Task left it seeks the Gems (High Wizards whose markers are
-    out, the Master Sorcerers' aid); with all six it goes to Rüktal in the Center (7.336)."""
+    """13, 7.326, 7.346, 7.3461: at Rank FOUR with no Mandatory Task left a Sorcerer seeks the Master Sorcerers' aid
+    in summoning Gems (a High Wizard met away from a Tower gives a Sorcerer none); a member of another Order goes to
+    the High Wizards whose markers are out; with all six it goes to Rüktal in the Center (7.336)."""
     from shared.wizards.gems import six_gems
     from shared.wizards.pack import pack
     from shared.wizards.policy import _goals
@@ -217,7 +218,9 @@ def test_policy_gathers_gems_at_rank_four_and_brings_all_six_to_ruktal():
     st = build(seats=1, prepare=prep)
     w = world_for(st)
     towers = {hex_of(st, t, "Center") for t in ("M2", "M3", "M4")}
-    assert set(_goals(ENGINE.view(st, 0), 0, w)) == towers | {hex_of(st, "E1", "C2")}
+    assert set(_goals(ENGINE.view(st, 0), 0, w)) == towers
+    st.players[0]["order"] = "wizards"
+    assert set(_goals(ENGINE.view(st, 0), 0, w)) == {hex_of(st, "E1", "C2")}
     st.players[0]["gems"] = dict(zip(pack().high_wizards, six_gems()))
     assert _goals(ENGINE.view(st, 0), 0, w) == [hex_of(st, "M1", "Center")]
 
@@ -232,3 +235,56 @@ def test_partners_put_their_gems_together():
         view = ENGINE.view(st, seat)
         view["await"] = {"seat": seat, "for": "choice"}
         assert choose(view, seat, offer, random.Random(1)) == wanted
+
+
+def test_policy_goes_on_to_the_locations_of_an_every_task_not_yet_visited():
+    """9 (EVERY): a location already counted on the Task Record is not a goal again, so the player goes on to the
+    ones left rather than back and forth between the two nearest."""
+    from shared.wizards.policy import _goals
+    from tests.wizards.scenario import hold_task, member
+
+    def prep(s):
+        member(order="sorcerers")(s)
+        hold_task(s, 0, 62)["steps"][0]["visited"] = [["M2", "Center"]]  # visit EVERY Tower
+    st = build(seats=1, prepare=prep)
+    assert set(_goals(ENGINE.view(st, 0), 0, world_for(st))) == {hex_of(st, t, "Center") for t in ("M3", "M4")}
+
+
+def test_policy_never_heads_into_a_territory_taken_by_evil():
+    """12.41: a Territory taken over is never entered again, so it is neither a Territory to explore nor a way across:
+    its spaces are left out of the walk (else the player waits beside it for ever)."""
+    from shared.wizards.policy import _target, _ways
+    from tests.wizards.scenario import LAYOUT, member, take
+
+    def prep(s):
+        member(order="wizards")(s)  # no Tower to go back to: it explores
+        s.players[0]["visited"] = sorted(t for t in LAYOUT if t not in ("C1", "E1"))
+        take(s, "C1")
+    st = roll(build(seats=1, prepare=prep), 6)
+    view, w = ENGINE.view(st, 0), world_for(st)
+    target, _ = _target(view, 0, w)
+    assert w.tile_of(target) == "E1"
+    ways = _ways(view, w)
+    assert not any(w.tile_of(h) == "C1" for h in ways.reach(tuple(st.players[0]["at"])))
+    action = choose(view, 0, ENGINE.legal_actions(st, 0), random.Random(1))
+    assert action["kind"] != "move" or w.tile_of(tuple(action["to"])) != "C1"
+
+
+def test_policy_walks_round_a_demon_and_keeps_to_its_goal():
+    """7.304: a Demon's space may cost it its Gems and Magical Objects or carry it into the Dragon's Lair, so it takes
+    another way of nearly the same length; and with a goal it walks to it rather than into a Territory not yet seen
+    (exploring is for when nothing else calls)."""
+    from tests.wizards.scenario import hold_task, member
+
+    def prep(s, demon=None):
+        member(order="wizards")(s)
+        hold_task(s, 0, 69, at={0: ("C5", "C4")})
+        if demon:
+            s.demons.append(list(demon))
+    st = roll(build(seats=1, at={0: ("C5", "A1")}, prepare=prep), 2)
+    w = world_for(st)
+    first = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
+    assert w.tile_of(tuple(first["to"])) == "C5"
+    st = roll(build(seats=1, at={0: ("C5", "A1")}, prepare=lambda s: prep(s, first["to"])), 2)
+    other = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
+    assert other["kind"] == "move" and other["to"] != first["to"] and w.tile_of(tuple(other["to"])) == "C5"
