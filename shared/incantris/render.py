@@ -16,8 +16,9 @@ Symbols (the legend under the map repeats them):
 from __future__ import annotations
 
 from shared.hexgrid import Hex
-from shared.incantris import match
+from shared.incantris import match, movement
 from shared.incantris.arena import OCEAN, STREAM, as_hex
+from shared.incantris.pack import load
 from shared.incantris.state import IncantrisState
 
 COLOURS = {"red": "\033[31m", "blue": "\033[34m", "purple": "\033[35m", "grey": "\033[90m"}
@@ -314,15 +315,11 @@ def more_choices(view: dict, seat: int, actions: list[dict], ask) -> list[tuple[
 
 
 def _spell_name(key: str) -> str:
-    from shared.incantris.pack import load
-
     spell = load().spells.get(key)
     return spell.name if spell else key
 
 
 def _spell_help(key: str) -> str:
-    from shared.incantris.pack import load
-
     p = load()
     s, raw = p.spells[key], p.data["spells"][key]
     dice = "no roll (Auto)" if s.auto else f"{raw['dice']} casting dice"
@@ -332,8 +329,6 @@ def _spell_help(key: str) -> str:
 
 
 def _wizard_help(view: dict, wid: str) -> str:
-    from shared.incantris.pack import load
-
     p = load()
     w = view["wizards"].get(wid)
     if w is None:
@@ -359,11 +354,10 @@ def help_text(view: dict, seat: int, actions: list[dict]) -> str:
     wizards = list(dict.fromkeys(a["wizard"] for a in actions if a.get("kind") in ("activate", "place", "post")))
     turn = view.get("turn") or {}
     if any(a.get("kind") == "step" for a in actions) and turn.get("wizard"):
-        from shared.incantris import movement as m
-
-        rules = [m.ADJACENT, m.STREAM_POINTS, m.FOE, m.SHARE, m.OBSTACLE, m.PARTIAL, m.OCEAN_HEX, m.BEAR_STOP]
+        rules = [movement.ADJACENT, movement.STREAM_POINTS, movement.FOE, movement.SHARE, movement.OBSTACLE,
+                 movement.PARTIAL, movement.OCEAN_HEX, movement.BEAR_STOP]
         out.append(f"moving: {turn['wizard']} has {turn['mp']} movement left (type part of a cell, e.g. Q17, to "
-                   f"find a destination on the map). {m.MT}: " + " ".join(f'"{c.text}"' for c in rules))
+                   f"find a destination on the map). {movement.MT}: " + " ".join(f'"{c.text}"' for c in rules))
         wizards.insert(0, turn["wizard"])
     for wid in dict.fromkeys(wizards):
         out.append(_wizard_help(view, wid))
