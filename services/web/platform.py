@@ -114,6 +114,8 @@ def match_state(seat: Seat) -> dict:
              "seats": [{"index": s.index, "kind": s.kind, "name": s.name} for s in match.seats],
              "view": json.loads(match.view_json) if match.view_json else None,
              "outcome": json.loads(match.outcome_json) if match.outcome_json else None, "actions": []}
+    if state["game"] == "incantris" and state["view"]:
+        state["arena"] = incantris_arena(state["view"]["tiles"])
     if seat.token and match.status == "active":
         actions = seat.legal_actions()
         state["version"] = seat.version
@@ -122,3 +124,12 @@ def match_state(seat: Seat) -> dict:
         seat.offered = actions
     return state
 
+
+def incantris_arena(tiles: list[dict]) -> list[list]:
+    """The hexes of an Incantris arena as [q, r, terrain, whole], from the view's tile placements
+    (public: every seat and a spectator see them) by the game's own geometry, so the page draws
+    the arena the rules play on."""
+    from shared.incantris.arena import arena_of
+
+    arena = arena_of(tiles)
+    return [[q, r, arena.terrain[(q, r)], (q, r) in arena.whole] for q, r in sorted(arena.coverage)]

@@ -2,6 +2,7 @@
 // and as targets on the board, the dice with their purpose, the event log, resign.
 // Everything comes over the match's WebSocket (services/web/relay.py); acting is a POST.
 import {actionId, api, el, showError} from "/static/common.js";
+import * as incantris from "/static/incantris.js";
 import * as tower from "/static/tower.js";
 
 const matchId = location.pathname.split("/").pop();
@@ -110,6 +111,8 @@ function render() {
   if (!mine) document.getElementById("resign-confirm").hidden = true;
   if (state.game === "tower" && realm && state.view) {
     tower.draw(svg, realm, places, state, targetsOf(actions), choose);
+  } else if (state.game === "incantris" && state.arena) {
+    incantris.draw(svg, state, actions, choose);
   } else if (state.view) {
     svg.setAttribute("viewBox", "0 0 620 60");
     svg.replaceChildren();
