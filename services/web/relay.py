@@ -18,6 +18,7 @@ import asyncio
 import json
 import threading
 import time
+from urllib.parse import urlsplit
 
 import grpc
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -83,6 +84,13 @@ class Follower:
             self.stream.cancel()
 
 
+def same_origin(websocket: WebSocket) -> bool:
+    """A browser names the page that opens a socket; only this site's pages may open one with the
+    player's cookie (another site's page could, since a socket is not held to the same-origin rule)."""
+    origin = websocket.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
+
+
 async def match_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     app = websocket.app
@@ -90,6 +98,8 @@ async def match_socket(websocket: WebSocket) -> None:
     metrics.SOCKETS.inc()
     try:
         try:
+            if not same_origin(websocket):
+                raise Refused(403, "a match socket opens only from this site's own pages")
             session = app.state.signer.load(websocket.cookies.get(COOKIE))
             match_id = need_match_id(websocket.path_params["match_id"])
             seat = app.state.platform.seat(session.token, match_id, session.seats.get(match_id))

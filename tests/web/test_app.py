@@ -89,6 +89,15 @@ def test_a_player_without_the_seat_may_watch_but_not_act_and_nothing_changes(app
     assert first_state(owner, owner.match_id)["version"] == before["version"]
 
 
+def test_a_match_socket_opened_from_another_sites_page_is_refused(owner):
+    with owner.websocket_connect(f"/ws/matches/{owner.match_id}", headers={"origin": "http://elsewhere.example"}) as ws:
+        message = ws.receive_json()
+        assert message == {"type": "error", "status": 403,
+                           "error": "a match socket opens only from this site's own pages"}
+    with owner.websocket_connect(f"/ws/matches/{owner.match_id}", headers={"origin": "http://testserver"}) as ws:
+        assert ws.receive_json()["type"] == "state"
+
+
 def test_a_stale_or_malformed_action_is_refused_and_nothing_changes(owner):
     before = first_state(owner, owner.match_id)
     stale = owner.post(f"/api/matches/{owner.match_id}/act", json={"index": 0, "version": before["version"] - 1})
