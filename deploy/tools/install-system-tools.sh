@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # System packages the platform and its test suite use beyond Python: redis-server and
 # redis-cli (the Redis that `make run` and the suite start when none answers, and the
-# suite's Redis Cluster) and Prometheus with promtool (the monitoring tests). Installed
+# suite's Redis Cluster), Prometheus with promtool (the monitoring tests) and Chromium
+# (the web pages' tests drive it headless through Playwright). Installed
 # from Debian's archive when missing and this user may; otherwise it says what to install
 # and the tests that need them skip (outside CI).
 #   install-system-tools.sh                 everything missing
 #   install-system-tools.sh redis-server    only that (what the launcher asks for)
 set -u
 wanted=("$@")
-[ ${#wanted[@]} -eq 0 ] && wanted=(prometheus redis-server)
+[ ${#wanted[@]} -eq 0 ] && wanted=(prometheus redis-server chromium)
 missing=()
 for package in "${wanted[@]}"; do
   case "$package" in
     prometheus) command -v promtool >/dev/null && command -v prometheus >/dev/null || missing+=(prometheus) ;;
     redis-server) command -v redis-server >/dev/null && command -v redis-cli >/dev/null \
                     || missing+=(redis-server redis-tools) ;;
+    chromium) command -v chromium >/dev/null || missing+=(chromium) ;;
     *) echo "unknown system tool $package" >&2; exit 2 ;;
   esac
 done

@@ -37,6 +37,20 @@ def _float(env: dict, name: str, default: float) -> float:
         raise ConfigError(f"{name} must be a number, got {raw!r}") from None
 
 
+def _positive(env: dict, name: str, default: int) -> int:
+    value = _int(env, name, default)
+    if value <= 0:
+        raise ConfigError(f"{name} must be positive, got {value}")
+    return value
+
+
+def _web_secret(env: dict) -> str:
+    secret = _get(env, "WEB_SECRET", "")
+    if secret and len(secret) < 16:
+        raise ConfigError("WEB_SECRET must be at least 16 characters: it signs the web service's session cookies")
+    return secret
+
+
 def _choice(env: dict, name: str, default: str, choices: tuple[str, ...]) -> str:
     raw = env.get(name) or default
     if raw not in choices:
@@ -94,6 +108,17 @@ class Settings:
     tls_ca_file: str = ""  # clients trust servers signed by this CA
     tls_client_ca_file: str = ""  # servers require client certificates signed by this CA
     limits: dict = field(default_factory=dict)  # LIMIT_<NAME>=rate overrides (services/rpc/quotas.py)
+    # the web service (services/web): where it listens, the key that signs its session cookies
+    # (empty = a fresh one per start), how long a session lasts, /metrics apart (0 = only the
+    # app's own /metrics); it finds the platform at ARCHMAGE_ADDR, and Board and Combat at
+    # BOARD_ADDR and COMBAT_ADDR only when those are given (split mode, compose, Kubernetes)
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    web_secret: str = ""
+    web_session_s: int = 3600
+    web_metrics_port: int = 0
+    web_board_addr: str = ""
+    web_combat_addr: str = ""
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -153,4 +178,11 @@ class Settings:
             tls_ca_file=_get(env, "TLS_CA_FILE", ""),
             tls_client_ca_file=_get(env, "TLS_CLIENT_CA_FILE", ""),
             limits={k[len("LIMIT_"):].lower(): v for k, v in env.items() if k.startswith("LIMIT_") and v},
+            web_host=_get(env, "WEB_HOST", "127.0.0.1") or "127.0.0.1",
+            web_port=_int(env, "WEB_PORT", 8080),
+            web_secret=_web_secret(env),
+            web_session_s=_positive(env, "WEB_SESSION_S", 3600),
+            web_metrics_port=_int(env, "WEB_METRICS_PORT", 0),
+            web_board_addr=_get(env, "BOARD_ADDR", ""),
+            web_combat_addr=_get(env, "COMBAT_ADDR", ""),
         )

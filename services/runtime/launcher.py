@@ -8,6 +8,8 @@
 * The services: all four in one process (--mode embedded, the default) or one
   process each (--mode split), from the same code.
 * One Celery worker for the AI seats.
+* The web service (services/web): the pages at http://127.0.0.1:WEB_PORT/ (8080, or a free
+  port when that one is taken), a client of the services above like any other.
 Every child runs in its own process group and is stopped with it; nothing stays behind.
 A child that dies is restarted with back-off (see Supervisor); every endpoint is printed.
 """
@@ -230,6 +232,37 @@ def wait_healthy(addr: str, timeout: float = 30, child=None) -> None:
     raise RuntimeError(f"{addr} did not become healthy within {timeout:.0f}s")
 
 
+def wait_http(url: str, timeout: float = 30, child=None) -> None:
+    """Until `url` answers 200; `child` (supervisor, child) fails the wait at once when it exits first."""
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=1) as reply:
+                if reply.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        if child is not None and child[1].proc.poll() is not None:
+            raise RuntimeError(child[0].died(child[1]))
+        time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer within {timeout:.0f}s")
+
+
+def start_web(children: Supervisor, env: dict, platform_addr: str) -> str:
+    """The web service against the platform at platform_addr (Players and Matchmaking; Board and
+    Combat where env says); its URL once it answers."""
+    wanted = int(env.get("WEB_PORT") or 8080)
+    port = wanted if port_free(wanted) else free_port()
+    web_env = dict(env, ARCHMAGE_ADDR=platform_addr, WEB_PORT=str(port))
+    child = children.start("web", [sys.executable, "-m", "services.web.main"], web_env)
+    url = f"http://127.0.0.1:{port}/"
+    wait_http(url + "healthz", child=(children, child))
+    return url
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="start the Archmage platform")
     parser.add_argument("--mode", choices=["embedded", "split"], default="embedded")
@@ -311,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
             dict(env, METRICS_PORT=str(worker_metrics)))
         print(f"ai-worker    {args.workers} Celery process(es) on queue {settings.ai_queue!r} (pid {worker.proc.pid})"
               f"   metrics http://127.0.0.1:{worker_metrics}/metrics")
+        web = start_web(children, env, env["MATCHMAKING_ADDR"])
+        print(f"web          {web}   (open it in a browser: play as a guest)   metrics {web}metrics", flush=True)
         print(f"logs in {run_dir}/; a child that dies is restarted; Ctrl-C stops everything", flush=True)
         while not stopping:
             why = children.check()

@@ -12,7 +12,10 @@ from tests.support.processes import celery_worker
 from tests.support.server import ServerThread
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-SNIPPETS = re.findall(r"```python\n(.*?)```", README, re.S)
+WEB = "http://127.0.0.1:8080"
+EVERY = re.findall(r"```python\n(.*?)```", README, re.S)
+SNIPPETS = [s for s in EVERY if WEB not in s]  # against the platform's gRPC API
+WEB_SNIPPETS = [s for s in EVERY if WEB in s]  # against the web service in front of it
 
 
 @pytest.fixture(scope="module")
@@ -40,3 +43,17 @@ def test_every_python_snippet_runs(address, capsys):
         exec(compile(snippet.replace("127.0.0.1:50051", address), "README.md", "exec"), namespace)
     printed = capsys.readouterr().out
     assert "assigned" in printed and "True" in printed
+
+
+def test_the_web_snippet_runs_against_the_web_service(address, capsys):
+    from tests.support.web import WebThread
+
+    assert WEB_SNIPPETS, "the README shows how to open the page"
+    web = WebThread(address).start()
+    try:
+        for snippet in WEB_SNIPPETS:
+            exec(compile(snippet.replace(WEB, web.url), "README.md", "exec"), {})
+    finally:
+        web.stop()
+    printed = capsys.readouterr().out
+    assert f"open {web.url}/match/" in printed and "active" in printed

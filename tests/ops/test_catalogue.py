@@ -26,12 +26,13 @@ def catalogue() -> dict[str, tuple[str, tuple[str, ...]]]:
 
 
 def exported_by_code() -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Every archmage_* family the code defines: live metrics, the scrape-time probe and
-    the matchmaking service's metrics, with their exposed names."""
+    """Every archmage_* family the code defines: live metrics, the scrape-time probe, the
+    matchmaking service's and the web service's metrics, with their exposed names."""
     from prometheus_client import REGISTRY
 
     import services.core.metrics  # noqa: F401  (defines METRICS)
     import services.matchmaking.metrics  # noqa: F401
+    import services.web.metrics  # noqa: F401
     from services.core.metrics import PlatformProbe
 
     out = {}

@@ -33,7 +33,7 @@ def mounts(service: str) -> dict[str, str]:
 
 
 def test_every_service_runs_in_its_own_container_next_to_redis_prometheus_and_grafana():
-    assert set(SERVICES) == {*PLATFORM, "redis", "prometheus", "grafana"}
+    assert set(SERVICES) == {*PLATFORM, "web", "redis", "prometheus", "grafana"}
     for name in SERVICE_NAMES:
         assert SERVICES[name]["command"] == ["python", "-m", "services.runtime.main", name]
 
@@ -96,6 +96,17 @@ def test_configuration_names_only_settings_the_code_reads():
     assert SERVICES["ai-worker"]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
 
 
+def test_the_web_service_reaches_the_platform_by_its_services_names():
+    web = SERVICES["web"]
+    assert web["command"] == ["python", "-m", "services.web.main"] and module_file("services.web.main").is_file()
+    env = web["environment"]
+    for key in ("ARCHMAGE_ADDR", "BOARD_ADDR", "COMBAT_ADDR"):
+        host, port = env[key].split(":")
+        assert host in SERVICES and port == "50051", key
+    assert web["ports"] == [f"{env['WEB_PORT']}:{env['WEB_PORT']}"] and env["WEB_METRICS_PORT"] == "9100"
+    assert env["WEB_PORT"] in web["healthcheck"]["test"][3]
+
+
 def test_depends_on_and_volumes_name_things_that_exist():
     declared = set(COMPOSE["volumes"])
     for name, svc in SERVICES.items():
@@ -124,9 +135,10 @@ def test_prometheus_scrapes_every_container_on_its_metrics_port_and_loads_the_ru
         for sd in job["dns_sd_configs"]:
             for host in sd["names"]:
                 scraped[host] = sd["port"]
-    assert set(scraped) == set(PLATFORM)
+    assert set(scraped) == {*PLATFORM, "web"}
     for host, port in scraped.items():
-        assert int(SERVICES[host]["environment"]["METRICS_PORT"]) == port
+        env = SERVICES[host]["environment"]
+        assert int(env["WEB_METRICS_PORT" if host == "web" else "METRICS_PORT"]) == port
     [rules] = config["rule_files"]
     rules_dir = str(Path(rules).parent)
     assert (ROOT / mounts("prometheus")[rules_dir]).resolve() == (ROOT / "deploy/prometheus/rules").resolve()

@@ -95,6 +95,22 @@ def test_every_grpc_service_has_grpc_health_probes_requests_and_a_metrics_port()
         assert pod["metadata"]["annotations"]["prometheus.io/port"] == str(ports["metrics"])
 
 
+def test_the_web_service_is_probed_over_http_and_reaches_the_platform_by_its_services_names():
+    pod = of_kind("Deployment")["web"]["spec"]["template"]
+    [c] = pod["spec"]["containers"]
+    ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+    assert ports == {"http": 8080, "metrics": 9100}
+    assert c["command"] == ["python", "-m", "services.web.main"]
+    for probe in ("startupProbe", "livenessProbe", "readinessProbe"):
+        assert c[probe]["httpGet"] == {"path": "/healthz", "port": "http"}, probe
+    env = {e["name"]: e.get("value") for e in c["env"]}
+    services = of_kind("Service")
+    for key in ("ARCHMAGE_ADDR", "BOARD_ADDR", "COMBAT_ADDR"):
+        host, port = env[key].split(":")
+        assert host in services and port == "50051", key
+    assert env["WEB_PORT"] == "8080" and env["WEB_METRICS_PORT"] == str(ports["metrics"])
+
+
 def test_the_readiness_probes_name_the_services_the_servers_register():
     """Each server sets health per registered service (services/runtime/server.py)."""
     import importlib
@@ -170,7 +186,7 @@ def test_prometheus_finds_every_component_through_its_headless_metrics_service()
     srv = {name for job in config["scrape_configs"] for sd in job["dns_sd_configs"] for name in sd["names"]}
     services = of_kind("Service")
     expected = set()
-    for component in [*SERVICE_NAMES, "ai-worker"]:
+    for component in [*SERVICE_NAMES, "ai-worker", "web"]:
         svc = services[f"{component}-metrics"]
         assert svc["spec"]["clusterIP"] == "None" and svc["spec"]["publishNotReadyAddresses"] is True
         assert [p["name"] for p in svc["spec"]["ports"]] == ["metrics"]

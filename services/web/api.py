@@ -1,0 +1,179 @@
+"""The JSON routes. Each reads the session first (a missing, forged or expired one is refused
+with 401 and a message), checks the request, then makes one call to the platform.
+
+    POST /api/guest                         sign in as a new guest (one click): sets the cookie
+    GET  /api/me                            who the cookie says you are
+    GET  /api/games                         the games, their seats and variants
+    GET  /api/matches                       my matches (ListMyMatches), each saying if it can be rejoined here
+    POST /api/matches                       {"game", "variant", "ai"}: a match against AI, you in seat 0
+    POST /api/matches/{match_id}/act        {"index", "version", "action_id"}: one of the offered actions
+    POST /api/matches/{match_id}/resign     {"action_id"}: resign your seat
+    GET  /api/realm/tower                   the Wizard's Realm: territories, rings, rivers, bridges (public content)
+
+A refusal answers {"error": message} with its status; nothing is changed by a refused request."""
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from functools import lru_cache
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from services.web import metrics
+from services.web.platform import Refused, call, match_state, need_match_id
+from services.web.sessions import COOKIE, BadSession, Session
+
+AI_SEATS = range(1, 6)
+
+
+def refusal(exc: Refused | BadSession) -> JSONResponse:
+    status = exc.status if isinstance(exc, Refused) else 401
+    metrics.REFUSALS.labels(str(status)).inc()
+    response = JSONResponse({"error": getattr(exc, "message", str(exc))}, status_code=status)
+    if isinstance(exc, BadSession):
+        response.delete_cookie(COOKIE)
+    return response
+
+
+def session_of(request: Request) -> Session:
+    return request.app.state.signer.load(request.cookies.get(COOKIE))
+
+
+def with_cookie(request: Request, response, session: Session):
+    response.set_cookie(COOKIE, request.app.state.signer.dump(session), max_age=request.app.state.settings.session_s,
+                        httponly=True, samesite="lax")
+    return response
+
+
+async def body_of(request: Request) -> dict:
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except ValueError:
+        raise Refused(400, "the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "the request body must be a JSON object")
+    return body
+
+
+def guarded(handler):
+    async def route(request: Request):
+        try:
+            return await handler(request)
+        except (Refused, BadSession) as exc:
+            return refusal(exc)
+    route.__name__ = handler.__name__
+    return route
+
+
+@guarded
+async def guest(request: Request):
+    platform = request.app.state.platform
+    token = await call(platform.guest)
+    metrics.SIGN_INS.inc()
+    session = Session(token, time.time(), name="guest")
+    return with_cookie(request, JSONResponse({"signed_in": True}), session)
+
+
+@guarded
+async def me(request: Request):
+    session = session_of(request)
+    left = request.app.state.settings.session_s - (time.time() - session.issued)
+    return JSONResponse({"signed_in": True, "name": session.name, "session_left_s": int(left)})
+
+
+@guarded
+async def games(request: Request):
+    return JSONResponse({"games": await call(request.app.state.platform.games)})
+
+
+@guarded
+async def my_matches(request: Request):
+    session = session_of(request)
+    found = await call(request.app.state.platform.my_matches, session.token)
+    for match in found:
+        match["rejoin"] = match["match_id"] in session.seats
+    return JSONResponse({"matches": found})
+
+
+@guarded
+async def create_match(request: Request):
+    session = session_of(request)
+    body = await body_of(request)
+    game, variant, ai = body.get("game"), body.get("variant", ""), body.get("ai", 1)
+    if not isinstance(game, str) or not game:
+        raise Refused(400, "say which game: 'game' is one of the names /api/games lists")
+    if not isinstance(variant, str):
+        raise Refused(400, "'variant' is a variant's name, or empty for the game's first")
+    if not isinstance(ai, int) or isinstance(ai, bool) or ai not in AI_SEATS:
+        raise Refused(400, f"'ai' is how many AI seats: {AI_SEATS.start} to {AI_SEATS.stop - 1}")
+    seat = await call(request.app.state.platform.create, session.token, game, variant, ai)
+    session.remember(seat.match_id, seat.token)
+    return with_cookie(request, JSONResponse({"match_id": seat.match_id, "seat": seat.seat,
+                                              "url": f"/match/{seat.match_id}"}, status_code=201), session)
+
+
+def seat_for(request: Request, session: Session, match_id: str):
+    """The player's own seat in the match: acting and resigning need one."""
+    token = session.seats.get(match_id)
+    if token is None:
+        raise Refused(403, f"you hold no seat in match {match_id} (from this browser): you can watch it, not play it")
+    return request.app.state.platform.seat(session.token, match_id, token)
+
+
+@guarded
+async def act(request: Request):
+    session = session_of(request)
+    match_id = need_match_id(request.path_params["match_id"])
+    body = await body_of(request)
+    seat = seat_for(request, session, match_id)
+    return JSONResponse(await call(act_on, seat, body))
+
+
+def act_on(seat, body: dict) -> dict:
+    """Take the offered action `index` of the legal actions at `version` (as listed now): a
+    stale page (the match moved on) is refused with 409 rather than acting on another list."""
+    index, version, action_id = body.get("index"), body.get("version"), body.get("action_id") or str(uuid.uuid4())
+    if not isinstance(index, int) or isinstance(index, bool) or not isinstance(version, int):
+        raise Refused(400, "an action is {'index': n, 'version': v} from the offered list")
+    if not isinstance(action_id, str) or len(action_id) > 100:
+        raise Refused(400, "'action_id' is a string of at most 100 characters")
+    state = match_state(seat)
+    if state["status"] != "active":
+        raise Refused(409, "this match is over: nothing more can be played")
+    if state["version"] != version:
+        raise Refused(409, "the match has moved on since your page listed its actions: pick again")
+    if not 0 <= index < len(seat.offered):
+        raise Refused(409, "it is not your move now" if not seat.offered else
+                      f"there is no action {index}: {len(seat.offered)} are offered")
+    reply = seat.act(seat.offered[index], action_id=action_id, expected_version=version)
+    return {"version": reply.version, "replayed": reply.replayed, "events": len(reply.events)}
+
+
+@guarded
+async def resign(request: Request):
+    from archmage.board.v1 import board_pb2
+
+    session = session_of(request)
+    match_id = need_match_id(request.path_params["match_id"])
+    body = await body_of(request)
+    seat = seat_for(request, session, match_id)
+    action_id = body.get("action_id") or str(uuid.uuid4())
+    request_pb = board_pb2.ResignRequest(match_id=match_id, action_id=str(action_id)[:100])
+    reply = await call(lambda: seat.client.board.Resign(request_pb, metadata=seat.meta, timeout=seat.client.timeout))
+    return JSONResponse({"version": reply.version, "replayed": reply.replayed})
+
+
+@lru_cache(maxsize=1)
+def realm_content() -> dict:
+    """The Wizard's Realm as the game's content draws it: the same for every match, public."""
+    import shared.tower
+
+    realm = json.loads((Path(shared.tower.__file__).parent / "content" / "realm.json").read_text())
+    return {"rocky": realm["rocky"], "territories": realm["territories"], "borders": realm["borders"]}
+
+
+async def realm(request: Request):
+    return JSONResponse(realm_content(), headers={"cache-control": "public, max-age=3600"})

@@ -1,0 +1,143 @@
+"""A match's WebSocket, /ws/matches/{match_id}: the page's one line to the match.
+
+To the page, JSON messages:
+    {"type": "state", ...}        the match as this seat sees it (services/web/platform.py
+                                  match_state): view, whose turn, legal actions; first on
+                                  connecting, then again after each burst of events
+    {"type": "events", "events"}  the match's events (seq, type, body) as this seat may see them:
+                                  on connecting every one so far, then each as it happens
+    {"type": "error", "error"}    a refusal (the socket is then closed with code 4400+)
+The page acts through POST /api/matches/{id}/act (the same rules as any client), and the
+events it causes come back here like everyone else's.
+
+Events are followed with WatchMatch on a worker thread (the client is blocking), resuming from
+the last seq seen when the stream drops; the stream is cancelled when the page goes away."""
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from urllib.parse import urlsplit
+
+import grpc
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from services.client.client import RETRYABLE
+from services.web import metrics
+from services.web.platform import Refused, call, match_state, need_match_id
+from services.web.sessions import COOKIE, BadSession
+
+CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404}
+
+
+def event_json(event) -> dict:
+    return {"seq": event.seq, "type": event.type, "body": json.loads(event.body_json) if event.body_json else {}}
+
+
+class Follower:
+    """WatchMatch from `seq` on a thread, each event handed to the loop's queue; stop() cancels."""
+
+    def __init__(self, seat, seq: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue):
+        self.seat, self.seq, self.loop, self.queue = seat, seq, loop, queue
+        self.stopped = threading.Event()
+        self.stream = None
+        self.thread = threading.Thread(target=self.run, daemon=True, name=f"follow-{seat.match_id}")
+
+    def run(self) -> None:
+        from archmage.board.v1 import board_pb2
+
+        board = self.seat.client.board
+        while not self.stopped.is_set():
+            self.stream = board.WatchMatch(board_pb2.WatchMatchRequest(match_id=self.seat.match_id, from_seq=self.seq),
+                                           metadata=self.seat.meta)
+            try:
+                for event in self.stream:
+                    self.seq = max(self.seq, event.seq)
+                    self.hand(event)
+                self.hand(None)  # the server ended the stream: the match is over
+                return
+            except grpc.RpcError as exc:
+                if self.stopped.is_set():
+                    return
+                if exc.code() not in RETRYABLE:
+                    self.hand(exc)
+                    return
+                time.sleep(0.2)
+
+    def hand(self, item) -> None:
+        """Give the loop an event (None: the match is over; an RpcError: the stream failed)."""
+        if self.stopped.is_set():
+            return
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, (time.perf_counter(), item))
+        except RuntimeError:  # the page's loop is gone: nobody to tell
+            self.stop()
+
+    def start(self) -> "Follower":
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopped.set()
+        if self.stream is not None:
+            self.stream.cancel()
+
+
+def same_origin(websocket: WebSocket) -> bool:
+    """A browser names the page that opens a socket; only this site's pages may open one with the
+    player's cookie (another site's page could, since a socket is not held to the same-origin rule)."""
+    origin = websocket.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+async def match_socket(websocket: WebSocket) -> None:
+    await websocket.accept()
+    app = websocket.app
+    follower = None
+    metrics.SOCKETS.inc()
+    try:
+        try:
+            if not same_origin(websocket):
+                raise Refused(403, "a match socket opens only from this site's own pages")
+            session = app.state.signer.load(websocket.cookies.get(COOKIE))
+            match_id = need_match_id(websocket.path_params["match_id"])
+            seat = app.state.platform.seat(session.token, match_id, session.seats.get(match_id))
+            state = await call(match_state, seat)
+        except (Refused, BadSession) as exc:
+            status = exc.status if isinstance(exc, Refused) else 401
+            metrics.REFUSALS.labels(str(status)).inc()
+            await websocket.send_json({"type": "error", "error": getattr(exc, "message", str(exc)), "status": status})
+            await websocket.close(CLOSE_CODES.get(status, 4400))
+            return
+        await websocket.send_json({"type": "state", **state})
+        queue: asyncio.Queue = asyncio.Queue()
+        follower = Follower(seat, 0, asyncio.get_running_loop(), queue).start()
+        closed = asyncio.ensure_future(websocket.receive())  # the page says nothing: only its going away
+        while True:
+            got = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
+            if closed in done:
+                got.cancel()
+                return
+            burst = [got.result()]
+            while not queue.empty():
+                burst.append(queue.get_nowait())
+            events = [event_json(e) for _, e in burst if e is not None and not isinstance(e, Exception)]
+            if events:
+                metrics.EVENTS_RELAYED.inc(len(events))
+                await websocket.send_json({"type": "events", "events": events})
+            failed = next((e for _, e in burst if isinstance(e, grpc.RpcError)), None)
+            if failed is not None:
+                await websocket.send_json({"type": "error", "error": failed.details() or "the match's events stopped"})
+                return
+            if events and events[-1]["seq"] > state["last_seq"] or any(e is None for _, e in burst):
+                state = await call(match_state, seat)
+                await websocket.send_json({"type": "state", **state})
+                metrics.RELAY_SECONDS.observe(time.perf_counter() - burst[0][0])
+    except WebSocketDisconnect:
+        return
+    finally:
+        metrics.SOCKETS.dec()
+        if follower is not None:
+            follower.stop()

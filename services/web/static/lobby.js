@@ -1,0 +1,57 @@
+// The lobby: sign in as a guest, start a match against AI, my matches (rejoin or watch).
+import {api, el, showError} from "/static/common.js";
+
+let games = [];
+
+async function start() {
+  try {
+    await api("/api/me");
+  } catch (err) {
+    if (err.status === 401) {
+      document.getElementById("signin").hidden = false;
+      if (err.message && !err.message.startsWith("you are not signed in")) showError(err.message);
+      return;
+    }
+    return showError(err.message);
+  }
+  document.getElementById("who").textContent = "signed in as a guest";
+  document.getElementById("signin").hidden = true;
+  document.getElementById("start").hidden = false;
+  games = (await api("/api/games")).games;
+  const select = document.getElementById("game");
+  select.replaceChildren(...games.map(g => el("option", {value: g.name, text: g.title})));
+  select.value = games.some(g => g.name === "tower") ? "tower" : games[0].name;
+  variants();
+  await mine();
+}
+
+function variants() {
+  const game = games.find(g => g.name === document.getElementById("game").value);
+  document.getElementById("variant").replaceChildren(...game.variants.map(v => el("option", {value: v, text: v})));
+  const ai = document.getElementById("ai");
+  ai.min = Math.max(1, game.min_seats - 1); ai.max = game.max_seats - 1;
+  if (+ai.value < +ai.min) ai.value = ai.min;
+}
+
+async function mine() {
+  const {matches} = await api("/api/matches");
+  const list = document.getElementById("mine");
+  if (!matches.length) return;
+  list.replaceChildren(...matches.map(m => el("li", {},
+    `${m.game} (${m.variant}) ${m.status} `,
+    el("a", {href: `/match/${m.match_id}`, class: m.rejoin ? "rejoin" : "watch", text: m.rejoin ? "rejoin" : "watch"}))));
+}
+
+document.getElementById("guest").addEventListener("click", async () => {
+  try { showError(""); await api("/api/guest", {}); await start(); } catch (err) { showError(err.message); }
+});
+document.getElementById("game").addEventListener("change", variants);
+document.getElementById("new").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  try {
+    const made = await api("/api/matches", {game: document.getElementById("game").value,
+      variant: document.getElementById("variant").value, ai: +document.getElementById("ai").value});
+    location.href = made.url;
+  } catch (err) { showError(err.message); }
+});
+start();

@@ -1,0 +1,44 @@
+"""The web service (services/web) on uvicorn on a free loopback port, in a background thread,
+in front of a platform server of the test's."""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+
+class WebThread:
+    """uvicorn serving the web app on a socket of its own, in a background thread."""
+
+    def __init__(self, platform_addr: str, **settings):
+        import uvicorn
+
+        from services.web.app import build_app
+        from services.web.settings import WebSettings
+
+        self.settings = WebSettings(platform_addr=platform_addr, secret=b"w" * 32, **settings)
+        self.app = build_app(self.settings)
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", ws="websockets-sansio",
+                                                    timeout_graceful_shutdown=1))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "WebThread":
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the web app did not start on uvicorn")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()

@@ -1,0 +1,168 @@
+"""The web app over plain HTTP and WebSocket (Starlette's test client) against a real platform
+server whose AI seats never move (no notifier), so nothing changes unless a test changes it:
+each refusal answers a message a person reads, and leaves the match as it was."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from starlette.testclient import TestClient
+
+from services.web.app import build_app
+from services.web.sessions import COOKIE, Session, Signer
+from services.web.settings import WebSettings
+
+KEY = b"k" * 32
+
+
+@pytest.fixture(scope="module")
+def app(platform):
+    return build_app(WebSettings(platform_addr=platform.address, secret=KEY, session_s=600))
+
+
+def guest(app) -> TestClient:
+    client = TestClient(app)
+    assert client.post("/api/guest").status_code == 200
+    return client
+
+
+@pytest.fixture(scope="module")
+def owner(app):
+    client = guest(app)
+    made = client.post("/api/matches", json={"game": "tower", "variant": "standard", "ai": 1})
+    assert made.status_code == 201, made.text
+    client.match_id = made.json()["match_id"]
+    return client
+
+
+def first_state(client: TestClient, match_id: str) -> dict:
+    with client.websocket_connect(f"/ws/matches/{match_id}") as ws:
+        return ws.receive_json()
+
+
+def test_the_lobby_and_the_match_page_are_served_with_their_modules(app):
+    client = TestClient(app)
+    assert "lobby.js" in client.get("/").text
+    assert "match.js" in client.get("/match/anything").text
+    for module in ("common.js", "lobby.js", "match.js", "tower.js"):
+        reply = client.get(f"/static/{module}")
+        assert reply.status_code == 200 and "javascript" in reply.headers["content-type"]
+        assert "http://" not in reply.text.replace("http://www.w3.org/2000/svg", "")  # nothing fetched from outside
+
+
+def test_one_click_signs_a_guest_in_with_a_signed_cookie(app):
+    client = TestClient(app)
+    assert client.get("/api/me").json() == {"error": "you are not signed in: sign in as a guest on the lobby page"}
+    client.post("/api/guest")
+    session = Signer(KEY, 600).load(client.cookies[COOKIE])
+    assert session.token and client.get("/api/me").json()["signed_in"] is True
+
+
+def test_a_started_match_is_listed_and_its_page_gets_the_seats_view(owner):
+    mine = owner.get("/api/matches").json()["matches"]
+    assert [m["rejoin"] for m in mine if m["match_id"] == owner.match_id] == [True]
+    state = first_state(owner, owner.match_id)
+    assert state["type"] == "state" and state["seat"] == 0 and state["game"] == "tower"
+    assert state["view"]["you"] == 0 and state["status"] == "active"
+
+
+def test_a_bad_match_id_is_named_and_refused(owner):
+    for bad in ("0000000000000000", "no such match"):
+        reply = owner.post(f"/api/matches/{bad}/act", json={"index": 0, "version": 1})
+        assert reply.status_code in (403, 404) and bad[:10] in reply.json()["error"]
+        with owner.websocket_connect(f"/ws/matches/{bad}") as ws:
+            message = ws.receive_json()
+            assert message["type"] == "error" and message["status"] == 404, message
+            assert "match" in message["error"]
+
+
+def test_a_player_without_the_seat_may_watch_but_not_act_and_nothing_changes(app, owner):
+    before = first_state(owner, owner.match_id)
+    stranger = guest(app)
+    watching = first_state(stranger, owner.match_id)
+    assert watching["seat"] is None and watching["actions"] == [] and watching["view"]["you"] is None
+    for path, body in (("act", {"index": 0, "version": before["version"]}), ("resign", {})):
+        reply = stranger.post(f"/api/matches/{owner.match_id}/{path}", json=body)
+        assert reply.status_code == 403
+        assert reply.json()["error"] == (f"you hold no seat in match {owner.match_id} (from this browser): "
+                                         "you can watch it, not play it")
+    assert first_state(owner, owner.match_id)["version"] == before["version"]
+
+
+def test_a_match_socket_opened_from_another_sites_page_is_refused(owner):
+    with owner.websocket_connect(f"/ws/matches/{owner.match_id}", headers={"origin": "http://elsewhere.example"}) as ws:
+        message = ws.receive_json()
+        assert message == {"type": "error", "status": 403,
+                           "error": "a match socket opens only from this site's own pages"}
+    with owner.websocket_connect(f"/ws/matches/{owner.match_id}", headers={"origin": "http://testserver"}) as ws:
+        assert ws.receive_json()["type"] == "state"
+
+
+def test_a_stale_or_malformed_action_is_refused_and_nothing_changes(owner):
+    before = first_state(owner, owner.match_id)
+    stale = owner.post(f"/api/matches/{owner.match_id}/act", json={"index": 0, "version": before["version"] - 1})
+    assert stale.status_code == 409 and "moved on" in stale.json()["error"]
+    malformed = owner.post(f"/api/matches/{owner.match_id}/act", json={"index": "first"})
+    assert malformed.status_code == 400 and "index" in malformed.json()["error"]
+    not_json = owner.post(f"/api/matches/{owner.match_id}/act", content=b"{oops")
+    assert not_json.status_code == 400 and not_json.json()["error"] == "the request body is not JSON"
+    past = owner.post(f"/api/matches/{owner.match_id}/act", json={"index": 99, "version": before["version"]})
+    assert past.status_code == 409 and any(why in past.json()["error"] for why in ("not your move", "no action 99"))
+    assert first_state(owner, owner.match_id)["version"] == before["version"]
+
+
+def test_an_unknown_game_or_seat_count_is_refused_with_the_platforms_reason(owner):
+    unknown = owner.post("/api/matches", json={"game": "chess", "ai": 1})
+    assert unknown.status_code in (400, 404) and "chess" in unknown.json()["error"]
+    assert owner.post("/api/matches", json={"game": "tower", "ai": 0}).json()["error"].startswith("'ai' is how many")
+
+
+def test_an_expired_session_is_refused_with_a_clear_message_and_its_cookie_cleared(app, owner):
+    session = Signer(KEY, 600).load(owner.cookies[COOKIE])
+    old = Session(session.token, time.time() - 601, session.name, session.seats)
+    client = TestClient(app, cookies={COOKIE: Signer(KEY, 600).dump(old)})
+    before = first_state(owner, owner.match_id)
+    reply = client.post(f"/api/matches/{owner.match_id}/act", json={"index": 0, "version": before["version"]})
+    assert reply.status_code == 401
+    assert reply.json()["error"] == "your session has expired: sign in as a guest again"
+    assert 'archmage_session=""' in reply.headers["set-cookie"]
+    with TestClient(app, cookies={COOKIE: Signer(KEY, 600).dump(old)}).websocket_connect(
+            f"/ws/matches/{owner.match_id}") as ws:
+        assert ws.receive_json()["status"] == 401
+    forged = TestClient(app, cookies={COOKIE: Signer(b"x" * 32, 600).dump(session)})
+    assert forged.get("/api/me").json()["error"] == "your session cookie is not one this site signed: sign in again"
+    assert first_state(owner, owner.match_id)["version"] == before["version"]
+
+
+def test_the_app_exports_its_metrics_by_route_template(app, owner):
+    owner.get("/api/matches")
+    text = TestClient(app).get("/metrics").text
+    assert 'archmage_web_requests_total{route="/api/matches",status="200"}' in text
+    assert "archmage_web_match_sockets" in text and "archmage_web_refusals_total" in text
+
+
+def test_the_web_settings_come_from_the_platforms_and_fail_loudly():
+    from services.core.config import ConfigError
+
+    web = WebSettings.from_env({"ARCHMAGE_ADDR": "mm:50051", "BOARD_ADDR": "board:50051", "WEB_PORT": "9999",
+                                "WEB_SECRET": "s" * 16})
+    assert (web.platform_addr, web.board_addr, web.combat_addr, web.port, web.secret) == (
+        "mm:50051", "board:50051", "", 9999, b"s" * 16)
+    assert len(WebSettings.from_env({}).secret) == 32  # a fresh key per start when none is given
+    with pytest.raises(ConfigError, match="WEB_SECRET"):
+        WebSettings.from_env({"WEB_SECRET": "short"})
+    with pytest.raises(ConfigError, match="WEB_PORT"):
+        WebSettings.from_env({"WEB_PORT": "eighty"})
+
+
+def test_resigning_ends_the_seats_part_once_and_a_second_resign_is_refused(app):
+    client = guest(app)
+    match_id = client.post("/api/matches", json={"game": "tower", "ai": 1}).json()["match_id"]
+    first = client.post(f"/api/matches/{match_id}/resign", json={"action_id": "resign-1"})
+    assert first.status_code == 200, first.text
+    again = client.post(f"/api/matches/{match_id}/resign", json={"action_id": "resign-1"})
+    assert again.status_code == 200 and again.json()["replayed"] is True  # the same key: applied once
+    state = first_state(client, match_id)
+    assert state["status"] == "finished" and state["actions"] == [] and state["outcome"]["winners"] == [1]
+    other = client.post(f"/api/matches/{match_id}/resign", json={"action_id": "resign-2"})
+    assert other.status_code == 409 and other.json()["error"]

@@ -1,0 +1,23 @@
+"""The Incantris arena in a real browser: the page draws the hexes the view's tiles make, and a
+wizard is placed by clicking a hex on the board."""
+from __future__ import annotations
+
+
+def test_an_incantris_wizard_is_placed_by_clicking_a_hex(browser, web, shots):
+    page = browser.new_context().new_page()
+    page.goto(web.url)
+    page.click("#guest")
+    page.wait_for_selector("#game option[value=incantris]", state="attached")
+    page.select_option("#game", "incantris")
+    page.select_option("#variant", "battle-royale")
+    page.click("#create")
+    page.wait_for_url("**/match/*")
+    page.wait_for_selector("#board-svg polygon.hex.target", state="attached", timeout=30_000)
+    assert page.locator("#board-svg polygon.hex").count() > 100
+    placed = page.locator("#board-svg .wizard").count()
+    version = page.get_attribute("#board-svg", "data-version")
+    page.locator("#board-svg polygon.hex.target").first.dispatch_event("click")
+    page.wait_for_function(f"document.getElementById('board-svg').dataset.version !== '{version}'")
+    page.wait_for_function(f"document.querySelectorAll('#board-svg .wizard').length > {placed}")
+    assert page.locator("#log li").filter(has_text="place").count() >= 1
+    shots(page, "incantris")
