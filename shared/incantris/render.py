@@ -21,6 +21,11 @@ from shared.incantris.arena import OCEAN, STREAM, as_hex
 from shared.incantris.pack import load
 from shared.incantris.state import IncantrisState
 
+# Every roll of this game is drawn by its own events (a spell's casting and warding dice, re-rolls
+# included: "dice"; the solo game's attacking turn token: "token-drawn"), so a terminal client need
+# not print the platform's roll lines too.
+ROLLS_SHOWN = True
+
 COLOURS = {"red": "\033[31m", "blue": "\033[34m", "purple": "\033[35m", "grey": "\033[90m"}
 RESET = "\033[0m"
 COLUMN0 = -16  # the column lettered A

@@ -114,3 +114,31 @@ def test_bookkeeping_events_read_as_sentences_not_field_dumps():
                          "red-sorceress's guardian-hydra ends (cancelled by its caster)",
                          "round 3 ends (2 quiet in a row)"]
     assert lines[5] == "placed: wizard=red-druid"
+
+
+def test_every_roll_is_told_by_the_games_own_events_so_the_terminal_prints_it_once():
+    """ROLLS_SHOWN: each chance step of random play (battle royale and solo) writes a "dice" or a
+    "token-drawn" event, which the renderer turns into a line, so the platform's roll line is left out."""
+    import random
+
+    from shared.engine import CHANCE, TERMINAL
+    from shared.engine.playout import sample_chance
+    from shared.incantris import render as module
+
+    assert module.ROLLS_SHOWN
+    rolls = 0
+    for variant, seats in (("battle-royale", 2), ("solo", 1)):
+        rng = random.Random(7)
+        s = E.setup(MatchConfig(seats=seats, variant=variant))
+        for _ in range(3000):
+            who = E.actor(s)
+            if who == TERMINAL:
+                break
+            if who == CHANCE:
+                s, events = E.apply_chance(s, sample_chance(E.chance_request(s), rng))
+                told = [e for e in events if e["type"] in ("dice", "token-drawn")]
+                assert told and render_events(told), events
+                rolls += 1
+            else:
+                s, _ = E.apply(s, who, rng.choice(E.legal_actions(s, who)))
+    assert rolls > 20
