@@ -40,15 +40,29 @@ def hidden_leaks(frames: list[str]) -> list[str]:
     return leaks
 
 
-def drawn_as_viewed(page, state: dict) -> None:
-    """The board on the page is the drawing of the view in `state`: its version, each Character
-    where the view stands it, a Pennant flag on each territory the view gives Pennants."""
-    assert page.get_attribute("#board-svg", "data-version") == str(state["version"])
-    view = state["view"]
+DRAWN = """() => {
+  const svg = document.querySelector('#board-svg');
+  return {version: svg.dataset.version,
+          at: Object.fromEntries([...svg.querySelectorAll('.character')].map(c => [c.dataset.seat, c.dataset.at])),
+          pennants: svg.querySelectorAll('.pennant').length};
+}"""
+
+
+def drawn_as_viewed(page, seen: list[dict]) -> None:
+    """The board on the page is the drawing of the view it was sent for the version it shows: each
+    Character where that view stands it, a Pennant flag on each territory the view gives Pennants.
+    The drawing is read in one go (AI turns may redraw it meanwhile), and the state frame of its
+    version is looked up among those the page received (their events may reach the test later)."""
+    drawn = page.evaluate(DRAWN)
+    deadline = time.monotonic() + 10
+    while not (states := [m for m in seen if m.get("type") == "state" and str(m["version"]) == drawn["version"]]):
+        assert time.monotonic() < deadline, f"the page drew version {drawn['version']}, which it was never sent"
+        page.wait_for_timeout(20)  # lets the page's frame events reach the test
+    view = states[-1]["view"]
     for seat, player in enumerate(view["players"]):
-        assert page.get_attribute(f"#board-svg .character[data-seat='{seat}']", "data-at") == player["at"]
+        assert drawn["at"].get(str(seat)) == player["at"], (seat, drawn["at"], player["at"])
     flagged = sum(1 for square in view["board"].values() if square["pennants"])
-    assert page.locator("#board-svg .pennant").count() == flagged
+    assert drawn["pennants"] == flagged
 
 
 def test_a_guest_plays_tower_against_ai_to_the_end_by_clicking(browser, web, shots):
@@ -89,7 +103,7 @@ def test_a_guest_plays_tower_against_ai_to_the_end_by_clicking(browser, web, sho
         if ai_turns > ai_turns_seen:  # an AI turn came between two of ours: the log and board followed it
             ai_turns_seen = ai_turns
             assert player.locator("#log li").count() > before_log
-            drawn_as_viewed(player, [m for m in seen if m["type"] == "state"][-1])
+            drawn_as_viewed(player, seen)
         if clicks == 8:
             shots(player, "tower-midgame")
         if clicks == 4 and not watched:
