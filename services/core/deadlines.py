@@ -47,12 +47,15 @@ class Deadlines:
         self.lease_s = lease_s
 
     async def sweep(self, matches, now: float | None = None, batch: int = 200) -> int:
-        """Act on every deadline due at `now` (a Unix time): time out the seats out of time and
-        queue the stand-ins' turns. Returns how many deadlines this call acted on."""
+        """Act on every deadline due at `now` (a Unix time; None: the clock's, read again for each
+        deadline, so lag and timeouts are as late as they really are): time out the seats out of
+        time and queue the stand-ins' turns. Returns how many deadlines this call acted on."""
+        fixed = now is not None
         now = time.time() if now is None else now
-        lease = now + self.lease_s
         acted = 0
         for match_id, score in await self.store.due_deadlines(now, batch):
+            now = now if fixed else time.time()
+            lease = now + self.lease_s
             if not await self.store.claim_deadline(match_id, score, lease):
                 continue  # another sweeper took it, or a commit moved it
             try:
