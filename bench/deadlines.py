@@ -65,8 +65,7 @@ async def _run(url: str, matches_n: int, window_s: float) -> dict:
 
     async def sweep(m: Matches, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            while await m.sweep_deadlines() >= 200:
-                pass
+            await m.sweep_deadlines()
             await asyncio.sleep(SWEEP_S)
 
     stop = asyncio.Event()

@@ -26,6 +26,7 @@ sweep measures it (`archmage_clock_sweep_lag_seconds`).
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -36,6 +37,8 @@ from services.core.metrics import METRICS, Children
 log = logging.getLogger("archmage.deadlines")
 
 LEASE_S = 5.0  # a claimed deadline comes due again this long after, unless a commit moved it
+IN_FLIGHT = 32  # deadlines a sweep acts on at once: their round trips overlap
+MAX_BATCHES = 50  # batches one sweep takes at most before it rests a sweep interval
 SWEEP_LAG = Children("clock_sweep_lag")
 STAND_IN_TURNS = Children("stand_in_turns")
 
@@ -49,41 +52,48 @@ class Deadlines:
     async def sweep(self, matches, now: float | None = None, batch: int = 200) -> int:
         """Act on every deadline due at `now` (a Unix time; None: the clock's, read again for each
         deadline, so lag and timeouts are as late as they really are): time out the seats out of
-        time and queue the stand-ins' turns. Returns how many deadlines this call acted on."""
-        fixed = now is not None
-        now = time.time() if now is None else now
+        time and queue the stand-ins' turns, IN_FLIGHT at once. Returns how many deadlines this
+        call acted on."""
+        bound = asyncio.Semaphore(IN_FLIGHT)
+
+        async def one(match_id: str, score: float) -> bool:
+            async with bound:
+                return await self._act(matches, match_id, score, time.time() if now is None else now)
+
         acted = 0
-        for match_id, score in await self.store.due_deadlines(now, batch):
-            now = now if fixed else time.time()
-            lease = now + self.lease_s
-            if not await self.store.claim_deadline(match_id, score, lease):
-                continue  # another sweeper took it, or a commit moved it
-            try:
-                rec = await matches.load(match_id)
-            except NotFound:
-                await self.store.claim_deadline(match_id, lease, None)
-                continue
-            clock = rec.clock
-            due = None if rec.finished or clock is None else clocks.due_ms(clock)
-            if due is None:
-                await self.store.claim_deadline(match_id, lease, None)
-                continue
-            if due > now * 1000:  # not due by the record: wait for the record's deadline
-                await self.store.claim_deadline(match_id, lease, due / 1000)
-                continue
-            lag = now - due / 1000
-            SWEEP_LAG(rec.game).observe(max(0.0, lag))
-            if clock["running"] >= 0:
-                if await matches.time_out(rec, clock["running"], int(now * 1000)):
-                    acted += 1
-                continue
-            seat = clock["waiting"]
-            try:
-                await self.ai.notifier.ai_turn(match_id, seat, rec.version, None)
-            except Exception:  # the lease brings it round again
-                log.warning("could not queue the stand-in's turn of %s v%s", match_id, rec.version, exc_info=True)
-                METRICS.ai_queue_failures.inc()
-                continue
-            STAND_IN_TURNS(rec.game).inc()
-            acted += 1
+        for _ in range(MAX_BATCHES):  # a full batch: more may be due (each one taken is leased past now)
+            due = await self.store.due_deadlines(time.time() if now is None else now, batch)
+            acted += sum(await asyncio.gather(*(one(match_id, score) for match_id, score in due)))
+            if len(due) < batch:
+                break
         return acted
+
+    async def _act(self, matches, match_id: str, score: float, now: float) -> bool:
+        lease = now + self.lease_s
+        if not await self.store.claim_deadline(match_id, score, lease):
+            return False  # another sweeper took it, or a commit moved it
+        try:
+            rec = await matches.load(match_id)
+        except NotFound:
+            await self.store.claim_deadline(match_id, lease, None)
+            return False
+        clock = rec.clock
+        due = None if rec.finished or clock is None else clocks.due_ms(clock)
+        if due is None:
+            await self.store.claim_deadline(match_id, lease, None)
+            return False
+        if due > now * 1000:  # not due by the record: wait for the record's deadline
+            await self.store.claim_deadline(match_id, lease, due / 1000)
+            return False
+        SWEEP_LAG(rec.game).observe(max(0.0, now - due / 1000))
+        if clock["running"] >= 0:
+            return await matches.time_out(rec, clock["running"], int(now * 1000))
+        seat = clock["waiting"]
+        try:
+            await self.ai.notifier.ai_turn(match_id, seat, rec.version, None)
+        except Exception:  # the lease brings it round again
+            log.warning("could not queue the stand-in's turn of %s v%s", match_id, rec.version, exc_info=True)
+            METRICS.ai_queue_failures.inc()
+            return False
+        STAND_IN_TURNS(rec.game).inc()
+        return True

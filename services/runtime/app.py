@@ -114,8 +114,7 @@ class Platform:
         while True:
             await asyncio.sleep(self.settings.clock_sweep_s)
             try:
-                while await self.matches.sweep_deadlines() >= 200:  # a full batch: more are due
-                    pass
+                await self.matches.sweep_deadlines()
             except Exception as exc:
                 log.warning("sweeping clock deadlines failed (%s); trying again shortly", exc)
 

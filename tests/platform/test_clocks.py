@@ -17,10 +17,14 @@ from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.client.session import signed_in
 from services.core.store import DEADLINES_KEY
+from shared.engine import jsonschemas
 from tests.platform.test_match_driver import Client
 from tests.support.processes import wait_for
 from tests.support.server import ServerThread
 from tests.support.terminal import ai_server
+
+
+CLOCK_EVENTS = ("action", "resigned", "timed_out", "ai_took_over", "returned")
 
 
 def _create(channel, control: common_pb2.TimeControl, seats=("human", "human")):
@@ -38,7 +42,13 @@ def _types(server, match_id):
     return [e.type for e in _log(server, match_id)]
 
 
-def _verified(channel, match_id):
+def _verified(channel, match_id, events=()):
+    """The match verifies (the dice and the event chain), and each event the platform wrote
+    matches its schema (docs/schemas/platform-events.json)."""
+    for e in events:
+        if e.type in CLOCK_EVENTS:
+            errors = list(jsonschemas.validator(None, "platform-events", e.type).iter_errors(_body(e)))
+            assert not errors, (e.type, e.body_json, [x.message for x in errors])
     verdict = dice_pb2_grpc.DiceStub(channel).Verify(dice_pb2.VerifyRequest(session_id=match_id))
     assert verdict.ok, list(verdict.problems)
 
@@ -78,7 +88,8 @@ def test_a_seat_out_of_time_is_played_by_ai_until_its_player_acts_again(own_redi
         view = zero.view()
         assert not view.clocks[0].stand_in and view.clocks[1].running and view.to_act == 1
         zero.board.Resign(board_pb2.ResignRequest(match_id=m.match_id, action_id="gg"), metadata=zero.meta)
-        _verified(channel, m.match_id)  # the timeout, the takeover and the return are links of its chain
+        # the timeout, the takeover and the return are links of its chain
+        _verified(channel, m.match_id, _log(server, m.match_id))
     finally:
         server.stop()
 
@@ -97,7 +108,7 @@ def test_a_seat_out_of_time_forfeits_when_the_match_says_so(own_redis):
         assert _body(events[kinds.index("resigned")])["reason"] == "timed_out"
         assert json.loads(zero.view().outcome_json)["winners"] == [1]
         assert server.run(server.platform.redis.zscore(DEADLINES_KEY, m.match_id)) is None
-        _verified(channel, m.match_id)
+        _verified(channel, m.match_id, events)
     finally:
         server.stop()
 
