@@ -180,3 +180,31 @@ def test_my_matches_waiting_on_me_come_first_soonest_deadline_first(own_redis):
         assert mine[0].deadline_ms < mine[1].deadline_ms and mine[2].deadline_ms == 0
     finally:
         server.stop()
+
+
+def test_in_a_three_seat_tower_match_forfeits_go_on_until_one_seat_is_left(own_redis):
+    server = ServerThread(own_redis, clock_sweep_s=0.05)
+    server.start()
+    try:
+        channel = signed_in(grpc.insecure_channel(server.address))
+        mm = matchmaking_pb2_grpc.MatchmakingStub(channel)
+        m = mm.CreateMatch(matchmaking_pb2.CreateMatchRequest(
+            game="tower", seats=[matchmaking_pb2.SeatSpec(kind="human") for _ in range(3)],
+            time_control=common_pb2.TimeControl(mode="total", total_s=1, on_timeout="forfeit")))
+        seat = Client(channel, m.match_id, m.seat_tokens[0].token)
+        first = seat.view().to_act
+        wait_for(lambda: "timed_out" in _types(server, m.match_id), timeout=20, what="the first seat out of time")
+        view = seat.view()
+        if view.status == "active":  # the match goes on without it, on the next seat's clock
+            assert view.clocks[first].remaining_ms == 0 and view.to_act != first
+            assert view.clocks[view.to_act].running
+        wait_for(lambda: seat.view().status == "finished", timeout=30, what="one seat to be left")
+        events = _log(server, m.match_id)
+        gone = [_body(e)["seat"] for e in events if e.type == "timed_out"]
+        assert len(gone) == 2 and len(set(gone)) == 2
+        assert [_body(e)["reason"] for e in events if e.type == "resigned"] == ["timed_out", "timed_out"]
+        outcome = json.loads(seat.view().outcome_json)
+        assert outcome["winners"] == [({0, 1, 2} - set(gone)).pop()] and outcome["resigned"] == gone
+        _verified(channel, m.match_id, events)
+    finally:
+        server.stop()
