@@ -175,6 +175,9 @@ def timed_out(clock: dict, seat: int, stand_in_hash: str | None, now_ms: int) ->
     clock["since"] = now_ms
     if stand_in_hash is not None:
         clock["stand_in"][str(seat)] = stand_in_hash
+        # kept once its player is back, for reading only: a stand-in's turn queued just before then
+        # reads the match, finds it moved on and stops, as any stale AI turn does
+        clock["stand_in_reads"] = {**clock.get("stand_in_reads", {}), str(seat): stand_in_hash}
     return clock
 
 

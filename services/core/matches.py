@@ -424,7 +424,7 @@ class Matches:
 
     async def _resign_once(self, rec: "MatchRecord", claim, action_id, expected_version, probe) -> ActResult:
         probe["game"] = rec.game
-        seat = self._seat(rec, claim)
+        seat = seat_tokens.check(claim, rec.match_id, rec.token_hashes)  # a player's alone, never a stand-in's
         if rec.finished:
             raise Precondition("the match is over: there is nothing left to resign")
         if expected_version and expected_version != rec.version:
@@ -490,7 +490,7 @@ class Matches:
                         probe) -> ActResult:
         match_id = rec.match_id
         probe["game"] = rec.game
-        seat = self._seat(rec, claim)
+        seat = self._seat(rec, claim, to_act=True)
         if rec.finished:
             raise Precondition("the match is over")
         if expected_version and expected_version != rec.version:
@@ -655,13 +655,15 @@ class Matches:
         return None if claim is None else self._seat(rec, claim)
 
     @staticmethod
-    def _seat(rec: MatchRecord, claim) -> int:
+    def _seat(rec: MatchRecord, claim, to_act: bool = False) -> int:
         """The seat the claim proves: its player's token, or (while a seat that ran out of time is
-        played by AI) the stand-in's, derived from the AI key as an AI seat's is."""
+        played by AI, `to_act`; or ever since, to read) the stand-in's, derived from the AI key as
+        an AI seat's is."""
         try:
             return seat_tokens.check(claim, rec.match_id, rec.token_hashes)
         except Unauthenticated:
-            stand_in = (rec.clock or {}).get("stand_in", {}).get(str(claim.seat)) if claim is not None else None
+            kept = (rec.clock or {}).get("stand_in" if to_act else "stand_in_reads", {})
+            stand_in = kept.get(str(claim.seat)) if claim is not None else None
             if stand_in is None or claim.match_id != rec.match_id or not token_matches(claim.token, stand_in):
                 raise
             return claim.seat

@@ -16,6 +16,7 @@ from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
 from services.client.session import signed_in
+from services.core import ai_seats
 from services.core.store import DEADLINES_KEY
 from shared.engine import jsonschemas
 from tests.platform.test_match_driver import Client
@@ -87,6 +88,14 @@ def test_a_seat_out_of_time_is_played_by_ai_until_its_player_acts_again(own_redi
         assert [e.type for e in reply.events][:2] == ["returned", "action"]
         view = zero.view()
         assert not view.clocks[0].stand_in and view.clocks[1].running and view.to_act == 1
+        # the stand-in's token still reads (a turn it had queued finds the match moved on) but acts no more
+        stand_in = Client(channel, m.match_id, ai_seats.derive(server.run(server.platform.matches.ai_key()),
+                                                               m.match_id, 0))
+        assert stand_in.view().your_seat == 0
+        one.act({"kind": "hide", "number": 3})
+        with pytest.raises(grpc.RpcError) as refused:
+            stand_in.act({"kind": "hide", "number": 1})
+        assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
         zero.board.Resign(board_pb2.ResignRequest(match_id=m.match_id, action_id="gg"), metadata=zero.meta)
         # the timeout, the takeover and the return are links of its chain
         _verified(channel, m.match_id, _log(server, m.match_id))
