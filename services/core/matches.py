@@ -488,7 +488,6 @@ class Matches:
 
     async def _act_once(self, rec: "MatchRecord", claim, action_id, expected_version, action, domain,
                         probe) -> ActResult:
-        match_id = rec.match_id
         probe["game"] = rec.game
         seat = self._seat(rec, claim, to_act=True)
         if rec.finished:

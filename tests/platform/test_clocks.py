@@ -24,7 +24,6 @@ from tests.support.processes import wait_for
 from tests.support.server import ServerThread
 from tests.support.terminal import ai_server
 
-
 CLOCK_EVENTS = ("action", "resigned", "timed_out", "ai_took_over", "returned")
 
 
