@@ -143,8 +143,11 @@ class _Metrics:
         """Create the series whose label values are known up front, at zero, so a rate
         reads 0 rather than 'no data' before the first event."""
         for game in games:
-            for metric in (self.matches_created, self.matches_finished, self.events_published):
+            for metric in (self.matches_created, self.matches_finished, self.events_published, self.ai_takeovers,
+                           self.stand_in_turns, self.stand_in_returns, self.clock_sweep_lag):
                 metric.labels(game)
+            for on_timeout in ("ai", "forfeit"):
+                self.clock_timeouts.labels(game, on_timeout)
         for result in ("hit", "miss", "stale", "rechecked"):
             self.record_cache.labels(result)
         for op in ("act", "rating"):
