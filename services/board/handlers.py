@@ -7,8 +7,9 @@ import json
 from archmage.board.v1 import board_pb2
 from archmage.common.v1 import common_pb2
 
+from services.core import clocks
 from services.core.errors import BadRequest, Conflict
-from services.core.matches import Matches, parse_action
+from services.core.matches import Matches, now_ms, parse_action
 from services.rpc.acting import act
 from services.rpc.edge import current_claim
 from services.rpc.replies import event_pb
@@ -51,14 +52,24 @@ class BoardHandlers:
         seat = self.matches.seat_of(rec, current_claim())
         engine = engine_for(rec.game)
         outcome = engine.outcome(rec.state) if rec.finished else None
-        return board_pb2.MatchView(
+        view = board_pb2.MatchView(
             match_id=rec.match_id, game=rec.game, variant=rec.config.variant, version=rec.version,
             status=rec.status, to_act=engine.actor(rec.state),
             seats=[common_pb2.Seat(index=s.index, kind=s.kind, name=s.name) for s in rec.seats],
             your_seat=-1 if seat is None else seat,
             view_json=json.dumps(engine.view(rec.state, seat), sort_keys=True),
             outcome_json=json.dumps(outcome.to_dict()) if outcome else "",
-            dice_commitment=rec.commitment, last_seq=rec.seq)
+            dice_commitment=rec.commitment, last_seq=rec.seq, server_time_ms=now_ms())
+        clock = rec.clock
+        if clock is not None:
+            view.time_control.CopyFrom(common_pb2.TimeControl(**clock["control"]))
+            if not rec.finished:
+                view.deadline_ms = clocks.deadline_ms(clock) or 0
+            view.clocks.extend(common_pb2.SeatClock(
+                seat=i, remaining_ms=clocks.remaining_ms(clock, i, view.server_time_ms) if not rec.finished
+                else clock["left"][i], stand_in=str(i) in clock["stand_in"], running=clock["running"] == i
+                and not rec.finished) for i in range(len(rec.seats)))
+        return view
 
     async def ListLegalActions(self, request, context):
         if request.page_size > MAX_PAGE:

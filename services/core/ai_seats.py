@@ -4,7 +4,9 @@ An AI seat's token reads like any seat token, "<match>.<seat>.<secret>", with th
 HMAC-SHA256(AI key, "<match>|<seat>") in urlsafe base64. The match stores only its hash,
 as it does for every seat; the AI worker derives the token itself when it plays a turn,
 so neither the match record nor the Celery message holds one. Whoever holds the key can
-act for every AI seat, and only for AI seats: human seats' tokens are random.
+act for every AI seat, and only for AI seats: human seats' tokens are random. (A human seat
+out of time that its match hands to a stand-in AI accepts its derived token too, while the
+stand-in plays it: services/core/clocks.py.)
 
 The key comes from AI_KEY_FILE (a mounted secret, read by the processes that create
 matches and by the AI workers) when set; otherwise the first process to need it makes

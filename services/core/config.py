@@ -94,6 +94,8 @@ class Settings:
     ai_queue: str = "ai"
     ai_stall_s: float = 5.0  # an AI turn due this long with no move is queued again
     ai_sweep_s: float = 1.0  # how often the board service looks for such turns
+    clock_sweep_s: float = 0.5  # how often each board replica acts on the clock deadlines that are due
+    stand_in_grace_s: float = 5.0  # a player out of time has this long at each turn to come back first
     ticket_ttl_s: int = 600  # a ticket not matched in this long expires
     mm_interval_s: float = 0.2  # how often each matchmaking replica runs a cycle
     mm_window_base: float = 100.0  # rating gap accepted at once
@@ -164,6 +166,8 @@ class Settings:
             ai_queue=_get(env, "AI_QUEUE", "ai"),
             ai_stall_s=_float(env, "AI_STALL_S", 5.0),
             ai_sweep_s=_float(env, "AI_SWEEP_S", 1.0),
+            clock_sweep_s=_float(env, "CLOCK_SWEEP_S", 0.5),
+            stand_in_grace_s=_float(env, "STAND_IN_GRACE_S", 5.0),
             ticket_ttl_s=_int(env, "TICKET_TTL_S", 600),
             mm_interval_s=_float(env, "MM_INTERVAL_S", 0.2),
             mm_window_base=_float(env, "MM_WINDOW_BASE", 100.0),

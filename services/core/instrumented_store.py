@@ -47,13 +47,13 @@ class InstrumentedStore:
     async def commit(self, match_id: str, *, new: bool = False, expected_version: int | None, expected_seq: int,
                      fields: Mapping[str, str | bytes | int], events: Iterable[LoggedEvent], ttl_s: int,
                      action_id: str = "", answer: str = "", action_ttl_s: int = 86400,
-                     ai_due: bool = False, expected_head: str | None = None) -> Committed:
+                     ai_due: bool = False, expected_head: str | None = None, deadline=...) -> Committed:
         start = perf_counter()
         try:
             return await self.inner.commit(match_id, new=new, expected_version=expected_version,
                                            expected_seq=expected_seq, fields=fields, events=events, ttl_s=ttl_s,
                                            action_id=action_id, answer=answer, action_ttl_s=action_ttl_s,
-                                           ai_due=ai_due, expected_head=expected_head)
+                                           ai_due=ai_due, expected_head=expected_head, deadline=deadline)
         finally:
             _STORE_SECONDS("commit").observe(perf_counter() - start)
 
@@ -75,6 +75,15 @@ class InstrumentedStore:
 
     async def clear_ai_turn(self, match_id: str) -> None:
         await self.inner.clear_ai_turn(match_id)
+
+    async def due_deadlines(self, due_before: float, limit: int) -> list[tuple[str, float]]:
+        return await self.inner.due_deadlines(due_before, limit)
+
+    async def claim_deadline(self, match_id: str, seen: float, then: float | None) -> bool:
+        return await self.inner.claim_deadline(match_id, seen, then)
+
+    async def deadlines_waiting(self) -> int:
+        return await self.inner.deadlines_waiting()
 
     async def list_for_players(self, match_id: str, players: Iterable[str], keep: int, ttl_s: int) -> None:
         await self.inner.list_for_players(match_id, players, keep, ttl_s)

@@ -36,16 +36,17 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import AsyncIterator, Sequence
 
-from services.core import ai_seats
+from services.core import ai_seats, clocks
 from services.core import seats as seat_tokens
 from services.core.ai_turns import AiTurns, TurnNotifier
+from services.core.deadlines import Deadlines
 from services.core.dice_sessions import PoolSpec
 from services.core.dicesource import DiceSource
-from services.core.errors import BadRequest, Conflict, NotFound, Precondition
+from services.core.errors import BadRequest, Conflict, NotFound, Precondition, Unauthenticated
 from services.core.jsontext import json_object
 from services.core.metrics import Children
 from services.core.store_contract import MatchStore
-from services.core.tokens import hash_token
+from services.core.tokens import hash_token, token_matches
 from services.core.visibility import redact, sealer_for
 from shared import dicelog
 from shared.engine import CHANCE, TERMINAL, GameEngine, MatchConfig, NotYourTurn, RuleViolation
@@ -69,6 +70,14 @@ MATCHES_FINISHED = Children("matches_finished")
 CAS_CONFLICTS = Children("cas_conflicts")
 CAS_RETRIES = Children("cas_retries")
 RECORD_CACHE = Children("record_cache")
+TIMEOUTS = Children("clock_timeouts")
+TAKEOVERS = Children("ai_takeovers")
+RETURNS = Children("stand_in_returns")
+
+
+def now_ms() -> int:
+    """Server time in whole milliseconds: the only time a match's clock reads."""
+    return int(time.time() * 1000)
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,12 @@ class MatchRecord:
     @property
     def seat_kinds(self) -> list[str]:
         return [s.kind for s in self.seats]
+
+    @property
+    def clock(self) -> dict | None:
+        """The match's clock (services/core/clocks.py), or None for a match with no time control."""
+        raw = self.raw.get("clock")
+        return json.loads(raw) if raw else None
 
     @property
     def legacy_ai_tokens(self) -> dict[str, str]:
@@ -181,18 +196,26 @@ def _known_kinds(engine: GameEngine, rec: "MatchRecord") -> set[str]:
     return {a["kind"] for s in range(len(rec.seats)) for a in engine.legal_actions(rec.state, s)}
 
 
+def _deadline(clock: dict, finished: bool) -> float | None:
+    """The Unix time the deadline sweep must look at a committed clock (None: never)."""
+    due = None if finished else clocks.due_ms(clock)
+    return None if due is None else due / 1000
+
+
 class Matches:
     def __init__(self, store: MatchStore, dice: DiceSource, notifier: TurnNotifier | None = None, *,
                  match_ttl_s: int = 7 * 24 * 3600, finished_ttl_s: int = 24 * 3600,
                  action_ttl_s: int = 24 * 3600, retries: int = 8, ratings=None, ai_key_file: str = "",
-                 cached_matches: int = 2000):
+                 cached_matches: int = 2000, stand_in_grace_s: float = clocks.DEFAULT_GRACE_S):
         self.store = store
+        self.stand_in_grace_s = stand_in_grace_s  # STAND_IN_GRACE_S: a timed-out player's time to come back per turn
         self.records = RecordCache(cached_matches)  # MATCH_CACHE: the copies the common case acts on
         self.ai_key_file = ai_key_file  # AI_KEY_FILE; empty = the AI key kept in Redis
         self._ai_key: bytes | None = None
         self.ratings = ratings  # services.players.ratings.Ratings: rated matches change it when they end
         self.dice = dice
         self.ai = AiTurns(store, notifier)
+        self.deadlines = Deadlines(store, self.ai)
         self.match_ttl_s = match_ttl_s
         self.finished_ttl_s = finished_ttl_s
         self.action_ttl_s = action_ttl_s
@@ -213,11 +236,55 @@ class Matches:
         """Queue again the AI turns due for more than stall_s seconds with no move (ai_turns.py)."""
         return await self.ai.sweep(self.load, stall_s)
 
+    async def sweep_deadlines(self, now: float | None = None, batch: int = 200) -> int:
+        """Act on the clock deadlines that are due (services/core/deadlines.py)."""
+        return await self.deadlines.sweep(self, now, batch)
+
+    async def time_out(self, rec: MatchRecord, seat: int, now: int) -> bool:
+        """Seat `seat` ran out of time at `now` (Unix ms) in `rec`: log "timed_out" and, as the
+        match's time control says, hand the seat to its stand-in ("ai_took_over") or resign it
+        for its player (the engine's resign(), "resigned"), in one compare-and-set on `rec`'s
+        version. The action id, from the version, makes a second sweeper's attempt a replay.
+        True when this call committed it; False when the match moved meanwhile (its commit set
+        the deadline anew) or another sweeper committed it first."""
+        engine = engine_for(rec.game)
+        clock = rec.clock
+        deadline = clocks.deadline_ms(clock)
+        on_timeout = clock["on_timeout"]
+        action_id = f"clock:{rec.version}"
+        events: list[tuple[str, dict]] = [("timed_out", {"seat": seat, "deadline_ms": deadline,
+                                                         "late_ms": max(0, now - deadline), "on_timeout": on_timeout})]
+        if on_timeout == "ai":
+            stand_in = ai_seats.derive(await self.ai_key(), rec.match_id, seat)
+            clock = clocks.timed_out(clock, seat, hash_token(stand_in), now)
+            events.append(("ai_took_over", {"seat": seat, "level": "default", "grace_ms": clock["grace_ms"]}))
+            state = rec.state
+        else:
+            clock = clocks.timed_out(clock, seat, None, now)
+            state, game_events = engine.resign(rec.state, seat)
+            events.append(("resigned", {"seat": seat, "action_id": action_id, "reason": "timed_out"}))
+            events += [(e["type"], e) for e in game_events]
+        probe = {"game": rec.game, "kind": "timed_out"}
+        try:
+            result = await self._commit_step(rec, engine, None, None, state, events, action_id, probe, clock=clock)
+        except Conflict:
+            return False
+        if result.replayed:
+            return False
+        TIMEOUTS(rec.game, on_timeout).inc()
+        if on_timeout == "ai":
+            TAKEOVERS(rec.game).inc()
+        log.info("match %s seat %s ran out of time (%s ms late): %s", rec.match_id, seat, now - deadline,
+                 "its stand-in plays" if on_timeout == "ai" else "it forfeits")
+        return True
+
     # --- creation ---------------------------------------------------------------------
     async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict,
-                     match_id: str | None = None, *, players: Sequence[str] = (), rated: bool = False) -> Created:
+                     match_id: str | None = None, *, players: Sequence[str] = (), rated: bool = False,
+                     time_control: clocks.TimeControl | None = None) -> Created:
         """A new match. `players` names the player of each seat ("" for AI seats); a rated
-        match changes its players' ratings when it ends."""
+        match changes its players' ratings when it ends; `time_control` (checked by
+        clocks.checked) gives it a clock."""
         if game not in game_names():
             raise BadRequest(f"unknown game {game!r}; this platform hosts {', '.join(game_names())}")
         engine = engine_for(game)
@@ -248,6 +315,9 @@ class Matches:
                      for i, (k, n) in enumerate(seats)]
         rec = await self.store.load(match_id)  # the dice session just made: seed, cursor, log head
         created = {"game": game, "config": config.to_dict(), "seats": seat_list}
+        control = time_control or clocks.TimeControl()
+        if control.clocked:
+            created["time_control"] = control.to_dict()
         events: list[tuple[str, dict]] = [("match_created", created)]
         state, cursor = await self._run_chance(engine, match_id, rec, session.token, state, 0, events)
         finished = engine.actor(state) == TERMINAL
@@ -258,10 +328,16 @@ class Matches:
             "dice_token": session.token, "status": "active", "v": 1, "s": engine.encode(state),
             "cursor": cursor, "created": int(time.time()), "rated": int(rated),
         }
+        clocked = {}
+        if control.clocked:
+            clock = clocks.start(control, len(seats), self.stand_in_grace_s, now_ms())
+            clock, _ = clocks.advance(clock, None, engine.actor(state), [s["kind"] for s in seat_list], clock["since"])
+            fields["clock"] = json.dumps(clock, sort_keys=True)
+            clocked["deadline"] = _deadline(clock, finished)
         linked = link(events, int(rec["seq"]), rec["head"].decode(), sealer_for(match_id, rec))
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
         await self.store.commit(match_id, expected_version=None, expected_seq=int(rec["seq"]), fields=fields,
-                                events=linked, ttl_s=self.match_ttl_s, ai_due=due is not None)
+                                events=linked, ttl_s=self.match_ttl_s, ai_due=due is not None, **clocked)
         MATCHES_CREATED(game).inc()
         EVENTS_PUBLISHED(game).inc(len(linked))
         await self.store.list_for_players(match_id, {p for p in players if p}, MAX_LISTED, self.match_ttl_s)
@@ -286,9 +362,10 @@ class Matches:
             linked = link(events, rec.seq, rec.head, sealer_for(match_id, rec.raw))
             fields = {"v": rec.version + 1, "status": "cancelled", "revealed": 1, "seq": linked[-1].seq,
                       "head": linked[-1].hash}
+            clocked = {"deadline": None} if "clock" in rec.raw else {}
             try:
                 await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq, fields=fields,
-                                        events=linked, ttl_s=self.finished_ttl_s)
+                                        events=linked, ttl_s=self.finished_ttl_s, **clocked)
             except Conflict:
                 continue
             EVENTS_PUBLISHED(rec.game).inc(len(linked))
@@ -347,7 +424,7 @@ class Matches:
 
     async def _resign_once(self, rec: "MatchRecord", claim, action_id, expected_version, probe) -> ActResult:
         probe["game"] = rec.game
-        seat = seat_tokens.check(claim, rec.match_id, rec.token_hashes)
+        seat = seat_tokens.check(claim, rec.match_id, rec.token_hashes)  # a player's alone, never a stand-in's
         if rec.finished:
             raise Precondition("the match is over: there is nothing left to resign")
         if expected_version and expected_version != rec.version:
@@ -411,9 +488,8 @@ class Matches:
 
     async def _act_once(self, rec: "MatchRecord", claim, action_id, expected_version, action, domain,
                         probe) -> ActResult:
-        match_id = rec.match_id
         probe["game"] = rec.game
-        seat = seat_tokens.check(claim, match_id, rec.token_hashes)
+        seat = self._seat(rec, claim, to_act=True)
         if rec.finished:
             raise Precondition("the match is over")
         if expected_version and expected_version != rec.version:
@@ -436,13 +512,22 @@ class Matches:
             logged["visible_to"] = list(private)  # a secret exchange: only its seats read it
         events: list[tuple[str, dict]] = [("action", logged)]
         events += [(e["type"], e) for e in game_events]
-        return await self._commit_step(rec, engine, claim, seat, state, events, action_id, probe)
+        clock = rec.clock
+        if clock is not None and str(seat) in clock["stand_in"]:
+            if token_matches(claim.token, rec.token_hashes[seat]):  # its player is back
+                clock = clocks.returned(clock, seat)
+                events.insert(0, ("returned", {"seat": seat}))
+                probe["returned"] = True
+            else:
+                logged["stand_in"] = True  # played by the AI standing in for a player out of time
+        return await self._commit_step(rec, engine, claim, seat, state, events, action_id, probe, clock=clock)
 
-    async def _commit_step(self, rec: "MatchRecord", engine: GameEngine, claim, seat: int, state, events: list,
-                           action_id: str, probe: dict) -> ActResult:
-        """Fulfil the chance steps that follow a seat's step, then commit state, events, dice cursor
-        and the action id in one compare-and-set (Conflict when the match moved meanwhile), and
-        keep the committed record as this process's copy of the match."""
+    async def _commit_step(self, rec: "MatchRecord", engine: GameEngine, claim, seat: int | None, state, events: list,
+                           action_id: str, probe: dict, clock: dict | None = None) -> ActResult:
+        """Fulfil the chance steps that follow a seat's step, then commit state, events, dice cursor,
+        clock and the action id in one compare-and-set (Conflict when the match moved meanwhile),
+        and keep the committed record as this process's copy of the match. `seat` None: a step
+        of the platform's own (a timeout), with `clock` as the timeout left it."""
         match_id = rec.match_id
         state, cursor = await self._run_chance(engine, match_id, rec.raw, rec.raw["dice_token"].decode(),
                                                state, rec.cursor, events)
@@ -456,6 +541,16 @@ class Matches:
             events.append(("dice_revealed", {"seed": rec.raw["seed"].decode()}))
             fields.update(status="finished", revealed=1)
             ttl = self.finished_ttl_s
+        clocked = {}
+        clock = clock if clock is not None else rec.clock
+        if clock is not None:
+            clock, used = clocks.advance(clock, seat, engine.actor(state), rec.seat_kinds, now_ms())
+            if used is not None and events[0][0] in ("action", "resigned", "returned"):
+                first = next(body for kind, body in events if kind in ("action", "resigned"))
+                first["time_used_ms"] = used  # the seat's own clock, from its turn's start or its step before
+                first["time_left_ms"] = clocks.remaining_ms(clock, seat, clock["since"])
+            fields["clock"] = json.dumps(clock, sort_keys=True)
+            clocked["deadline"] = _deadline(clock, finished)
         sealer = sealer_for(match_id, rec.raw)
         linked = link(events, rec.seq, rec.head, sealer)
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
@@ -464,7 +559,7 @@ class Matches:
         done = await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq,
                                        expected_head=rec.head, fields=fields, events=linked, ttl_s=ttl,
                                        action_id=action_id, answer=answer, action_ttl_s=self.action_ttl_s,
-                                       ai_due=due is not None)
+                                       ai_due=due is not None, **clocked)
         probe["committed"] = True
         if done.replayed:
             self.records.drop(match_id)  # another process applied it: this copy may be behind
@@ -476,6 +571,8 @@ class Matches:
                 rec, version=version, seq=linked[-1].seq, head=linked[-1].hash, cursor=cursor, state=state,
                 raw={**rec.raw, **{k: _stored(v) for k, v in fields.items()}}))
         EVENTS_PUBLISHED(rec.game).inc(len(linked))
+        if probe.get("returned"):
+            RETURNS(rec.game).inc()
         if finished:
             MATCHES_FINISHED(rec.game).inc()
             await self.store.census_ended(rec.game, match_id)
@@ -510,7 +607,7 @@ class Matches:
 
     async def _replayed(self, rec: "MatchRecord", answer: str, claim) -> ActResult:
         a = json.loads(answer)
-        seat = seat_tokens.check(claim, rec.match_id, rec.token_hashes)
+        seat = None if claim is None else self._seat(rec, claim)  # None: the deadline sweep's own step
         events = await self.store.read_log(rec.match_id, a["first"] - 1, a["last"] - a["first"] + 1)
         sealer = sealer_for(rec.match_id, rec.raw)
         return ActResult(a["version"], [redact(e, seat, rec.finished, sealer) for e in events], True)
@@ -554,11 +651,25 @@ class Matches:
 
     def seat_of(self, rec: MatchRecord, claim) -> int | None:
         """The caller's seat, or None for a spectator (no token)."""
-        return None if claim is None else seat_tokens.check(claim, rec.match_id, rec.token_hashes)
+        return None if claim is None else self._seat(rec, claim)
+
+    @staticmethod
+    def _seat(rec: MatchRecord, claim, to_act: bool = False) -> int:
+        """The seat the claim proves: its player's token, or (while a seat that ran out of time is
+        played by AI, `to_act`; or ever since, to read) the stand-in's, derived from the AI key as
+        an AI seat's is."""
+        try:
+            return seat_tokens.check(claim, rec.match_id, rec.token_hashes)
+        except Unauthenticated:
+            kept = (rec.clock or {}).get("stand_in" if to_act else "stand_in_reads", {})
+            stand_in = kept.get(str(claim.seat)) if claim is not None else None
+            if stand_in is None or claim.match_id != rec.match_id or not token_matches(claim.token, stand_in):
+                raise
+            return claim.seat
 
     async def legal_actions(self, match_id: str, claim) -> tuple[MatchRecord, int, list[tuple[dict, str, str]]]:
         rec = await self.load(match_id)
-        seat = seat_tokens.check(claim, match_id, rec.token_hashes)
+        seat = self._seat(rec, claim)
         engine = engine_for(rec.game)
         actions = [] if rec.finished else engine.legal_actions(rec.state, seat)
         return rec, seat, [(a, engine.label(rec.state, seat, a), engine.action_domain(a)) for a in actions]

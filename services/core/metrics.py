@@ -124,13 +124,30 @@ class _Metrics:
         self.ai_turns_requeued = Counter(
             "archmage_ai_turns_requeued_total", "AI turns queued again by the sweep: due a while and no move since")
         self.ai_turns_queued = Counter("archmage_ai_turns_queued_total", "AI turns queued for workers", ["game"])
+        # clocks (services/core/clocks.py, services/core/deadlines.py)
+        self.clock_timeouts = Counter(
+            "archmage_clock_timeouts_total", "Seats whose time ran out, by game and what followed (ai, forfeit)",
+            ["game", "on_timeout"])
+        self.ai_takeovers = Counter(
+            "archmage_ai_takeovers_total", "Seats out of time handed to a stand-in AI", ["game"])
+        self.stand_in_turns = Counter(
+            "archmage_stand_in_turns_total", "Turns of a seat out of time queued for its stand-in AI", ["game"])
+        self.stand_in_returns = Counter(
+            "archmage_stand_in_returns_total", "Players who acted again in a seat their stand-in was playing",
+            ["game"])
+        self.clock_sweep_lag = Histogram(
+            "archmage_clock_sweep_lag_seconds", "How late the deadline sweep acted on a due clock deadline",
+            ["game"], buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60))
 
     def prime(self, games) -> None:
         """Create the series whose label values are known up front, at zero, so a rate
         reads 0 rather than 'no data' before the first event."""
         for game in games:
-            for metric in (self.matches_created, self.matches_finished, self.events_published):
+            for metric in (self.matches_created, self.matches_finished, self.events_published, self.ai_takeovers,
+                           self.stand_in_turns, self.stand_in_returns, self.clock_sweep_lag):
                 metric.labels(game)
+            for on_timeout in ("ai", "forfeit"):
+                self.clock_timeouts.labels(game, on_timeout)
         for result in ("hit", "miss", "stale", "rechecked"):
             self.record_cache.labels(result)
         for op in ("act", "rating"):

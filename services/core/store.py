@@ -31,10 +31,11 @@ from services.core.store_contract import Committed
 from shared.eventlog import LoggedEvent
 
 _COMMIT = """
--- KEYS: 1 match hash, 2 event stream, 3 action-id key
+-- KEYS: 1 match hash, 2 event stream, 3 action-id key, 4 (one Redis only) the clock deadlines
 -- ARGV: 1 mode (new|update), 2 expected version ('' = any), 3 expected seq,
 --       4 ttl, 5 action ttl, 6 answer ('' = none), 7 expected log head ('' = any),
---       8 field count, fields..., event count, events...
+--       8 field count, fields..., event count, events...,
+--       then with KEYS[4]: the deadline ('' = none: drop the match's), the match id
 if ARGV[6] ~= '' then
   local prior = redis.call('GET', KEYS[3])
   if prior then return {'replayed', prior} end
@@ -66,6 +67,10 @@ for j = 1, nevents do
              'prev', ARGV[i + 3], 'hash', ARGV[i + 4])
   i = i + 5
 end
+if KEYS[4] then
+  if ARGV[i] == '' then redis.call('ZREM', KEYS[4], ARGV[i + 1])
+  else redis.call('ZADD', KEYS[4], ARGV[i], ARGV[i + 1]) end
+end
 local ttl = tonumber(ARGV[4])
 redis.call('EXPIRE', KEYS[1], ttl)
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ttl) end
@@ -74,7 +79,8 @@ return {'ok', ''}
 """
 
 
-# the mark still has the score the sweeper saw: move it to ARGV[3] (or drop it when '')
+# the mark still has the score the sweeper saw: move it to ARGV[3] (or drop it when '');
+# used on the due AI turns and on the clock deadlines alike
 _CLAIM = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
@@ -83,6 +89,7 @@ return 1
 """
 
 DUE_KEY = "ai:due"  # match id -> when its AI turn fell due (services/core/ai_turns.py)
+DEADLINES_KEY = "clock:due"  # match id -> when its clock must next be looked at (services/core/deadlines.py)
 
 
 def match_key(match_id: str) -> str:
@@ -143,9 +150,12 @@ class RedisMatchStore:
         action_ttl_s: int = 86400,
         ai_due: bool = False,
         expected_head: str | None = None,
+        deadline=...,
     ) -> Committed:
         """Atomically check (action id, version, seq, head), write fields and append events; with
-        `ai_due`, mark the match in DUE_KEY ahead of it (see MatchStore.commit)."""
+        `ai_due`, mark the match in DUE_KEY ahead of it; with a `deadline` (a Unix time, or None to
+        drop it), set the match's clock deadline in DEADLINES_KEY: inside the script on one Redis,
+        around it on a Cluster (see MatchStore.commit)."""
         events = list(events)
         for n, e in enumerate(events, expected_seq + 1):
             if e.seq != n:
@@ -161,12 +171,22 @@ class RedisMatchStore:
         for e in events:
             args += [e.seq, e.type, e.body_json, e.prev_hash, e.hash]
         keys = [match_key(match_id), log_key(match_id), action_key(match_id, action_id or "-")]
+        clocked = deadline is not ...  # the default: a match with no clock
+        if clocked and not self.clustered:  # one Redis: the deadline moves in the commit itself
+            keys.append(DEADLINES_KEY)
+            args += ["" if deadline is None else repr(deadline), match_id]
+        elif clocked and deadline is not None:
+            # a Cluster keeps the deadlines on another slot: an earlier mark, never a later one, goes
+            # ahead of the commit, so no deadline is missed; the sweep moves an early mark on
+            await self.redis.zadd(DEADLINES_KEY, {match_id: deadline}, lt=True)
         if ai_due:
             reply = await self._marked_commit(match_id, keys, args)
         else:
             reply = await self._commit(keys=keys, args=args)
         status, detail = reply[0].decode(), reply[1]
         if status == "ok":
+            if clocked and deadline is None and self.clustered:
+                await self.redis.zrem(DEADLINES_KEY, match_id)  # one left behind is dropped by the sweep
             return Committed(False, answer)
         if status == "replayed":
             return Committed(True, detail.decode())
@@ -233,6 +253,18 @@ class RedisMatchStore:
 
     async def clear_ai_turn(self, match_id: str) -> None:
         await self.redis.zrem(DUE_KEY, match_id)
+
+    # --- clock deadlines ---------------------------------------------------------------
+    async def due_deadlines(self, due_before: float, limit: int) -> list[tuple[str, float]]:
+        due = await self.redis.zrangebyscore(DEADLINES_KEY, "-inf", due_before, start=0, num=limit, withscores=True)
+        return [(raw.decode() if isinstance(raw, bytes) else raw, float(score)) for raw, score in due]
+
+    async def claim_deadline(self, match_id: str, seen: float, then: float | None) -> bool:
+        return bool(await self._claim(keys=[DEADLINES_KEY],
+                                      args=[match_id, repr(seen), "" if then is None else repr(then)]))
+
+    async def deadlines_waiting(self) -> int:
+        return await self.redis.zcard(DEADLINES_KEY)
 
     # --- players' matches, the census, shared secrets ---------------------------------
     async def list_for_players(self, match_id: str, players: Iterable[str], keep: int, ttl_s: int) -> None:

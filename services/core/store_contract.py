@@ -45,7 +45,8 @@ TTLs. Every commit sets the TTL of the record and of its log to the commit's `tt
 match's or, once it is over, the shorter finished TTL): a match lives `ttl_s` after its last
 commit. An action id's answer lives `action_ttl_s`: a retry older than that is applied as a
 new action, which is why a caller that must never apply twice pins `expected_version`.
-The due AI marks carry no TTL: a mark whose match expired is dropped by the sweep. A
+The due AI marks and the clock deadlines carry no TTL: one whose match expired is dropped
+by its sweep. A
 player's list of matches lives as long as a match after its newest entry.
 """
 from __future__ import annotations
@@ -98,6 +99,7 @@ class MatchStore(Protocol):
         action_ttl_s: int = 86400,
         ai_due: bool = False,
         expected_head: str | None = None,
+        deadline=...,
     ) -> Committed:
         """Write `fields` into the record and append `events` to the log, as one atomic step.
 
@@ -128,6 +130,12 @@ class MatchStore(Protocol):
         * `ai_due` marks the match as waiting on an AI seat (see `due_ai_turns`) in the
           same round trip (two on a Redis Cluster), written *ahead* of the commit: a committed AI turn is always
           marked; a mark whose commit failed is a false alarm the sweep drops.
+        * `deadline` (a Unix time, or None; omitted for a match with no clock) sets the match's
+          clock deadline (see `due_deadlines`), or drops it with None. On one Redis it moves in
+          the commit itself, all or nothing with it. On a Redis Cluster the deadlines live on
+          another slot: a deadline earlier than the one kept is written ahead of the commit
+          (never a later one, so no deadline is missed; a mark left early is moved on by the
+          sweep, which reads the record's clock) and a drop follows a commit that held.
         * TTLs: the record and log expire `ttl_s` after this commit; the action's answer
           `action_ttl_s` after it.
         """
@@ -162,6 +170,22 @@ class MatchStore(Protocol):
 
     async def clear_ai_turn(self, match_id: str) -> None:
         """Drop the match's mark, whatever it is (the match is over)."""
+        ...
+
+    # --- clock deadlines (services/core/deadlines.py) ----------------------------------
+    async def due_deadlines(self, due_before: float, limit: int) -> list[tuple[str, float]]:
+        """(match id, deadline) of up to `limit` clock deadlines at or before `due_before` (a
+        Unix time), earliest first. Deadlines come from `commit(deadline=...)`."""
+        ...
+
+    async def claim_deadline(self, match_id: str, seen: float, then: float | None) -> bool:
+        """Move the match's deadline from `seen` to `then` (or drop it, with None), atomically,
+        and only if it is still at `seen`: of many sweepers racing on one deadline, exactly one
+        wins, and a deadline a commit moved meanwhile is left alone."""
+        ...
+
+    async def deadlines_waiting(self) -> int:
+        """How many matches have a clock deadline kept."""
         ...
 
     # --- players' matches, the census, shared secrets -------------------------------

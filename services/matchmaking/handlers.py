@@ -9,6 +9,7 @@ import asyncio
 
 from archmage.matchmaking.v1 import matchmaking_pb2
 
+from services.core import clocks
 from services.core.errors import AlreadyExists, BadRequest, NotFound, Precondition
 from services.core.jsontext import json_object
 from services.core.matches import Matches
@@ -128,11 +129,13 @@ class MatchmakingHandlers:
     async def CreateMatch(self, request, context):
         """The caller plays every human seat (a match with human seats needs a credential)."""
         seats = [(s.kind, s.name) for s in request.seats]
+        control = clocks.from_pb(request.time_control)
         player = await self._player() if any(kind == "human" for kind, _ in seats) else ""
         await self._count("matches", player, context)
         created = await self.matches.create(request.game, request.variant, seats,
                                             parse_options(request.options_json),
-                                            players=[player if kind == "human" else "" for kind, _ in seats])
+                                            players=[player if kind == "human" else "" for kind, _ in seats],
+                                            time_control=control)
         return matchmaking_pb2.CreatedMatch(
             match_id=created.match_id, dice_commitment=created.commitment, version=created.version,
             seat_tokens=[matchmaking_pb2.SeatToken(seat=i, token=t) for i, t in sorted(created.tokens.items())])
@@ -143,9 +146,17 @@ class MatchmakingHandlers:
         player = await self._player()
         out = []
         for rec in await self.matches.matches_of(player, request.limit or 20):
+            mine = [s.index for s in rec.seats if s.player == player]
+            to_act = engine_for(rec.game).actor(rec.state)
+            clock = rec.clock
+            deadline = (clocks.deadline_ms(clock) or 0) if clock is not None and not rec.finished else 0
             out.append(matchmaking_pb2.MyMatch(match_id=rec.match_id, game=rec.game, variant=rec.config.variant,
-                                               status=rec.status, rated=rec.raw.get("rated") == b"1",
-                                               seats=[s.index for s in rec.seats if s.player == player]))
+                                               status=rec.status, rated=rec.raw.get("rated") == b"1", seats=mine,
+                                               to_act=to_act, your_turn=not rec.finished and to_act in mine,
+                                               deadline_ms=deadline))
+        # the matches waiting on the caller first, the soonest deadline first (no clock after every
+        # clock); the rest as they were, newest first (a stable sort keeps that order within each)
+        out.sort(key=lambda m: (not m.your_turn, m.deadline_ms or float("inf")) if m.your_turn else (True, 0))
         return matchmaking_pb2.MyMatches(matches=out)
 
     async def ListGames(self, request, context):

@@ -2,7 +2,8 @@
 
 Tickets of one queue (one game and variant) are grouped into proposals:
 * a proposal has one seat count N the game allows; each ticket wants N or "any";
-* tickets with different invite codes never meet (no code is a code of its own);
+* tickets with different invite codes never meet (no code is a code of its own), nor do
+  tickets with different time controls (services/core/clocks.py; no clock is one of its own);
 * ratings: the oldest ticket anchors the group; another ticket joins if the rating
   gap is within the wider of the two tickets' windows, and a window widens the
   longer its ticket waits: base + per_second * waited;
@@ -28,6 +29,7 @@ class QueuedTicket:
     max_wait_ms: int
     invite: str
     created_ms: int
+    clock: str = ""  # the time control of the match wanted, canonical JSON; "" = no clock
 
     @property
     def size(self) -> int:
@@ -67,7 +69,8 @@ def _gather(anchor: QueuedTicket, later: Iterable[QueuedTicket], taken: set[str]
     for other in later:
         if free == 0:
             break
-        if (other.ticket_id in taken or other.invite != anchor.invite or other.seats not in (0, n)
+        if (other.ticket_id in taken or other.invite != anchor.invite or other.clock != anchor.clock
+                or other.seats not in (0, n)
                 or other.size > free or (ai_only and not other.ai_welcome) or not _fits(anchor, other, now_ms, window)):
             continue
         group.append(other)
@@ -84,11 +87,12 @@ def propose(tickets: list[QueuedTicket], seat_counts: tuple[int, ...], now_ms: i
     (a replica that cannot start AI turns) only players-only matches are proposed.
     With `limit`, the first `limit` of those proposals (by their anchors' age) alone.
 
-    Tickets of different invite codes never meet, so each code's tickets are grouped on
-    their own (a ticket waiting for its own friends costs nothing to the others)."""
-    by_invite: dict[str, list[QueuedTicket]] = {}
+    Tickets of different invite codes or time controls never meet, so each code's (and each
+    clock's) tickets are grouped on their own (a ticket waiting for its own friends costs
+    nothing to the others)."""
+    by_invite: dict[tuple[str, str], list[QueuedTicket]] = {}
     for t in tickets:
-        by_invite.setdefault(t.invite, []).append(t)
+        by_invite.setdefault((t.invite, t.clock), []).append(t)
     if len(by_invite) == 1:
         return _propose(next(iter(by_invite.values())), seat_counts, now_ms, window, ai_fill, limit)
     proposals = [p for group in by_invite.values()

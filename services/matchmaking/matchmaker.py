@@ -16,12 +16,14 @@ a few scripts per batch and the match creations, not round trips per ticket.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
 from dataclasses import dataclass
 from typing import Awaitable, Iterable
 
+from services.core import clocks
 from services.core.errors import unavailable_from
 from services.core.matches import Matches
 from services.matchmaking import metrics as m
@@ -200,8 +202,10 @@ class Matchmaker:
         """The match of a claimed proposal; returns the assignment and the players of each ticket."""
         players = [(t.ticket_id, p) for t in proposal.tickets for p in t.party]
         seats = [("human", p) for _, p in players] + [("ai", f"AI {i + 1}") for i in range(proposal.ai_seats)]
+        clock = proposal.tickets[0].clock  # every ticket of a proposal asked for the same one
         created = await self.matches.create(game, variant, seats, {}, match_id=proposal_id, rated=True,
-                                            players=[p for _, p in players] + [""] * proposal.ai_seats)
+                                            players=[p for _, p in players] + [""] * proposal.ai_seats,
+                                            time_control=clocks.from_dict(json.loads(clock)) if clock else None)
         assignments: dict[str, dict] = {}
         for seat, (ticket_id, player) in enumerate(players):
             a = assignments.setdefault(ticket_id, {"match_id": created.match_id, "seats": [],

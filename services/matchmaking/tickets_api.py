@@ -1,10 +1,13 @@
 """Checks on ticket requests, and tickets as the API shows them."""
 from __future__ import annotations
 
+import json
 import re
 
+from archmage.common.v1 import common_pb2
 from archmage.matchmaking.v1 import matchmaking_pb2
 
+from services.core import clocks
 from services.core.errors import BadRequest, PermissionDenied
 from services.matchmaking.tickets import TicketRecord
 from shared.engine.registry import engine_for, game_names
@@ -43,8 +46,10 @@ def checked_ticket_request(req, player: str) -> dict:
         raise BadRequest(f"max_wait_s must be at most {MAX_WAIT_S}, not {req.max_wait_s}")
     if len(req.invite_code) > 64:
         raise BadRequest("an invite code is at most 64 characters")
+    control = clocks.from_pb(req.time_control)
     return {"game": req.game, "variant": variant, "party": party, "seats": req.seats,
-            "ai_welcome": req.ai_welcome, "max_wait_s": req.max_wait_s, "invite": req.invite_code}
+            "ai_welcome": req.ai_welcome, "max_wait_s": req.max_wait_s, "invite": req.invite_code,
+            "clock": json.dumps(control.to_dict(), sort_keys=True) if control.clocked else ""}
 
 
 def ticket_pb(t: TicketRecord, now_ms: int, viewer: str) -> matchmaking_pb2.Ticket:
@@ -52,6 +57,8 @@ def ticket_pb(t: TicketRecord, now_ms: int, viewer: str) -> matchmaking_pb2.Tick
     msg = matchmaking_pb2.Ticket(ticket_id=t.ticket_id, state=t.state, game=t.game, variant=t.variant,
                                  party=list(t.queued.party), waited_ms=max(0, now_ms - t.created_ms),
                                  accepted=list(t.accepted))
+    if t.queued.clock:
+        msg.time_control.CopyFrom(common_pb2.TimeControl(**json.loads(t.queued.clock)))
     if t.assignment:
         a = t.assignment
         msg.assignment.CopyFrom(matchmaking_pb2.Assignment(

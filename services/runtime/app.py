@@ -50,10 +50,11 @@ class Platform:
         self.quotas = Quotas(settings.redis_url, settings.limits, cluster=settings.redis_cluster)
         self.matchmaker: Matchmaker | None = None
         self._resumer: asyncio.Task | None = None
+        self._clock_sweeper: asyncio.Task | None = None
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
                                finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
                                retries=settings.cas_retries, ratings=self.ratings, ai_key_file=settings.ai_key_file,
-                               cached_matches=settings.match_cache)
+                               cached_matches=settings.match_cache, stand_in_grace_s=settings.stand_in_grace_s)
 
     def bindings(self, names) -> list[tuple]:
         from services.board.handlers import SERVICE as BOARD
@@ -102,7 +103,20 @@ class Platform:
             self.matchmaker.start()
         if "board" in names and self.matches.plays_ai:
             self._resumer = asyncio.create_task(self._resume_stalled_ai(), name="resume-stalled-ai")
+        if "board" in names:
+            self._clock_sweeper = asyncio.create_task(self._sweep_deadlines(), name="sweep-deadlines")
         return mounted
+
+    async def _sweep_deadlines(self) -> None:
+        """Every CLOCK_SWEEP_S, act on the clock deadlines that are due (services/core/deadlines.py).
+        Every board replica sweeps; a claim on each deadline and the timeout's compare-and-set keep
+        one timeout per deadline."""
+        while True:
+            await asyncio.sleep(self.settings.clock_sweep_s)
+            try:
+                await self.matches.sweep_deadlines()
+            except Exception as exc:
+                log.warning("sweeping clock deadlines failed (%s); trying again shortly", exc)
 
     async def _resume_stalled_ai(self) -> None:
         """Every AI_SWEEP_S, queue again the AI turns due for AI_STALL_S with no move. Every
@@ -117,6 +131,8 @@ class Platform:
     async def close(self) -> None:
         if self._resumer is not None:
             self._resumer.cancel()
+        if self._clock_sweeper is not None:
+            self._clock_sweeper.cancel()
         if self.matchmaker is not None:
             await self.matchmaker.stop()
         if self._dice_channel is not None:

@@ -84,6 +84,29 @@ def test_ai_fills_the_rest_after_the_wait_and_the_stream_ends_with_the_assignmen
     assert a.ai_seats == 2 and len(a.seats) == 1 and a.seats[0].seat_token
 
 
+def test_a_ticket_clock_makes_a_clocked_match_and_only_tickets_with_the_same_clock_meet(stub):
+    from archmage.board.v1 import board_pb2, board_pb2_grpc
+    from archmage.common.v1 import common_pb2
+
+    invite = secrets.token_hex(4)
+    blitz = common_pb2.TimeControl(mode="total", total_s=300, on_timeout="ai")
+    a, b, c = players(3)
+    slow = ticket(stub, [a], invite, seats=2, time_control=common_pb2.TimeControl(mode="turn", turn_s=86400))
+    first = ticket(stub, [b], invite, seats=2, time_control=blitz)
+    assert first.time_control == blitz
+    second = ticket(stub, [c], invite, seats=2, time_control=common_pb2.TimeControl(mode="total", total_s=300))
+    # (on_timeout left empty is "ai": the same clock)
+    final = watch_to_end(stub, first.ticket_id)[-1]
+    assert final.assignment.match_id == watch_to_end(stub, second.ticket_id)[-1].assignment.match_id
+    assert stub.GetTicket(mm.TicketRef(ticket_id=slow.ticket_id), metadata=a.meta).state == "queued"
+    view = board_pb2_grpc.BoardStub(_CHANNEL[0]).GetMatch(board_pb2.GetMatchRequest(match_id=final.assignment.match_id))
+    assert view.time_control == blitz and [c.remaining_ms <= 300_000 for c in view.clocks] == [True, True]
+    cancel(stub, slow.ticket_id)
+    with pytest.raises(grpc.RpcError) as err:
+        ticket(stub, players(1), invite, time_control=common_pb2.TimeControl(mode="turn", turn_s=-1))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "time_control.turn_s" in err.value.details()
+
+
 def test_a_party_sits_together(stub):
     invite = secrets.token_hex(4)
     party = players(2)

@@ -82,3 +82,12 @@ def test_the_recovery_bench_counts_lost_and_doubled_against_the_acknowledged_ids
     assert (row["attempts"], row["recovered"], row["median_s"], row["max_s"]) == (4, 3, 2.0, 3.0)
     shown = recovery_table([row])
     assert "worker-killed" in shown and "3.00" in shown
+
+
+def test_the_deadline_bench_times_out_each_waiting_match_once():
+    """bench/deadlines.py at a small size: its figures are not asserted, its count is."""
+    from bench import deadlines
+
+    figures = deadlines.measure(matches_n=60, window_s=1.0)
+    assert figures["matches_waiting"] == figures["timeouts"] == 60
+    assert figures["lag_ms_p50"] <= figures["lag_ms_p99"] <= figures["lag_ms_max"]

@@ -20,8 +20,8 @@ from archmage.matchmaking.v1 import matchmaking_pb2_grpc
 from redis.cluster import key_slot
 
 from services.core.ai_turns import AiTurns
-from services.core.errors import NotFound
-from services.core.store import DUE_KEY, RedisMatchStore, match_key
+from services.core.errors import Conflict, NotFound
+from services.core.store import DEADLINES_KEY, DUE_KEY, RedisMatchStore, match_key
 from services.matchmaking.tickets import tag
 from services.players.credentials import revoked_key
 from tests.support.redis_cluster import RedisCluster
@@ -134,6 +134,35 @@ def test_the_store_scripts_stay_in_one_slot_and_the_ai_mark_rides_along(cluster)
             # the sweep's claim script on the due set: a mark whose match is gone is dropped
             assert await AiTurns(store).sweep(gone, stall_s=0) == 0
             assert await store.redis.zscore(DUE_KEY, match_id) is None
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_clock_deadline_on_a_cluster_is_never_later_than_the_record_says(cluster):
+    """The deadlines live on another slot than the match: a commit writes an earlier deadline ahead
+    of itself and never a later one (the sweep moves an early one on), and drops it after a
+    commit that holds."""
+    async def scenario():
+        store = RedisMatchStore.from_url(cluster.url, cluster=True)
+        try:
+            match_id = uuid.uuid4().hex[:16]
+            await store.commit(match_id, new=True, expected_version=None, expected_seq=0, fields={"v": 1, "seq": 0},
+                               events=[], ttl_s=60, deadline=1000.0)
+            await store.commit(match_id, expected_version=1, expected_seq=0, fields={"v": 2}, events=[], ttl_s=60,
+                               deadline=2000.0)
+            assert await store.redis.zscore(DEADLINES_KEY, match_id) == 1000.0  # early: the sweep moves it on
+            await store.commit(match_id, expected_version=2, expected_seq=0, fields={"v": 3}, events=[], ttl_s=60,
+                               deadline=500.0)
+            assert await store.redis.zscore(DEADLINES_KEY, match_id) == 500.0
+            with pytest.raises(Conflict):
+                await store.commit(match_id, expected_version=2, expected_seq=0, fields={"v": 4}, events=[],
+                                   ttl_s=60, deadline=None)
+            assert await store.redis.zscore(DEADLINES_KEY, match_id) == 500.0  # a refused commit drops nothing
+            await store.commit(match_id, expected_version=3, expected_seq=0, fields={"v": 4}, events=[], ttl_s=60,
+                               deadline=None)
+            assert await store.redis.zscore(DEADLINES_KEY, match_id) is None
         finally:
             await store.close()
 

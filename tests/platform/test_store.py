@@ -127,3 +127,35 @@ def test_missing_match_is_not_found(redis_url):
             await store.close()
 
     asyncio.run(run())
+
+
+def test_a_clock_deadline_moves_with_its_commit_and_never_without_it(own_redis):
+    """On one Redis the deadline is written by the commit script itself: a refused commit leaves
+    it as it was, a commit that holds sets it (later or earlier) or drops it."""
+    from services.core.store import DEADLINES_KEY
+
+    async def scenario():
+        store = RedisMatchStore.from_url(own_redis)
+        try:
+            mid = await _new(store)
+            score = lambda: store.redis.zscore(DEADLINES_KEY, mid)  # noqa: E731
+            await store.commit(mid, expected_version=1, expected_seq=1, ttl_s=60, events=[], fields={"v": 2},
+                               deadline=2000.5)
+            assert await score() == 2000.5
+            with pytest.raises(Conflict):
+                await store.commit(mid, expected_version=1, expected_seq=1, ttl_s=60, events=[], fields={"v": 3},
+                                   deadline=None)
+            assert await score() == 2000.5
+            await store.commit(mid, expected_version=2, expected_seq=1, ttl_s=60, events=[], fields={"v": 3},
+                               deadline=1500.0)
+            assert await score() == 1500.0 and await store.due_deadlines(1600, 10) == [(mid, 1500.0)]
+            assert await store.claim_deadline(mid, 1500.0, 1505.0) and not await store.claim_deadline(mid, 1500.0, 9.0)
+            await store.commit(mid, expected_version=3, expected_seq=1, ttl_s=60, events=[], fields={"v": 4})
+            assert await score() == 1505.0  # a commit with no clock leaves the deadline alone
+            await store.commit(mid, expected_version=4, expected_seq=1, ttl_s=60, events=[], fields={"v": 5},
+                               deadline=None)
+            assert await score() is None and await store.deadlines_waiting() == 0
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
