@@ -213,6 +213,15 @@ class Seat:
                     raise
                 time.sleep(0.2 * 2 ** attempt)
 
+    def resign(self, action_id: str = "", expected_version: int = 0):
+        """Resign this seat (Board.Resign), with an idempotency key as `act` has: sent again, it is
+        a replay. Returns the ActResponse."""
+        from archmage.board.v1 import board_pb2
+
+        request = board_pb2.ResignRequest(match_id=self.match_id, action_id=action_id or str(uuid.uuid4()),
+                                          expected_version=expected_version)
+        return self.client.board.Resign(request, metadata=self.meta, timeout=self.client.timeout)
+
     def query(self, query: dict) -> dict:
         """Board.Query: a read-only question about the board (queries.json / answers.json)."""
         from archmage.board.v1 import board_pb2

@@ -154,15 +154,12 @@ def act_on(seat, body: dict) -> dict:
 
 @guarded
 async def resign(request: Request):
-    from archmage.board.v1 import board_pb2
-
     session = session_of(request)
     match_id = need_match_id(request.path_params["match_id"])
     body = await body_of(request)
     seat = seat_for(request, session, match_id)
-    action_id = body.get("action_id") or str(uuid.uuid4())
-    request_pb = board_pb2.ResignRequest(match_id=match_id, action_id=str(action_id)[:100])
-    reply = await call(lambda: seat.client.board.Resign(request_pb, metadata=seat.meta, timeout=seat.client.timeout))
+    action_id = str(body.get("action_id") or uuid.uuid4())[:100]
+    reply = await call(lambda: seat.resign(action_id))
     return JSONResponse({"version": reply.version, "replayed": reply.replayed})
 
 
