@@ -108,7 +108,7 @@ def cmd_play(args) -> int:
     if not args.game:
         raise SystemExit("which game? archmage play GAME (see archmage --help for the games)")
     if not args.campaign:
-        play_match(stubs, args.game, args.variant or "", args.ai, args.options or "")
+        play_match(stubs, args.game, args.variant or "", args.ai, args.options or "", time_control(args.clock))
         return 0
     # a campaign: its games in order, each carrying the record the last one returned
     record = None
@@ -124,17 +124,60 @@ def cmd_play(args) -> int:
         print(f"on to game {record['game']} of the campaign")
 
 
-def play_match(stubs, game: str, variant: str, ai: int, options_json: str) -> dict | None:
-    """Create a match with the player in seat 0 and `ai` AI seats, and play it to the end.
-    Returns the outcome, or None if the player left."""
+def play_match(stubs, game: str, variant: str, ai: int, options_json: str, clock=None) -> dict | None:
+    """Create a match with the player in seat 0 and `ai` AI seats (and `clock`, a TimeControl, if
+    any), and play it to the end. Returns the outcome, or None if the player left."""
     from archmage.matchmaking.v1 import matchmaking_pb2
 
     seats = [matchmaking_pb2.SeatSpec(kind="human", name="you")] + [
         matchmaking_pb2.SeatSpec(kind="ai", name=f"AI {i + 1}") for i in range(ai)]
     created = stubs[2].CreateMatch(matchmaking_pb2.CreateMatchRequest(
-        game=game, variant=variant, seats=seats, options_json=options_json))
+        game=game, variant=variant, seats=seats, options_json=options_json, time_control=clock))
     print(f"match {created.match_id} created; dice commitment {created.dice_commitment[:16]}...")
     return play_seat(stubs, created.match_id, created.seat_tokens[0].token, [s.name for s in seats])
+
+
+def time_control(text: str):
+    """`--clock`: "" (none), "turn:S" or "turn:S+BANK" (seconds a turn, then a bank), "total:S";
+    ",forfeit" at the end forfeits on timeout instead of a stand-in AI. The platform checks the values."""
+    from archmage.common.v1 import common_pb2
+
+    if not text:
+        return None
+    spec, _, after = text.partition(",")
+    mode, _, amount = spec.partition(":")
+    try:
+        if mode == "turn":
+            turn, _, bank = amount.partition("+")
+            clock = common_pb2.TimeControl(mode="turn", turn_s=float(turn), bank_s=float(bank or 0))
+        elif mode == "total":
+            clock = common_pb2.TimeControl(mode="total", total_s=float(amount))
+        else:
+            raise ValueError(mode)
+    except ValueError:
+        raise SystemExit(f"--clock {text!r}: write turn:SECONDS[+BANK] or total:SECONDS, "
+                         "then ,forfeit if wanted") from None
+    if after not in ("", "forfeit", "ai"):
+        raise SystemExit(f"--clock {text!r}: after the comma, forfeit or ai")
+    clock.on_timeout = after or "ai"
+    return clock
+
+
+def clock_line(view, me: int) -> str | None:
+    """Each seat's time as the view shows it (None for a match without a clock)."""
+    if view.time_control.mode in ("", "none") or not view.clocks:
+        return None
+
+    def shown(ms: int) -> str:
+        s = max(0, ms) // 1000
+        return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+    parts = []
+    for c in view.clocks:
+        who = "you" if c.seat == me else f"seat {c.seat}"
+        state = " (AI plays it: out of time)" if c.stand_in else " (running)" if c.running else ""
+        parts.append(f"{who} {shown(c.remaining_ms)}{state}")
+    return "clocks: " + " · ".join(parts)
 
 
 def seat_of(token: str) -> int:
@@ -176,6 +219,9 @@ def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) 
                 _wait_for_change(board, match_id, seen, meta)
                 continue
             screen.draw(shown, me)
+            clocks = clock_line(view, me)
+            if clocks:
+                print(clocks)
             version, actions = all_legal_actions(board, match_id, meta)
             ask = _asker(board, match_id, meta)
             picked = choose(choices(render, shown, me, actions, ask), Prompt(render, shown, me, screen))
@@ -362,6 +408,8 @@ def add_commands(sub) -> None:
     p.add_argument("--ai", type=int, default=1, help="how many AI opponents")
     p.add_argument("--variant", "--scenario", dest="variant", default="")
     p.add_argument("--options", default="", help="game options as a JSON object")
+    p.add_argument("--clock", default="", help="a clock: turn:SECONDS[+BANK] or total:SECONDS, then ,forfeit to "
+                                               "forfeit on timeout (default: an AI plays your seat until you act)")
     p.add_argument("--campaign", action="store_true",
                    help="play a campaign: its games in order, the record carried from each to the next")
     p.set_defaults(run=cmd_play)
