@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Awaitable, Iterable
 
-from services.core import clocks
+from services.core import clocks, loops
 from services.core.errors import unavailable_from
 from services.core.matches import Matches
 from services.matchmaking import metrics as m
@@ -56,26 +56,24 @@ class Matchmaker:
         self.settings = settings
         self.owner = secrets.token_hex(6)
         self._task: asyncio.Task | None = None
+        self._stopping = False
         self._more = False  # the last cycle left proposals for the next
         self._match_s = 0.0  # seconds per match created, lately (a moving average)
         self._deadline = 0  # the deadline of the claims being seated
 
     def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.create_task(self._run(), name="matchmaker")
 
     async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        self._stopping = True
+        await loops.stop(self._task)
 
     BACKOFF_CAP_S = 2.0
 
     async def _run(self) -> None:
         failures = 0
-        while True:
+        while not self._stopping:
             try:
                 await self.cycle()
                 failures = 0

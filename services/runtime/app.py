@@ -7,6 +7,7 @@ import logging
 
 from prometheus_client import start_http_server
 
+from services.core import loops
 from services.core.config import Settings
 from services.core.dice_sessions import DiceSessions
 from services.core.dicesource import InProcessDice, RemoteDice
@@ -51,6 +52,7 @@ class Platform:
         self.matchmaker: Matchmaker | None = None
         self._resumer: asyncio.Task | None = None
         self._clock_sweeper: asyncio.Task | None = None
+        self._closing = False  # close() has begun: the sweeps end after their pass
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
                                finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
                                retries=settings.cas_retries, ratings=self.ratings, ai_key_file=settings.ai_key_file,
@@ -111,7 +113,7 @@ class Platform:
         """Every CLOCK_SWEEP_S, act on the clock deadlines that are due (services/core/deadlines.py).
         Every board replica sweeps; a claim on each deadline and the timeout's compare-and-set keep
         one timeout per deadline."""
-        while True:
+        while not self._closing:
             await asyncio.sleep(self.settings.clock_sweep_s)
             try:
                 await self.matches.sweep_deadlines()
@@ -121,7 +123,7 @@ class Platform:
     async def _resume_stalled_ai(self) -> None:
         """Every AI_SWEEP_S, queue again the AI turns due for AI_STALL_S with no move. Every
         board replica sweeps; a claim on each mark keeps one re-queue per stall."""
-        while True:
+        while not self._closing:
             await asyncio.sleep(self.settings.ai_sweep_s)
             try:
                 await self.matches.sweep_stalled_ai(self.settings.ai_stall_s)
@@ -129,10 +131,9 @@ class Platform:
                 log.warning("sweeping stalled AI turns failed (%s); trying again shortly", exc)
 
     async def close(self) -> None:
-        if self._resumer is not None:
-            self._resumer.cancel()
-        if self._clock_sweeper is not None:
-            self._clock_sweeper.cancel()
+        self._closing = True
+        await loops.stop(self._resumer)
+        await loops.stop(self._clock_sweeper)
         if self.matchmaker is not None:
             await self.matchmaker.stop()
         if self._dice_channel is not None:
