@@ -45,7 +45,8 @@ from pathlib import Path
 
 import grpc
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.stats import publish
+
 RESULTS = Path(__file__).with_name("recovery.json")
 TRANSIENT = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED}
 
@@ -614,14 +615,7 @@ def main(argv: list[str] | None = None) -> dict:
             row = _row(name, "failed", [None] * args.attempts, recovered=0, note=f"failed: {exc!r}"[:300])
         row["bench_seconds"] = round(time.monotonic() - began, 1)
         rows.append(row)
-    meta = {"cores": os.cpu_count(), "attempts": args.attempts, "bench_seconds": round(time.monotonic() - started, 1),
-            "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    results = {"faults": rows, "meta": meta}
-    RESULTS.write_text(json.dumps(results, indent=2, default=str) + "\n")
-    print()
-    print(table(rows))
-    print(f"\nwritten to {RESULTS.relative_to(ROOT)} in {meta['bench_seconds']}s", flush=True)
-    return results
+    return publish(RESULTS, {"faults": rows}, table(rows), started, attempts=args.attempts)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ import time
 from pathlib import Path
 
 from bench.split import SplitPlatform
+from bench.stats import publish
 from services.runtime.launcher import free_port, wait_healthy
 from tests.support.processes import Child
 
@@ -294,17 +295,9 @@ def main(argv: list[str] | None = None) -> dict:
 
         figures.update(matchmaking_bench.main())
 
-    meta = {"cores": os.cpu_count(), "python": platform.python_version(), "inflight": INFLIGHT,
-            "dice_modes": ["inprocess", "service"], "seconds_per_load": args.seconds, "ai_seconds": args.ai_seconds,
-            "bench_seconds": round(time.monotonic() - started, 1),
-            "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     results = {k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}
-    results["meta"] = meta
-    RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    print()
-    print(table(figures))
-    print(f"\nwritten to {RESULTS.relative_to(ROOT)} in {meta['bench_seconds']}s", flush=True)
-    return results
+    return publish(RESULTS, results, table(figures), started, python=platform.python_version(), inflight=INFLIGHT,
+                   dice_modes=["inprocess", "service"], seconds_per_load=args.seconds, ai_seconds=args.ai_seconds)
 
 
 if __name__ == "__main__":
