@@ -103,9 +103,7 @@ def test_a_seat_out_of_time_is_played_by_ai_until_its_player_acts_again(own_redi
 
 
 def test_a_seat_out_of_time_forfeits_when_the_match_says_so(own_redis):
-    server = ServerThread(own_redis, clock_sweep_s=0.05)
-    server.start()
-    try:
+    with ServerThread(own_redis, clock_sweep_s=0.05) as server:
         channel = signed_in(grpc.insecure_channel(server.address))
         m, (zero, one) = _create(channel, common_pb2.TimeControl(mode="total", total_s=1, on_timeout="forfeit"))
         wait_for(lambda: zero.view().status == "finished", timeout=20, what="seat 0 to forfeit")
@@ -117,14 +115,10 @@ def test_a_seat_out_of_time_forfeits_when_the_match_says_so(own_redis):
         assert json.loads(zero.view().outcome_json)["winners"] == [1]
         assert server.run(server.platform.redis.zscore(DEADLINES_KEY, m.match_id)) is None
         _verified(channel, m.match_id, events)
-    finally:
-        server.stop()
 
 
 def test_sweepers_racing_and_one_that_died_mid_sweep_act_on_each_deadline_once(own_redis):
-    server = ServerThread(own_redis, clock_sweep_s=3600)  # the test sweeps by hand
-    server.start()
-    try:
+    with ServerThread(own_redis, clock_sweep_s=3600) as server:  # the test sweeps by hand
         channel = signed_in(grpc.insecure_channel(server.address))
         races = [_create(channel, common_pb2.TimeControl(mode="turn", turn_s=1))[0] for _ in range(3)]
         matches, store = server.platform.matches, server.platform.store
@@ -146,8 +140,6 @@ def test_sweepers_racing_and_one_that_died_mid_sweep_act_on_each_deadline_once(o
         server.run(many_sweepers_at(matches, later + 7))
         assert _types(server, m.match_id).count("timed_out") == 1
         assert zero.view().status == "finished"
-    finally:
-        server.stop()
 
 
 async def many_sweepers_at(matches, now):
@@ -172,9 +164,7 @@ def test_a_clock_that_cannot_be_played_is_refused(channel, control, field):
 
 
 def test_my_matches_waiting_on_me_come_first_soonest_deadline_first(own_redis):
-    server = ServerThread(own_redis, clock_sweep_s=3600)
-    server.start()
-    try:
+    with ServerThread(own_redis, clock_sweep_s=3600) as server:
         channel = signed_in(grpc.insecure_channel(server.address))
         slow, _ = _create(channel, common_pb2.TimeControl(mode="turn", turn_s=600))
         unclocked, _ = _create(channel, common_pb2.TimeControl())
@@ -186,14 +176,10 @@ def test_my_matches_waiting_on_me_come_first_soonest_deadline_first(own_redis):
         assert [x.match_id for x in mine] == [soon.match_id, slow.match_id, unclocked.match_id, theirs.match_id]
         assert [x.your_turn for x in mine] == [True, True, True, False]
         assert mine[0].deadline_ms < mine[1].deadline_ms and mine[2].deadline_ms == 0
-    finally:
-        server.stop()
 
 
 def test_in_a_three_seat_tower_match_forfeits_go_on_until_one_seat_is_left(own_redis):
-    server = ServerThread(own_redis, clock_sweep_s=0.05)
-    server.start()
-    try:
+    with ServerThread(own_redis, clock_sweep_s=0.05) as server:
         channel = signed_in(grpc.insecure_channel(server.address))
         mm = matchmaking_pb2_grpc.MatchmakingStub(channel)
         m = mm.CreateMatch(matchmaking_pb2.CreateMatchRequest(
@@ -214,5 +200,3 @@ def test_in_a_three_seat_tower_match_forfeits_go_on_until_one_seat_is_left(own_r
         outcome = json.loads(seat.view().outcome_json)
         assert outcome["winners"] == [({0, 1, 2} - set(gone)).pop()] and outcome["resigned"] == gone
         _verified(channel, m.match_id, events)
-    finally:
-        server.stop()

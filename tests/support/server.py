@@ -45,6 +45,13 @@ class ServerThread:
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
 
+    def __enter__(self) -> "ServerThread":
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
     def stop(self) -> None:
         async def down():
             await self.mounted.stop(0.5)
