@@ -6,8 +6,8 @@ import random
 import time
 
 from bench.stats import percentiles
-from shared.engine import CHANCE, TERMINAL, MatchConfig
-from shared.engine.playout import sample_chance
+from shared.engine import MatchConfig
+from shared.engine.playout import random_playout
 from shared.engine.registry import engine_for, policy_for
 
 GAMES = [("tower", MatchConfig(4)), ("incantris", MatchConfig(4, "battle-royale")),
@@ -15,22 +15,19 @@ GAMES = [("tower", MatchConfig(4)), ("incantris", MatchConfig(4, "battle-royale"
 
 
 def policy_call_times(game: str, config: MatchConfig, seed: int = 1, max_steps: int = 20_000) -> list[float]:
+    """Seconds per policy call over one match every seat of which the policy plays."""
     engine, policy = engine_for(game), policy_for(game)
     rng = random.Random(seed)
-    state = engine.setup(config)
     times = []
-    for _ in range(max_steps):
-        who = engine.actor(state)
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            state, _ = engine.apply_chance(state, sample_chance(engine.chance_request(state), rng))
-            continue
-        legal, view = engine.legal_actions(state, who), engine.view(state, who)
+
+    def timed(state, who: int, legal: list[dict]) -> dict:
+        view = engine.view(state, who)
         start = time.perf_counter()
         action = policy(view, who, legal, rng)
         times.append(time.perf_counter() - start)
-        state, _ = engine.apply(state, who, action)
+        return action
+
+    random_playout(engine, config, rng, max_steps, choose=timed)
     return times
 
 

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 from services.cli import choosing
 from services.cli.choosing import Choice, Prompt, Screen, choices, choose
-from shared.engine.contract import CHANCE, TERMINAL, MatchConfig
-from shared.engine.playout import sample_chance
+from shared.engine.contract import MatchConfig
+from shared.engine.playout import random_playout
 from shared.engine.registry import engine_for
 from shared.incantris import render as incantris_render
 from shared.tower import render as tower_render
@@ -69,22 +69,24 @@ def test_only_the_changed_lines_are_drawn_again(capsys):
     assert capsys.readouterr().out.count("\n") == 5
 
 
-def _play_until(game: str, wanted, seats: int = 2, seed: int = 1, steps: int = 3000):
-    """A random game's first state where `wanted(state, seat, legal)` holds."""
-    engine = engine_for(game)
-    rng = random.Random(seed)
-    state = engine.setup(MatchConfig(seats=seats))
-    for _ in range(steps):
-        who = engine.actor(state)
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            state, _ = engine.apply_chance(state, sample_chance(engine.chance_request(state), rng))
-            continue
-        legal = engine.legal_actions(state, who)
+class _Found(Exception):
+    """The position a random game reached that a test wants (raised out of the playout)."""
+
+
+def _play_until(game: str, wanted, seats: int = 2, seed: int = 1, steps: int = 3000, policy=None):
+    """The first state of a game where `wanted(state, seat, legal)` holds: played at random, or
+    by `policy(view, seat, legal, rng)` on each seat's own view."""
+    engine, rng = engine_for(game), random.Random(seed)
+
+    def stop_there(state, who: int, legal: list[dict]) -> dict:
         if wanted(state, who, legal):
-            return engine, state, who, legal
-        state, _ = engine.apply(state, who, rng.choice(legal))
+            raise _Found(engine, state, who, legal)
+        return policy(engine.view(state, who), who, legal, rng) if policy else rng.choice(legal)
+
+    try:
+        random_playout(engine, MatchConfig(seats=seats), rng, steps, choose=stop_there)
+    except _Found as found:
+        return found.args
     raise AssertionError(f"no such position in {steps} steps")
 
 
@@ -145,20 +147,12 @@ def test_wizards_help_names_the_encounter_and_the_spell_with_the_seats_own_spell
     from shared.wizards import render as wizards_render
     from shared.wizards.policy import choose as policy
 
-    engine = engine_for("wizards")
-    rng = random.Random(5)
-    state = engine.setup(MatchConfig(seats=2))
-    for _ in range(20000):
-        who = engine.actor(state)
-        assert who != TERMINAL, "no encounter spell offered in this game"
-        if who == CHANCE:
-            state, _ = engine.apply_chance(state, sample_chance(engine.chance_request(state), rng))
-            continue
-        legal = engine.legal_actions(state, who)
-        view = engine.view(state, who)
-        if view["step"] == "resolve" and any(a["kind"] == "encounter_spell" for a in legal):
-            break
-        state, _ = engine.apply(state, who, policy(view, who, legal, rng))
+    def spell_offered(state, who, legal):
+        return engine_for("wizards").view(state, who)["step"] == "resolve" and \
+            any(a["kind"] == "encounter_spell" for a in legal)
+
+    engine, state, who, legal = _play_until("wizards", spell_offered, seed=5, steps=20000, policy=policy)
+    view = engine.view(state, who)
     text = wizards_render.help_text(view, who, legal)
     item = view["pending"][-1]
     assert f"Now: {item['do'].replace('_', ' ')}" in text
