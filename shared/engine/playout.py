@@ -27,9 +27,13 @@ def random_playout(
     max_steps: int = 20_000,
     choose: Callable[[Any, int, list[dict]], dict] | None = None,
     on_state: Callable[[Any], None] | None = None,
+    on_step: Callable[[Any, list[dict]], None] | None = None,
+    start: Any = None,
 ) -> tuple[Any, list[Step]]:
-    """Play from set-up until TERMINAL (or max_steps), returning the state and the log."""
-    state = engine.setup(config)
+    """Play from set-up (or from `start`) until TERMINAL (or max_steps), returning the state and
+    the log. `on_state(state)` sees every state before its step, `on_step(state, events)` the
+    state a step was applied to and the events it wrote."""
+    state = engine.setup(config) if start is None else start
     log: list[Step] = []
     for _ in range(max_steps):
         if on_state:
@@ -41,15 +45,18 @@ def random_playout(
             request = engine.chance_request(state)
             assert request is not None, "a CHANCE state names its dice"
             outcome = sample_chance(request, rng)
-            state, _ = engine.apply_chance(state, outcome)
+            new, events = engine.apply_chance(state, outcome)
             log.append(("chance", outcome))
-            continue
-        actions = engine.legal_actions(state, who)
-        if not actions:
-            raise AssertionError(f"seat {who} must act but has no legal action")
-        action = choose(state, who, actions) if choose else rng.choice(actions)
-        state, _ = engine.apply(state, who, action)
-        log.append(("act", who, action))
+        else:
+            actions = engine.legal_actions(state, who)
+            if not actions:
+                raise AssertionError(f"seat {who} must act but has no legal action")
+            action = choose(state, who, actions) if choose else rng.choice(actions)
+            new, events = engine.apply(state, who, action)
+            log.append(("act", who, action))
+        if on_step:
+            on_step(state, events)
+        state = new
     return state, log
 
 

@@ -43,7 +43,7 @@ from shared.engine import (
     NotYourTurn,
     WrongChanceOutcome,
 )
-from shared.engine.playout import policy_playout, replay, sample_chance
+from shared.engine.playout import policy_playout, random_playout, replay, sample_chance
 from shared.engine.registry import engine_for, game_names, policy_for
 
 GAMES = game_names()
@@ -175,26 +175,17 @@ class Checker:
 
     def play(self, max_steps: int):
         """Random legal play from set-up, every state checked: the state it stops in and the log."""
-        e, rng = self.engine, self.rng
-        state, log = e.setup(self.config), []
-        for _ in range(max_steps):
+        e, before = self.engine, {}
+
+        def on_state(state) -> None:
             self.state(state)
-            who = e.actor(state)
-            if who == TERMINAL:
-                break
-            data = e.encode(state)
-            if who == CHANCE:
-                outcome = sample_chance(e.chance_request(state), rng)
-                new, events = e.apply_chance(state, outcome)
-                log.append(("chance", outcome))
-            else:
-                action = rng.choice(e.legal_actions(state, who))
-                new, events = e.apply(state, who, action)
-                log.append(("act", who, action))
-            assert e.encode(state) == data, f"step {len(log)} changed the state it was given"
+            before["data"] = e.encode(state)
+
+        def on_step(state, events) -> None:
+            assert e.encode(state) == before["data"], "a step changed the state it was given"
             self.events(events)
-            state = new
-        return state, log
+
+        return random_playout(e, self.config, self.rng, max_steps, on_state=on_state, on_step=on_step)
 
     def ended(self, final, log) -> None:
         e = self.engine

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.engine import CHANCE, TERMINAL
-from shared.engine.playout import sample_chance
+from shared.engine import TERMINAL
+from shared.engine.playout import random_playout
 from shared.wizards.pack import pack
 from shared.wizards.state import WizardsState
 from tests.wizards.scenario import ENGINE
@@ -66,23 +66,8 @@ def check_state(state: WizardsState, rng: random.Random) -> None:
 def play_from(start, rng: random.Random, steps: int, on_events=None):
     """Random legal play from `start` (not set-up), every state checked (check_state): the state it ends
     in (TERMINAL, or after `steps`), and its log, which `replay_from` runs again."""
-    s, log = start, []
-    for _ in range(steps):
-        check_state(s, rng)
-        who = ENGINE.actor(s)
-        if who == TERMINAL:
-            break
-        if who == CHANCE:
-            faces = sample_chance(ENGINE.chance_request(s), rng)
-            s, events = ENGINE.apply_chance(s, faces)
-            log.append(("chance", faces))
-        else:
-            action = rng.choice(ENGINE.legal_actions(s, who))
-            s, events = ENGINE.apply(s, who, action)
-            log.append(("act", who, action))
-        if on_events:
-            on_events(events)
-    return s, log
+    return random_playout(ENGINE, None, rng, steps, on_state=lambda s: check_state(s, rng), start=start,
+                          on_step=(lambda _, events: on_events(events)) if on_events else None)
 
 
 def replay_from(start, log):
