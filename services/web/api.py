@@ -6,7 +6,7 @@ with 401 and a message), checks the request, then makes one call to the platform
     GET  /api/games                         the games, their seats and variants
     GET  /api/matches                       my matches (ListMyMatches), each saying if it can be rejoined here
     POST /api/matches                       {"game", "variant", "ai"}: a match against AI, you in seat 0
-    POST /api/matches/{match_id}/act        {"index", "version", "action_id"}: one of the offered actions
+    POST /api/matches/{match_id}/act        {"action", "service", "version", "action_id"}: an offered action
     POST /api/matches/{match_id}/resign     {"action_id"}: resign your seat
     GET  /api/realm/tower                   the Wizard's Realm: territories, rings, rivers, bridges (public content)
 
@@ -22,8 +22,9 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from services.client import Action, Seat
 from services.web import metrics
-from services.web.platform import Refused, call, match_state, need_match_id
+from services.web.platform import Refused, call, need_match_id
 from services.web.sessions import COOKIE, BadSession, Session
 
 AI_SEATS = range(1, 6)
@@ -123,42 +124,34 @@ def seat_for(request: Request, session: Session, match_id: str):
     return request.app.state.platform.seat(session.token, match_id, token)
 
 
-@guarded
-async def act(request: Request):
+async def seated(request: Request) -> tuple[Seat, dict, str]:
+    """What acting and resigning read alike: the player's seat in the match, the request's body,
+    and its idempotency key (`action_id`, a fresh one when the page sends none)."""
     session = session_of(request)
     match_id = need_match_id(request.path_params["match_id"])
     body = await body_of(request)
-    seat = seat_for(request, session, match_id)
-    return JSONResponse(await call(act_on, seat, body))
-
-
-def act_on(seat, body: dict) -> dict:
-    """Take the offered action `index` of the legal actions at `version` (as listed now): a
-    stale page (the match moved on) is refused with 409 rather than acting on another list."""
-    index, version, action_id = body.get("index"), body.get("version"), body.get("action_id") or str(uuid.uuid4())
-    if not isinstance(index, int) or isinstance(index, bool) or not isinstance(version, int):
-        raise Refused(400, "an action is {'index': n, 'version': v} from the offered list")
+    action_id = body.get("action_id") or str(uuid.uuid4())
     if not isinstance(action_id, str) or len(action_id) > 100:
         raise Refused(400, "'action_id' is a string of at most 100 characters")
-    state = match_state(seat)
-    if state["status"] != "active":
-        raise Refused(409, "this match is over: nothing more can be played")
-    if state["version"] != version:
-        raise Refused(409, "the match has moved on since your page listed its actions: pick again")
-    if not 0 <= index < len(seat.offered):
-        raise Refused(409, "it is not your move now" if not seat.offered else
-                      f"there is no action {index}: {len(seat.offered)} are offered")
-    reply = seat.act(seat.offered[index], action_id=action_id, expected_version=version)
-    return {"version": reply.version, "replayed": reply.replayed, "events": len(reply.events)}
+    return seat_for(request, session, match_id), body, action_id
+
+
+@guarded
+async def act(request: Request):
+    seat, body, action_id = await seated(request)
+    action, service, version = body.get("action"), body.get("service", "board"), body.get("version")
+    if not isinstance(action, dict) or service not in ("board", "combat") or \
+            not isinstance(version, int) or isinstance(version, bool):
+        raise Refused(400, "an action is {'action': {...}, 'service': 'board' or 'combat', 'version': v}, "
+                           "as the page was offered it")
+    # the platform rules on it: a stale version is refused (409), a repeated action_id is a replay
+    reply = await call(lambda: seat.act(Action(action, "", service), action_id=action_id, expected_version=version))
+    return JSONResponse({"version": reply.version, "replayed": reply.replayed, "events": len(reply.events)})
 
 
 @guarded
 async def resign(request: Request):
-    session = session_of(request)
-    match_id = need_match_id(request.path_params["match_id"])
-    body = await body_of(request)
-    seat = seat_for(request, session, match_id)
-    action_id = str(body.get("action_id") or uuid.uuid4())[:100]
+    seat, _, action_id = await seated(request)
     reply = await call(lambda: seat.resign(action_id))
     return JSONResponse({"version": reply.version, "replayed": reply.replayed})
 

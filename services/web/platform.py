@@ -119,9 +119,8 @@ def match_state(seat: Seat) -> dict:
     if seat.token and match.status == "active":
         actions = seat.legal_actions()
         state["version"] = seat.version
-        state["actions"] = [{"index": i, "label": a.label, "kind": a.kind, "action": a.action}
+        state["actions"] = [{"index": i, "label": a.label, "kind": a.kind, "action": a.action, "service": a.service}
                             for i, a in enumerate(actions)]
-        seat.offered = actions
     return state
 
 

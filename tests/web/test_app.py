@@ -67,9 +67,9 @@ def test_a_started_match_is_listed_and_its_page_gets_the_seats_view(owner):
 
 
 def test_a_bad_match_id_is_named_and_refused(owner):
-    for bad in ("0000000000000000", "no such match"):
-        reply = owner.post(f"/api/matches/{bad}/act", json={"index": 0, "version": 1})
-        assert reply.status_code in (403, 404) and bad[:10] in reply.json()["error"]
+    for bad, status in (("0000000000000000", 403), ("no such match", 404)):  # no seat of ours; not an id
+        reply = owner.post(f"/api/matches/{bad}/act", json={"action": {"kind": "pass"}, "version": 1})
+        assert reply.status_code == status and bad[:10] in reply.json()["error"]
         with owner.websocket_connect(f"/ws/matches/{bad}") as ws:
             message = ws.receive_json()
             assert message["type"] == "error" and message["status"] == 404, message
@@ -81,7 +81,7 @@ def test_a_player_without_the_seat_may_watch_but_not_act_and_nothing_changes(app
     stranger = guest(app)
     watching = first_state(stranger, owner.match_id)
     assert watching["seat"] is None and watching["actions"] == [] and watching["view"]["you"] is None
-    for path, body in (("act", {"index": 0, "version": before["version"]}), ("resign", {})):
+    for path, body in (("act", {"action": {"kind": "pass"}, "version": before["version"]}), ("resign", {})):
         reply = stranger.post(f"/api/matches/{owner.match_id}/{path}", json=body)
         assert reply.status_code == 403
         assert reply.json()["error"] == (f"you hold no seat in match {owner.match_id} (from this browser): "
@@ -100,14 +100,18 @@ def test_a_match_socket_opened_from_another_sites_page_is_refused(owner):
 
 def test_a_stale_or_malformed_action_is_refused_and_nothing_changes(owner):
     before = first_state(owner, owner.match_id)
-    stale = owner.post(f"/api/matches/{owner.match_id}/act", json={"index": 0, "version": before["version"] - 1})
-    assert stale.status_code == 409 and "moved on" in stale.json()["error"]
-    malformed = owner.post(f"/api/matches/{owner.match_id}/act", json={"index": "first"})
-    assert malformed.status_code == 400 and "index" in malformed.json()["error"]
+    offered = before["actions"][0] if before["actions"] else {"action": {"kind": "pass"}, "service": "board"}
+    stale = owner.post(f"/api/matches/{owner.match_id}/act",
+                       json={"action": offered["action"], "service": offered["service"],
+                             "version": before["version"] + 1})  # not the match's (0 would pin nothing)
+    assert stale.status_code == 409 and stale.json()["error"]  # the platform's own words: not now, or stale
+    malformed = owner.post(f"/api/matches/{owner.match_id}/act", json={"action": "first"})
+    assert malformed.status_code == 400 and "'action'" in malformed.json()["error"]
     not_json = owner.post(f"/api/matches/{owner.match_id}/act", content=b"{oops")
     assert not_json.status_code == 400 and not_json.json()["error"] == "the request body is not JSON"
-    past = owner.post(f"/api/matches/{owner.match_id}/act", json={"index": 99, "version": before["version"]})
-    assert past.status_code == 409 and any(why in past.json()["error"] for why in ("not your move", "no action 99"))
+    unheard_of = owner.post(f"/api/matches/{owner.match_id}/act",
+                            json={"action": {"kind": "fly-to-the-moon"}, "version": before["version"]})
+    assert unheard_of.status_code in (400, 409) and "fly-to-the-moon" in unheard_of.json()["error"], unheard_of.json()
     assert first_state(owner, owner.match_id)["version"] == before["version"]
 
 
@@ -122,7 +126,8 @@ def test_an_expired_session_is_refused_with_a_clear_message_and_its_cookie_clear
     old = Session(session.token, time.time() - 601, session.name, session.seats)
     client = TestClient(app, cookies={COOKIE: Signer(KEY, 600).dump(old)})
     before = first_state(owner, owner.match_id)
-    reply = client.post(f"/api/matches/{owner.match_id}/act", json={"index": 0, "version": before["version"]})
+    reply = client.post(f"/api/matches/{owner.match_id}/act", json={"action": {"kind": "pass"},
+                                                                      "version": before["version"]})
     assert reply.status_code == 401
     assert reply.json()["error"] == "your session has expired: sign in as a guest again"
     assert 'archmage_session=""' in reply.headers["set-cookie"]
@@ -138,7 +143,6 @@ def test_the_app_exports_its_metrics_by_route_template(app, owner):
     owner.get("/api/matches")
     text = TestClient(app).get("/metrics").text
     assert 'archmage_web_requests_total{route="/api/matches",status="200"}' in text
-    assert "archmage_web_match_sockets" in text and "archmage_web_refusals_total" in text
 
 
 def test_the_web_settings_come_from_the_platforms_and_fail_loudly():
@@ -166,3 +170,29 @@ def test_resigning_ends_the_seats_part_once_and_a_second_resign_is_refused(app):
     assert state["status"] == "finished" and state["actions"] == [] and state["outcome"]["winners"] == [1]
     other = client.post(f"/api/matches/{match_id}/resign", json={"action_id": "resign-2"})
     assert other.status_code == 409 and other.json()["error"]
+
+
+def test_an_action_sent_again_with_its_action_id_is_a_replay_not_a_stale_page(app, platform):
+    """The page's idempotency key holds through the web service: the same action with the same
+    action_id, sent again after it was applied (a lost answer), is answered as a replay."""
+    import grpc
+
+    from services.client import Client
+
+    player = guest(app)
+    session = Signer(KEY, 600).load(player.cookies[COOKIE])
+    first_seat = Client(grpc.insecure_channel(platform.address), token=session.token).create_match("race", humans=2)
+    seat = first_seat.seats[first_seat.match().to_act]  # the seat whose turn it is
+    session.remember(seat.match_id, seat.token)  # as if the page had started it
+    player.cookies.clear()
+    player.cookies.set(COOKIE, Signer(KEY, 600).dump(session))
+    state = first_state(player, seat.match_id)
+    assert state["seat"] == seat.seat, state
+    offered = state["actions"][0]
+    body = {"action": offered["action"], "service": offered["service"], "version": seat.match().version,
+            "action_id": "click-1"}
+    first = player.post(f"/api/matches/{seat.match_id}/act", json=body)
+    again = player.post(f"/api/matches/{seat.match_id}/act", json=body)
+    assert first.status_code == again.status_code == 200, (first.text, again.text)
+    assert first.json()["replayed"] is False and again.json() == {**first.json(), "replayed": True}
+    assert seat.match().version == first.json()["version"]

@@ -25,10 +25,17 @@ def sign_in_and_start(page, url: str) -> str:
 
 
 def hidden_leaks(frames: list[str]) -> list[str]:
-    """What a page was sent of hidden things: a face-down token's identity, a Ramp token's face."""
+    """What a page was sent of hidden things: a face-down token's identity, a Ramp token's face (in
+    a view), the faces of a secret roll or a private event's body (in the events)."""
     leaks = []
     for frame in frames:
         data = json.loads(frame)
+        for event in data.get("events", []) if data.get("type") == "events" else []:
+            body = event["body"]
+            if body.get("secret") and any(r != "?" for p in body.get("pools", []) for r in p["results"]):
+                leaks.append(f"event {event['seq']}: secret roll {body['pools']}")
+            if "visible_to" in body and not body.get("redacted"):
+                leaks.append(f"event {event['seq']}: a private {event['type']} in full")
         view = data.get("view") if data.get("type") == "state" else None
         if not view or view.get("stage") == "over":
             continue

@@ -78,7 +78,8 @@ async function choose(action) {
   document.querySelectorAll("#actions button").forEach(b => b.disabled = true);
   try {
     showError("");
-    await api(`/api/matches/${matchId}/act`, {index: action.index, version: state.version, action_id: actionId()});
+    await api(`/api/matches/${matchId}/act`, {action: action.action, service: action.service, version: state.version,
+                                             action_id: actionId()});
   } catch (err) { showError(err.message); busy = false; render(); }
 }
 
