@@ -75,6 +75,22 @@ TAKEOVERS = Children("ai_takeovers")
 RETURNS = Children("stand_in_returns")
 
 
+TIMEOUT_IDS = "clock:"  # the action ids of the platform's own timeouts (Matches.time_out)
+
+
+def _check_ids(match_id: str, action_id: str) -> None:
+    """The ids a seat's step names: a match, and an idempotency key of its own. A key in the
+    platform's timeout form is refused: sent ahead of a deadline, it would make that timeout a
+    "replay" and the seat's clock would never fall."""
+    if not match_id:
+        raise BadRequest("match_id is required", "match_id")
+    if not action_id or len(action_id) > 128:
+        raise BadRequest("action_id is required (1 to 128 characters) so a retry is applied once", "action_id")
+    if action_id.startswith(TIMEOUT_IDS):
+        raise BadRequest(f"action ids starting {TIMEOUT_IDS!r} are the platform's own (its clock's timeouts)",
+                         "action_id")
+
+
 def now_ms() -> int:
     """Server time in whole milliseconds: the only time a match's clock reads."""
     return int(time.time() * 1000)
@@ -251,7 +267,7 @@ class Matches:
         clock = rec.clock
         deadline = clocks.deadline_ms(clock)
         on_timeout = clock["on_timeout"]
-        action_id = f"clock:{rec.version}"
+        action_id = f"{TIMEOUT_IDS}{rec.version}"
         events: list[tuple[str, dict]] = [("timed_out", {"seat": seat, "deadline_ms": deadline,
                                                          "late_ms": max(0, now - deadline), "on_timeout": on_timeout})]
         if on_timeout == "ai":
@@ -377,10 +393,7 @@ class Matches:
     # --- actions ----------------------------------------------------------------------
     async def act(self, match_id: str, claim, action_id: str, expected_version: int, action_json: str,
                   domain: str) -> ActResult:
-        if not match_id:
-            raise BadRequest("match_id is required")
-        if not action_id or len(action_id) > 128:
-            raise BadRequest("action_id is required (1 to 128 characters) so a retry is applied once")
+        _check_ids(match_id, action_id)
         action = parse_action(action_json)
         probe = {"game": "unknown", "kind": "invalid"}
         return await self._measured(domain, probe, (RuleViolation, NotYourTurn),
@@ -391,10 +404,7 @@ class Matches:
         """The claimed seat resigns: logged as "resigned" (seat and action id) and applied with the
         engine's resign(), then committed like an action (the same compare-and-set, retries,
         replays of a repeated action id, dice for what follows, the end of the match)."""
-        if not match_id:
-            raise BadRequest("match_id is required", "match_id")
-        if not action_id or len(action_id) > 128:
-            raise BadRequest("action_id is required (1 to 128 characters) so a retry is applied once", "action_id")
+        _check_ids(match_id, action_id)
         probe = {"game": "unknown", "kind": "resign"}
         return await self._measured("board", probe, (RuleViolation, NotYourTurn, Precondition),
                                     self._retrying(match_id, claim, action_id, expected_version,

@@ -184,10 +184,8 @@ class RedisMatchStore:
         else:
             reply = await self._commit(keys=keys, args=args)
         status, detail = reply[0].decode(), reply[1]
-        if status == "ok":
-            if clocked and deadline is None and self.clustered:
-                await self.redis.zrem(DEADLINES_KEY, match_id)  # one left behind is dropped by the sweep
-            return Committed(False, answer)
+        if status == "ok":  # (on a Cluster a mark with no deadline behind it is dropped by the sweep: removing
+            return Committed(False, answer)  # it here could remove a newer commit's mark)
         if status == "replayed":
             return Committed(True, detail.decode())
         if status == "missing":

@@ -90,4 +90,3 @@ def test_the_deadline_bench_times_out_each_waiting_match_once():
 
     figures = deadlines.measure(matches_n=60, window_s=1.0)
     assert figures["matches_waiting"] == figures["timeouts"] == 60
-    assert figures["lag_ms_p50"] <= figures["lag_ms_p99"] <= figures["lag_ms_max"]
