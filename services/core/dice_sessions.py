@@ -205,11 +205,13 @@ class DiceSessions:
 
         return await with_retries(self.retries, step)
 
-    async def export(self, session_id: str, claim: seats.SeatClaim | None = None) -> tuple[str, list[LoggedEvent]]:
-        """The session's log as the caller may read it: a running match's log redacted for the
-        caller's seat (a spectator without a seat token), as WatchMatch shows it."""
+    async def export(self, session_id: str, claim: seats.SeatClaim | None = None, after_seq: int = 0,
+                     count: int | None = None) -> tuple[str, list[LoggedEvent]]:
+        """The session's log (its events after `after_seq`, at most `count`) as the caller may read
+        it: a running match's log redacted for the caller's seat (a spectator without a seat
+        token), as WatchMatch shows it."""
         rec = await self._load(session_id)
-        events = await self.store.read_log(session_id)
+        events = await self.store.read_log(session_id, after_seq, count)
         revealed = rec["revealed"] == b"1"
         seat = None
         if rec["owned"] == b"1" and not revealed and claim is not None:

@@ -12,6 +12,7 @@ from services.rpc.replies import event_pb
 
 SERVICE = dice_pb2.DESCRIPTOR.services_by_name["Dice"]
 EXPORT_PAGE_BYTES = 1 << 20  # an ExportLog page: well under any client's 4 MiB message limit
+EXPORT_SLICE = 500  # events read from the log at a time while a page fills
 
 
 def _session(info: SessionInfo) -> dice_pb2.Session:
@@ -69,15 +70,18 @@ class DiceHandlers:
                                        head_seq=v.head_seq, chain_version=v.chain_version)
 
     async def ExportLog(self, request, context):
-        commitment, events = await self.sessions.export(_need(request.session_id), current_claim())
-        page, size, next_seq = [], 0, 0
-        for e in events:
-            if e.seq < request.from_seq:
-                continue
-            if page and size >= EXPORT_PAGE_BYTES:
-                next_seq = e.seq
-                break
-            pb = event_pb(e)
-            page.append(pb)
-            size += pb.ByteSize()
-        return dice_pb2.ExportLogResponse(commitment=commitment, events=page, next_seq=next_seq)
+        """A page of about EXPORT_PAGE_BYTES from `from_seq`, read from the log a slice at a time
+        (never the whole log for each page)."""
+        session_id, claim = _need(request.session_id), current_claim()
+        page, size, after = [], 0, max(0, request.from_seq - 1)
+        while True:
+            commitment, events = await self.sessions.export(session_id, claim, after, EXPORT_SLICE)
+            for e in events:
+                if page and size >= EXPORT_PAGE_BYTES:
+                    return dice_pb2.ExportLogResponse(commitment=commitment, events=page, next_seq=e.seq)
+                pb = event_pb(e)
+                page.append(pb)
+                size += pb.ByteSize()
+            if len(events) < EXPORT_SLICE:
+                return dice_pb2.ExportLogResponse(commitment=commitment, events=page, next_seq=0)
+            after = events[-1].seq

@@ -178,6 +178,8 @@ def test_a_log_larger_than_a_page_is_exported_page_after_page_and_verifies(dice,
     whole = dice.ExportLog(dice_pb2.ExportLogRequest(session_id=s.session_id))
     assert whole.next_seq == 0 and len(whole.events) >= 8  # commitment, six rolls, the reveal: one page
 
+    monkeypatch.setattr(handlers, "EXPORT_SLICE", 3)  # the log read three events at a time: one page still
+    assert list(dice.ExportLog(dice_pb2.ExportLogRequest(session_id=s.session_id)).events) == list(whole.events)
     monkeypatch.setattr(handlers, "EXPORT_PAGE_BYTES", 1)  # every page holds one event
     first = dice.ExportLog(dice_pb2.ExportLogRequest(session_id=s.session_id))
     assert [e.seq for e in first.events] == [whole.events[0].seq] and first.next_seq == whole.events[1].seq
