@@ -4,21 +4,24 @@ Optional Tasks it holds (13: "in order to affect the Evil Attack"; every ten thw
 
 12.131: every Common Territory falls before any Elven one, every Elven one before any Magic one, so
 the Circle (a Magic Territory) can fall only once none of the others is left; the Circle is at risk
-when the Commons and Elven Territories left are no more than RISK (two attacks, four weeks).
+when the Common and Elven Territories left would fall in RISK attacks (four weeks).
 """
 from __future__ import annotations
 
-from shared.wizards.pack import CIRCLE_TILE
+from shared.wizards.evil import PARTNERSHIP_TAKES
+from shared.wizards.pack import CIRCLE_TILE, TILE_TYPES, pack
 
-RISK = 2
+RISK = 2  # attacks
 
 
 def shield(view: dict, w) -> int:
-    """Common and Elven Territories still on the board: the takeovers left before a Magic one falls."""
+    """Common and Elven Territories still on the board (by the pack's tile types, as 12.131 orders
+    them): the takeovers left before a Magic one falls."""
     taken = set(view["taken"])
-    return sum(1 for t in w.tiles if t[0] in "CE" and t not in taken)
+    return sum(1 for t in w.tiles if pack().tiles[t]["type"] in TILE_TYPES[:2] and t not in taken)
 
 
 def circle_at_risk(view: dict, w) -> bool:
-    return CIRCLE_TILE not in view["taken"] and shield(view, w) <= RISK
-
+    """No more than RISK attacks away: in the partnership game each attack takes two Territories."""
+    per_attack = PARTNERSHIP_TAKES if view["variant"] == "partnership" else 1
+    return CIRCLE_TILE not in view["taken"] and shield(view, w) <= RISK * per_attack

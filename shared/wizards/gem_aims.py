@@ -14,7 +14,7 @@ only with no Gem to lose.
 """
 from __future__ import annotations
 
-VISITS = 2  # 7.6: a space's encounter twice a visit of its tile
+from shared.wizards.remaining import VISITS_PER_TILE, key
 
 
 def _me(view: dict, seat: int) -> dict:
@@ -72,10 +72,6 @@ def summoner(view: dict, seat: int) -> bool:
     return me["order"] == "sorcerers" and me["rank"] >= 4
 
 
-def _key(h) -> str:
-    return f"{h[0]},{h[1]}"
-
-
 def tower_goals(view: dict, seat: int, w, centres: list) -> list:
     """The Tower Centers that still give him a Master Sorcerer's encounter (7.6): the one he stands on
     is left for a space beside it, and a Center met twice on this visit of its tile for the
@@ -88,7 +84,7 @@ def tower_goals(view: dict, seat: int, w, centres: list) -> list:
     for c in centres:
         if c == at:
             out += [n for n in w.neighbours(c) if w.is_land(n) and w.tile_of(n) == here and not w.wall_between(c, n)]
-        elif w.tile_of(c) == here and met.get(_key(c), 0) >= VISITS:
+        elif w.tile_of(c) == here and met.get(key(c), 0) >= VISITS_PER_TILE:
             tile = set(w.tile_spaces(here))
             out += sorted({n for h in tile for n in w.neighbours(h)
                            if n not in tile and w.is_land(n) and w.tile_of(n) not in view["taken"]})
