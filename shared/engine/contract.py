@@ -189,12 +189,20 @@ class GameEngine(ABC, Generic[S]):
         """Inverse of encode."""
 
 
-def check_resigning(engine: GameEngine, state: Any, seat: Any) -> None:
-    """The refusals every game's `resign` makes alike: a match that is over, a seat it has not."""
+def resign_step(engine: GameEngine, state: Any, seat: Any, rule, settle) -> tuple[Any, list[Event]]:
+    """A game's `resign` on a typed state (one with `seats` and `successor()`): the refusals every
+    game makes alike (a match that is over, a seat it has not), then on a successor the game's
+    own `rule(state, seat, events)` and `settle(state, events)` (running on until a seat or
+    chance must act)."""
     if engine.actor(state) == TERMINAL:
         raise NotYourTurn("the match is over")
     if type(seat) is not int or not 0 <= seat < state.seats:
         raise MalformedAction(f"this match has seats 0 to {state.seats - 1}, not {seat!r}")
+    new = state.successor()
+    events: list[Event] = []
+    rule(new, seat, events)
+    settle(new, events)
+    return new, events
 
 
 def canonical_json(value: Any) -> bytes:

@@ -19,7 +19,7 @@ from shared.engine import (
     NotYourTurn,
     Outcome,
 )
-from shared.engine.contract import Event, check_resigning
+from shared.engine.contract import Event, resign_step
 from shared.engine.state import tree_copy
 from shared.incantris import (
     attack,
@@ -256,12 +256,7 @@ class IncantrisEngine(GameEngine[IncantrisState]):
         return s, ev
 
     def resign(self, state: IncantrisState, seat: int) -> tuple[IncantrisState, list[Event]]:
-        check_resigning(self, state, seat)
-        s = state.successor()
-        ev: list = []
-        resigning.resign(s, seat, ev)
-        settle(s, ev)
-        return s, ev
+        return resign_step(self, state, seat, resigning.resign, settle)
 
     # --- reading -------------------------------------------------------------------------------
     def view(self, state: IncantrisState, seat: int | None) -> dict:

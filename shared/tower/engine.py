@@ -20,7 +20,7 @@ from shared.engine import (
     Outcome,
 )
 from shared.engine.chance import Face
-from shared.engine.contract import Action, canonical_json, check_resigning
+from shared.engine.contract import Action, canonical_json, resign_step
 from shared.engine.state import tree_copy
 from shared.tower import actions, assembly, invariants, pennants, queries, render, resigning
 from shared.tower.battle import Battle, final_battle_under_way
@@ -115,12 +115,7 @@ class TowerEngine(GameEngine[TowerState]):
         return new, events
 
     def resign(self, state: TowerState, seat: int) -> tuple[TowerState, list[Event]]:
-        check_resigning(self, state, seat)
-        new = state.successor()
-        events: list[Event] = []
-        resigning.resign(new, seat, events)
-        self._settle(new, events)
-        return new, events
+        return resign_step(self, state, seat, resigning.resign, self._settle)
 
     def _settle(self, state: TowerState, events: list[Event]) -> None:
         """Run automatic tasks; end the game once the King is on the Tower, after the

@@ -35,7 +35,7 @@ from shared.engine import (
     Outcome,
     RuleViolation,
 )
-from shared.engine.contract import check_resigning
+from shared.engine.contract import resign_step
 from shared.engine.state import tree_copy
 from shared.wizards import evil, handlers, invariants, lair, partnership, queries, resolution, setup, turns, withdrawal
 from shared.wizards.dice import request_of
@@ -170,12 +170,7 @@ class WizardsEngine(GameEngine[WizardsState]):
         return new, events
 
     def resign(self, state: WizardsState, seat: int) -> tuple[WizardsState, list[dict]]:
-        check_resigning(self, state, seat)
-        new = state.successor()
-        events: list = []
-        withdrawal.withdraw(new, seat, events)
-        settle(new, events)
-        return new, events
+        return resign_step(self, state, seat, withdrawal.withdraw, settle)
 
     # --- reading --------------------------------------------------------------------------
     def view(self, state: WizardsState, seat: int | None) -> dict:

@@ -121,24 +121,19 @@ def test_every_roll_is_told_by_the_games_own_events_so_the_terminal_prints_it_on
     "token-drawn" event, which the renderer turns into a line, so the platform's roll line is left out."""
     import random
 
-    from shared.engine import CHANCE, TERMINAL
-    from shared.engine.playout import sample_chance
+    from shared.engine import CHANCE
+    from shared.engine.playout import random_playout
     from shared.incantris import render as module
 
-    assert module.ROLLS_SHOWN
-    rolls = 0
+    assert module.ROLLS_SHOWN  # what the terminal reads to leave the platform's roll line out
+    rolls = []
+
+    def told(state, events) -> None:
+        if E.actor(state) == CHANCE:
+            shown = [e for e in events if e["type"] in ("dice", "token-drawn")]
+            assert shown and render_events(shown), events
+            rolls.append(len(shown))
+
     for variant, seats in (("battle-royale", 2), ("solo", 1)):
-        rng = random.Random(7)
-        s = E.setup(MatchConfig(seats=seats, variant=variant))
-        for _ in range(3000):
-            who = E.actor(s)
-            if who == TERMINAL:
-                break
-            if who == CHANCE:
-                s, events = E.apply_chance(s, sample_chance(E.chance_request(s), rng))
-                told = [e for e in events if e["type"] in ("dice", "token-drawn")]
-                assert told and render_events(told), events
-                rolls += 1
-            else:
-                s, _ = E.apply(s, who, rng.choice(E.legal_actions(s, who)))
-    assert rolls > 20
+        random_playout(E, MatchConfig(seats=seats, variant=variant), random.Random(7), 3000, on_step=told)
+    assert len(rolls) > 20
