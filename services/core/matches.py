@@ -91,6 +91,16 @@ def _check_ids(match_id: str, action_id: str) -> None:
                          "action_id")
 
 
+def _in_time(clock: dict | None, seat: int) -> None:
+    """A seat whose clock has run out acts no more: its timeout (the sweep's, a moment later) is
+    what comes next, as the match's time control says, never one more move."""
+    if clock is not None and clock["running"] == seat:
+        late = now_ms() - clocks.deadline_ms(clock)
+        if late > 0:
+            raise Precondition(f"seat {seat} is out of time (its deadline passed {late} ms ago): "
+                               f"its timeout is on its way")
+
+
 def now_ms() -> int:
     """Server time in whole milliseconds: the only time a match's clock reads."""
     return int(time.time() * 1000)
@@ -504,6 +514,7 @@ class Matches:
             raise Precondition("the match is over")
         if expected_version and expected_version != rec.version:
             raise Conflict(f"stale version: you saw {expected_version}, the match is at {rec.version}")
+        _in_time(rec.clock, seat)
         engine = engine_for(rec.game)
         owner = engine.action_domain(action)
         if owner != domain:

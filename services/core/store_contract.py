@@ -135,7 +135,8 @@ class MatchStore(Protocol):
           the commit itself, all or nothing with it. On a Redis Cluster the deadlines live on
           another slot: a deadline earlier than the one kept is written ahead of the commit
           (never a later one, so no deadline is missed; a mark left early is moved on by the
-          sweep, which reads the record's clock) and a drop follows a commit that held.
+          sweep, which reads the record's clock); a mark with no deadline behind it is left for
+          the sweep to drop (a drop after the commit could drop a newer commit's mark).
         * TTLs: the record and log expire `ttl_s` after this commit; the action's answer
           `action_ttl_s` after it.
         """

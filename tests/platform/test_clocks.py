@@ -215,3 +215,19 @@ def test_an_action_id_in_the_timeout_form_is_refused_so_no_seat_can_forestall_it
             call()
         assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "clock:" in refused.value.details()
     assert zero.view().version == before
+
+
+def test_a_seat_past_its_deadline_makes_no_more_moves_before_its_timeout(own_redis):
+    """Out of time is out of time: a move sent after the deadline, before any sweep has acted on
+    it, is refused and changes nothing; the timeout then comes as the time control says."""
+    with ServerThread(own_redis, clock_sweep_s=3600) as server:  # no sweep until the test runs one
+        channel = signed_in(grpc.insecure_channel(server.address))
+        m, (zero, _) = _create(channel, common_pb2.TimeControl(mode="total", total_s=1, on_timeout="forfeit"))
+        view = wait_for(lambda: (v := zero.view()).server_time_ms > v.deadline_ms > 0 and v, timeout=20,
+                        what="seat 0's deadline to pass")
+        with pytest.raises(grpc.RpcError) as refused:
+            zero.act({"kind": "hide", "number": 1})
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "out of time" in refused.value.details()
+        assert zero.view().version == view.version
+        assert server.run(server.platform.matches.sweep_deadlines()) == 1
+        assert zero.view().status == "finished"
