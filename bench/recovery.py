@@ -97,22 +97,25 @@ def _view(board, match_id: str, meta=(), timeout: float = 5):
 
 
 def _logged_action_ids(board, match_id: str, meta=(), timeout: float = 10) -> list[str]:
-    """The action ids in the match's event log, in order, up to its newest event now (an event
-    this reader may not see ends the read after `timeout`)."""
-    from archmage.board.v1 import board_pb2
+    """The action ids in the match's event log, in order, up to its newest event now."""
+    from services.client.reading import events_between
 
-    newest, ids = _view(board, match_id, meta).last_seq, []
-    try:
-        for event in board.WatchMatch(board_pb2.WatchMatchRequest(match_id=match_id, from_seq=0), metadata=meta,
-                                      timeout=timeout):
-            if event.type == "action":
-                ids.append(json.loads(event.body_json)["action_id"])
-            if event.seq >= newest:
-                break
-    except grpc.RpcError as exc:
-        if exc.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
-            raise
-    return ids
+    events = events_between(board, match_id, 0, _view(board, match_id, meta).last_seq, meta, timeout)
+    return [json.loads(e.body_json)["action_id"] for e in events if e.type == "action"]
+
+
+def _roll(board, combat, match_id: str, metas: list, call=lambda f: f()) -> str | None:
+    """One roll by the seat to act, pinned to the version seen; its action id once acknowledged,
+    None if the match is over. `call` wraps each call (in retries, say)."""
+    from archmage.common.v1 import common_pb2
+
+    view = call(lambda: _view(board, match_id, metas[0]))
+    if view.status == "finished":
+        return None
+    request = common_pb2.ActRequest(match_id=match_id, action_id=str(uuid.uuid4()),
+                                    expected_version=view.version, action_json='{"kind": "roll"}')
+    call(lambda: combat.Resolve(request, metadata=metas[view.to_act], timeout=5))
+    return request.action_id
 
 
 def _lost_doubled(acknowledged: list[str], logged: list[str]) -> tuple[int, int]:
@@ -228,29 +231,22 @@ class HumanStream(threading.Thread):
         return made.match_id
 
     def run(self) -> None:
-        from archmage.common.v1 import common_pb2
-
         try:
             match_id = self._new_match()
             while True:
-                if not self._roll(common_pb2, match_id):
+                if not self._roll(match_id):
                     if self.stopping.is_set():
                         return
                     match_id = self._new_match()
         except BaseException as exc:  # shown by the caller
             self.failure = exc
 
-    def _roll(self, common_pb2, match_id: str) -> bool:
+    def _roll(self, match_id: str) -> bool:
         """One acknowledged roll in the match; False if it is over."""
-        metas = self.matches[match_id]
-        view = self._retrying(lambda: _view(self.board, match_id, metas[0]))
-        if view.status == "finished":
-            return False
-        request = common_pb2.ActRequest(match_id=match_id, action_id=str(uuid.uuid4()),
-                                        expected_version=view.version, action_json='{"kind": "roll"}')
-        self._retrying(lambda: self.combat.Resolve(request, metadata=metas[view.to_act], timeout=5))
-        self.acks.append((time.monotonic(), match_id, request.action_id))
-        return True
+        action_id = _roll(self.board, self.combat, match_id, self.matches[match_id], self._retrying)
+        if action_id is not None:
+            self.acks.append((time.monotonic(), match_id, action_id))
+        return action_id is not None
 
 
 def _kill_under(player: HumanStream, redis_server, acks_between: int, seconds: list, down: list) -> bool:
@@ -512,16 +508,10 @@ class ClusterMatches:
 
     def roll(self, match_id: str) -> bool:
         """One acknowledged roll; False if the match is over."""
-        from archmage.common.v1 import common_pb2
-
-        view = self.view(match_id)
-        if view.status == "finished":
-            return False
-        request = common_pb2.ActRequest(match_id=match_id, action_id=str(uuid.uuid4()),
-                                        expected_version=view.version, action_json='{"kind": "roll"}')
-        self.combat.Resolve(request, metadata=self.metas[match_id][view.to_act], timeout=5)
-        self.acked[match_id].append(request.action_id)
-        return True
+        action_id = _roll(self.board, self.combat, match_id, self.metas[match_id])
+        if action_id is not None:
+            self.acked[match_id].append(action_id)
+        return action_id is not None
 
     def lost_doubled(self) -> tuple[int, int]:
         """Every match played to its end, then each acknowledged id looked for in its log."""
