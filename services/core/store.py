@@ -241,25 +241,28 @@ class RedisMatchStore:
                 last = batch[-1].seq
             yield batch
 
-    # --- AI turns that are due ---------------------------------------------------------
+    # --- due marks: AI turns and clock deadlines, each a sorted set swept the same way ------
+    async def _due(self, key: str, due_before: float, limit: int) -> list[tuple[str, float]]:
+        due = await self.redis.zrangebyscore(key, "-inf", due_before, start=0, num=limit, withscores=True)
+        return [(raw.decode() if isinstance(raw, bytes) else raw, float(score)) for raw, score in due]
+
+    async def _claim_mark(self, key: str, match_id: str, seen: float, then: float | None) -> bool:
+        return bool(await self._claim(keys=[key], args=[match_id, repr(seen), "" if then is None else repr(then)]))
+
     async def due_ai_turns(self, due_before: float, limit: int) -> list[tuple[str, float]]:
-        stale = await self.redis.zrangebyscore(DUE_KEY, "-inf", due_before, start=0, num=limit, withscores=True)
-        return [(raw.decode() if isinstance(raw, bytes) else raw, float(score)) for raw, score in stale]
+        return await self._due(DUE_KEY, due_before, limit)
 
     async def claim_ai_turn(self, match_id: str, seen: float, then: float | None) -> bool:
-        return bool(await self._claim(keys=[DUE_KEY], args=[match_id, repr(seen), "" if then is None else repr(then)]))
+        return await self._claim_mark(DUE_KEY, match_id, seen, then)
 
     async def clear_ai_turn(self, match_id: str) -> None:
         await self.redis.zrem(DUE_KEY, match_id)
 
-    # --- clock deadlines ---------------------------------------------------------------
     async def due_deadlines(self, due_before: float, limit: int) -> list[tuple[str, float]]:
-        due = await self.redis.zrangebyscore(DEADLINES_KEY, "-inf", due_before, start=0, num=limit, withscores=True)
-        return [(raw.decode() if isinstance(raw, bytes) else raw, float(score)) for raw, score in due]
+        return await self._due(DEADLINES_KEY, due_before, limit)
 
     async def claim_deadline(self, match_id: str, seen: float, then: float | None) -> bool:
-        return bool(await self._claim(keys=[DEADLINES_KEY],
-                                      args=[match_id, repr(seen), "" if then is None else repr(then)]))
+        return await self._claim_mark(DEADLINES_KEY, match_id, seen, then)
 
     async def deadlines_waiting(self) -> int:
         return await self.redis.zcard(DEADLINES_KEY)
