@@ -42,3 +42,19 @@ class WebThread:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
+
+
+def start_match(page, url: str, game: str, variant: str = "", ai: int = 1) -> str:
+    """From the lobby, as a new guest: one click to sign in, then a match of `game` against `ai`
+    AI seats; its id, once its page is open."""
+    page.goto(url)
+    page.click("#guest")
+    page.wait_for_selector("#start:not([hidden])")
+    page.wait_for_selector(f"#game option[value={game}]", state="attached")
+    page.select_option("#game", game)
+    if variant:
+        page.select_option("#variant", variant)
+    page.fill("#ai", str(ai))
+    page.click("#create")
+    page.wait_for_url("**/match/*")
+    return page.url.rsplit("/", 1)[1]

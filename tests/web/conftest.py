@@ -57,3 +57,4 @@ def shots(tmp_path_factory):
         print(f"screenshot of the {name} page: {path} (the board alone: {folder / f'{name}-board.png'})")
         return path
     return save
+

@@ -8,20 +8,15 @@ import time
 
 import pytest
 
+from tests.support.web import start_match
+
 pytestmark = pytest.mark.slow  # a browser and a whole match: about a minute here
 
 
 def sign_in_and_start(page, url: str) -> str:
-    page.goto(url)
-    page.click("#guest")
-    page.wait_for_selector("#start:not([hidden])")
-    page.wait_for_selector("#game option[value=tower]", state="attached")
-    page.select_option("#game", "tower")
-    page.fill("#ai", "1")
-    page.click("#create")
-    page.wait_for_url("**/match/*")
+    match_id = start_match(page, url, "tower")
     page.wait_for_selector("#board-svg path.territory", state="attached")
-    return page.url.rsplit("/", 1)[1]
+    return match_id
 
 
 def hidden_leaks(frames: list[str]) -> list[str]:

@@ -2,16 +2,12 @@
 wizard is placed by clicking a hex on the board."""
 from __future__ import annotations
 
+from tests.support.web import start_match
+
 
 def test_an_incantris_wizard_is_placed_by_clicking_a_hex(browser, web, shots):
     page = browser.new_context().new_page()
-    page.goto(web.url)
-    page.click("#guest")
-    page.wait_for_selector("#game option[value=incantris]", state="attached")
-    page.select_option("#game", "incantris")
-    page.select_option("#variant", "battle-royale")
-    page.click("#create")
-    page.wait_for_url("**/match/*")
+    start_match(page, web.url, "incantris", "battle-royale")
     page.wait_for_selector("#board-svg polygon.hex.target", state="attached", timeout=30_000)
     assert page.locator("#board-svg polygon.hex").count() > 100
     placed = page.locator("#board-svg .wizard").count()
