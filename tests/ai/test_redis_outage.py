@@ -1,7 +1,12 @@
 """Redis killed for 3 s under all-AI matches (a redis-server of this test's own, with every
 write on disk before it is acknowledged): calls meanwhile are UNAVAILABLE naming Redis,
 never INTERNAL, and once Redis is back every match plays on to its end, each action once,
-with no help from outside."""
+with no help from outside the platform.
+
+The AI worker runs under the launcher's own supervisor, as `make run` runs it: Redis is also
+the worker's broker, and Celery's consumer can end the worker when its broker connection drops
+at the wrong moment (kombu's Redis transport, celery/celery#10302); the supervisor starts it
+again, and the test says how often it did."""
 from __future__ import annotations
 
 import json
@@ -16,7 +21,7 @@ from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 from celery import Celery
 
 from services.ai.notifier import CeleryTurns
-from tests.support.processes import celery_worker, wait_for
+from tests.support.processes import supervised_worker, wait_for
 from tests.support.redis_db import RedisServer
 from tests.support.server import ServerThread
 
@@ -35,7 +40,7 @@ def test_all_ai_matches_finish_after_redis_is_killed_for_three_seconds():
         env = {"REDIS_URL": redis_server.url, "BOARD_ADDR": server.address, "COMBAT_ADDR": server.address,
                "AI_QUEUE": queue}
         try:
-            with celery_worker(env, queue=queue, concurrency=2):
+            with supervised_worker(env, queue=queue, concurrency=2) as supervisor:
                 channel = grpc.insecure_channel(server.address)
                 board = board_pb2_grpc.BoardStub(channel)
                 mm = matchmaking_pb2_grpc.MatchmakingStub(channel)
@@ -82,7 +87,8 @@ def test_all_ai_matches_finish_after_redis_is_killed_for_three_seconds():
                     assert len(ids_seen) == len(set(ids_seen)) == view.version - 1, "an action applied twice or lost"
                 print(f"redis down {OUTAGE_S:.0f}s: {len(codes)} calls meanwhile, all UNAVAILABLE naming Redis; "
                       f"play resumed {moved - back:.1f}s after Redis was back; all {MATCHES} matches finished "
-                      f"{finished - back:.1f}s after; turns queued again by the sweep: {_requeued():.0f}")
+                      f"{finished - back:.1f}s after; turns queued again by the sweep: {_requeued():.0f}; "
+                      f"worker restarts by the supervisor: {sum(len(c.deaths) for c in supervisor.children)}")
         finally:
             server.stop()
 

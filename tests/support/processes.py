@@ -154,12 +154,45 @@ def service_process(name: str, services: str, env: dict, module: str = "services
     return child, addr
 
 
+def celery_worker_cmd(app: str = "tests.support.worker", queue: str = "ai", concurrency: int = 1) -> list[str]:
+    return [sys.executable, "-m", "celery", "-A", app, "worker", "-Q", queue, "-c", str(concurrency),
+            "--pool", "prefork", "--loglevel", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+
+
 @contextmanager
 def celery_worker(env: dict, app: str = "tests.support.worker", queue: str = "ai", concurrency: int = 1):
-    cmd = [sys.executable, "-m", "celery", "-A", app, "worker", "-Q", queue, "-c", str(concurrency),
-           "--pool", "prefork", "--loglevel", "WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"]
-    with Child("celery-worker", cmd, env) as worker:
+    with Child("celery-worker", celery_worker_cmd(app, queue, concurrency), env) as worker:
         yield worker
+
+
+@contextmanager
+def supervised_worker(env: dict, queue: str = "ai", concurrency: int = 1):
+    """A Celery worker under the launcher's own Supervisor (services/runtime/launcher.py), as
+    `make run` runs one: restarted when it dies, each death printed. Yields the supervisor."""
+    import threading
+
+    from services.runtime.launcher import Supervisor
+
+    logs = Path(tempfile.mkdtemp(prefix="archmage-supervised-"))
+    supervisor = Supervisor(logs, out=sys.stdout)
+    supervisor.start("ai-worker", celery_worker_cmd(queue=queue, concurrency=concurrency), {**os.environ, **env})
+    done = threading.Event()
+
+    def watch():
+        while not done.wait(0.2):
+            why = supervisor.check()
+            if why:
+                print(why, flush=True)
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield supervisor
+    finally:
+        done.set()
+        watcher.join(5)
+        supervisor.stop()
 
 
 def wait_for(predicate, timeout: float, interval: float = 0.1, what: str = "condition"):
