@@ -189,6 +189,16 @@ class Supervisor:
             print(f"restarting {child.name} in {delay:.0f}s", file=self.out, flush=True)
         return None
 
+    def watch(self, stop_requested, interval: float = 0.2) -> str | None:
+        """Check the children every `interval` seconds until `stop_requested()` is true (None)
+        or one has died too often (why everything must stop)."""
+        while not stop_requested():
+            why = self.check()
+            if why:
+                return why
+            time.sleep(interval)
+        return None
+
     def stop(self, timeout: float = 15) -> None:
         running = [c for c in self.children if c.proc is not None and c.proc.poll() is None]
         for child in reversed(running):
@@ -347,12 +357,10 @@ def main(argv: list[str] | None = None) -> int:
         web = start_web(children, env, env["MATCHMAKING_ADDR"])
         print(f"web          {web}   (open it in a browser: play as a guest)   metrics {web}metrics", flush=True)
         print(f"logs in {run_dir}/; a child that dies is restarted; Ctrl-C stops everything", flush=True)
-        while not stopping:
-            why = children.check()
-            if why:
-                print(why, file=sys.stderr, flush=True)
-                return 1
-            time.sleep(0.2)
+        why = children.watch(lambda: bool(stopping))
+        if why:
+            print(why, file=sys.stderr, flush=True)
+            return 1
         print("stopping...", flush=True)
         return 0
     except Exception as exc:

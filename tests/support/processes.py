@@ -14,9 +14,12 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+from services.runtime.launcher import Supervisor
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -169,21 +172,15 @@ def celery_worker(env: dict, app: str = "tests.support.worker", queue: str = "ai
 def supervised_worker(env: dict, queue: str = "ai", concurrency: int = 1):
     """A Celery worker under the launcher's own Supervisor (services/runtime/launcher.py), as
     `make run` runs one: restarted when it dies, each death printed. Yields the supervisor."""
-    import threading
-
-    from services.runtime.launcher import Supervisor
-
     logs = Path(tempfile.mkdtemp(prefix="archmage-supervised-"))
     supervisor = Supervisor(logs, out=sys.stdout)
     supervisor.start("ai-worker", celery_worker_cmd(queue=queue, concurrency=concurrency), {**os.environ, **env})
     done = threading.Event()
 
     def watch():
-        while not done.wait(0.2):
-            why = supervisor.check()
-            if why:
-                print(why, flush=True)
-                return
+        why = supervisor.watch(done.is_set)
+        if why:
+            print(why, flush=True)
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
