@@ -1,7 +1,10 @@
 """Matchmaking in bulk: a batch of proposals claimed in one script, seats assigned a slice at
 a time, and two matchmakers on one backlog at once (their locks waived, so both match the same
 queue in the same moments): no ticket in two matches, every ticket assigned, cancelled or still
-queued, nothing left claimed, and a cancel either wins or loses to the match, never both."""
+queued, nothing left claimed, and a cancel either wins or loses to the match, never both.
+
+Each test queues on a Redis of its own: the suite's platform runs a matchmaker on the shared
+database, and it matches any queue with tickets, these tests' queue among them."""
 from __future__ import annotations
 
 import asyncio
@@ -43,9 +46,9 @@ async def state_of(redis, ticket_id: str) -> str:
     return (await redis.hget(f"{T}:t:{ticket_id}", "state")).decode()
 
 
-def test_a_batch_claims_each_proposal_whole_or_not_at_all(redis_url):
+def test_a_batch_claims_each_proposal_whole_or_not_at_all(own_redis):
     async def go():
-        platform = await platform_on(redis_url)
+        platform = await platform_on(own_redis)
         try:
             tickets, redis = platform.tickets, platform.redis
             a, b, c, d, e = await queued(tickets, 5, "batch-" + secrets.token_hex(4))
@@ -68,12 +71,12 @@ def test_a_batch_claims_each_proposal_whole_or_not_at_all(redis_url):
     run(go())
 
 
-def test_a_late_seater_neither_seats_nor_unclaims_tickets_claimed_again(redis_url):
+def test_a_late_seater_neither_seats_nor_unclaims_tickets_claimed_again(own_redis):
     """A replica that stalls past its claim's deadline: the tickets go back to the queue and
     are claimed again for another proposal; its late assignment seats nobody, and leaves the
     new claim (and its deadline, which would return them should that replica die) as it was."""
     async def go():
-        platform = await platform_on(redis_url)
+        platform = await platform_on(own_redis)
         try:
             tickets, redis = platform.tickets, platform.redis
             a, b = await queued(tickets, 2, "late-" + secrets.token_hex(4))
@@ -114,9 +117,9 @@ async def _waive_lock(tickets: TicketStore) -> None:
 
 
 @pytest.mark.parametrize("batch,in_flight", [(8, 3), (64, 16)])
-def test_two_matchmakers_on_one_backlog_never_double_seat_or_lose_a_ticket(redis_url, batch, in_flight):
+def test_two_matchmakers_on_one_backlog_never_double_seat_or_lose_a_ticket(own_redis, batch, in_flight):
     async def go():
-        platform = await platform_on(redis_url)
+        platform = await platform_on(own_redis)
         rng = random.Random(batch)
         invite = "two-" + secrets.token_hex(4)
         try:
