@@ -52,6 +52,9 @@ def end_match(state: WizardsState, winners: list[int], summary: str, reason: str
     state.turn = None
     state.await_ = None
     state.chance = None
+    # An Event Card still being resolved goes to the discards (8.5), so every card stays
+    # somewhere once after the end (a withdrawal can end the match mid-card).
+    state.discards["event"].extend(i["card"] for i in state.pending if i["do"] == "event_card" and "card" in i)
     state.pending = []
     state.interrupts = []
     won = sorted(set(winners) - set(state.resigned))  # a player who withdrew never wins (withdrawal.py)

@@ -196,3 +196,17 @@ def test_8_5_every_immediate_op_of_the_pack_is_understood():
         effects = [t for e in c["effects"] for t in (e["then"] if e["op"] == "delayed" else [e])]
         immediate = [e for e in effects if e["op"] not in ("keep", "no_random_encounters", "movement", "trap")]
         eventcards.effect_items(st, 0, immediate, "8.5", [])  # raises on an op it does not know
+
+
+def test_8_5_a_withdrawal_that_ends_the_match_mid_card_leaves_the_card_in_the_discards():
+    """An Event Card being resolved (8.5) when the last rival withdraws (README "Withdrawing")
+    is discarded with the match's end: every card stays somewhere exactly once."""
+    from shared.wizards import invariants
+    from tests.wizards.scenario import build
+    st = build(2, prepare=member())
+    st, _ = event(st, 18)  # Tempest: transported to a random MAGIC space, a roll still to come
+    assert [i["card"] for i in st.pending if i["do"] == "event_card" and "card" in i] == [18]
+    over, _ = ENGINE.resign(st, 1)
+    assert over.phase == "over" and over.pending == [] and 18 in over.discards["event"]
+    invariants.check(over)
+    assert ENGINE.decode(ENGINE.encode(over)).discards["event"] == over.discards["event"]
