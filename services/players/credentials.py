@@ -58,11 +58,12 @@ class Session:
 
 class Credentials:
     def __init__(self, private_key: Ed25519PrivateKey | None, public_key: Ed25519PublicKey, redis,
-                 ttl_s: int = 3600):
+                 ttl_s: int = 3600, quotas=None):
         self._private, self.public_key, self.redis, self.ttl_s = private_key, public_key, redis, ttl_s
+        self.quotas = quotas  # calls_per_player is counted here, where the player is known for sure
 
     @classmethod
-    async def load(cls, redis, key_file: str = "", ttl_s: int = 3600) -> "Credentials":
+    async def load(cls, redis, key_file: str = "", ttl_s: int = 3600, quotas=None) -> "Credentials":
         if key_file:
             with open(key_file, "rb") as fh:
                 private = serialization.load_pem_private_key(fh.read(), password=None)
@@ -74,7 +75,7 @@ class Credentials:
             private = serialization.load_pem_private_key(await redis.get(KEY_IN_REDIS), password=None)
         if not isinstance(private, Ed25519PrivateKey):
             raise ValueError("the player signing key must be an Ed25519 private key")
-        return cls(private, private.public_key(), redis, ttl_s)
+        return cls(private, private.public_key(), redis, ttl_s, quotas)
 
     def issue(self, player: Player, now: float | None = None) -> Issued:
         if self._private is None:
@@ -99,10 +100,13 @@ class Credentials:
         return Session(Player(str(claims["sub"]), bool(claims.get("guest"))), jti, int(claims["exp"]))
 
     async def check(self, token: str) -> Session:
-        """The session a credential proves: signed, unexpired and not revoked."""
+        """The session a credential proves: signed, unexpired and not revoked; one call more
+        against its player's calls_per_player limit."""
         session = self.verify(token)
         if await self.redis.exists(revoked_key(session.jti)):
             raise Unauthenticated("the session credential was revoked (signed out): sign in again")
+        if self.quotas is not None:
+            await self.quotas.hit("calls_per_player", session.player.player_id)
         return session
 
     async def session(self, header: str | None) -> Session:

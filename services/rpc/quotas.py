@@ -9,6 +9,13 @@ LIMIT_TICKETS_PER_PLAYER=5/minute), with these defaults and why:
 
     calls_per_peer        2000/second  far above any honest client (one play call is a few
                                        calls; the AI workers share a peer): a flood guard only
+    calls_per_player      50/second    counted where a session credential is checked (every
+                                       call made for a player: tickets, matches, ratings); a
+                                       client polling its ticket and matches makes a few a
+                                       second. Seat calls (actions, views) are not counted per
+                                       player: a seat acts only on its turn, each action a
+                                       compare-and-set, so the game bounds them and the action
+                                       path keeps one counter (the peer's), not two
     matches_per_player    60/minute    a player plays a match in minutes; this only stops scripts
     matches_per_peer      1200/minute  a NAT or a bot host may front many players
     tickets_per_player    20/minute    one active ticket at a time already; this bounds churn
@@ -37,6 +44,7 @@ log = logging.getLogger("archmage.quotas")
 
 DEFAULTS = {
     "calls_per_peer": "2000/second",
+    "calls_per_player": "50/second",
     "matches_per_player": "60/minute",
     "matches_per_peer": "1200/minute",
     "tickets_per_player": "20/minute",

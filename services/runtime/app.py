@@ -86,7 +86,7 @@ class Platform:
         await self.store.ping()
         if self.credentials is None:
             self.credentials = await Credentials.load(self.redis, self.settings.player_key_file,
-                                                      self.settings.session_ttl_s)
+                                                      self.settings.session_ttl_s, self.quotas)
         if "matchmaking" in names:  # it creates matches, AI seats among them
             from services.core.ai_seats import key_id
 

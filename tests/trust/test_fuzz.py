@@ -1,28 +1,39 @@
 """Hostile input for every RPC: structured messages with hostile values (huge, empty, deep,
-odd unicode, extreme numbers, other matches' ids, forged credentials), thousands of calls.
-None may answer UNKNOWN or INTERNAL, none may hang, and a refused call changes nothing."""
+odd unicode, extreme numbers, other matches' ids, forged credentials), thousands of calls,
+then garbage bytes for every method. The RPCs and their request messages come from the
+services' own descriptors, so a new RPC or field is fuzzed without anyone listing it (and
+the test fails if one was never called). None may answer UNKNOWN or INTERNAL, none may
+hang, and a refused call changes nothing."""
 from __future__ import annotations
 
 import collections
 import json
+import random
 import time
 
 import grpc
-from archmage.board.v1 import board_pb2, board_pb2_grpc
-from archmage.combat.v1 import combat_pb2_grpc
-from archmage.common.v1 import common_pb2
+from archmage.board.v1 import board_pb2
+from archmage.combat.v1 import combat_pb2
 from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 from archmage.matchmaking.v1 import matchmaking_pb2_grpc
-from archmage.players.v1 import players_pb2 as pp
-from archmage.players.v1 import players_pb2_grpc
+from archmage.players.v1 import players_pb2
+from google.protobuf import message_factory
+from google.protobuf.descriptor import FieldDescriptor
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.trust.support import human_match, identity
 
 CALLS = 2000
+GARBAGE_PER_METHOD = 25
 U32, U64 = 2**32 - 1, 2**64 - 1
+I32, I64 = 2**31, 2**63
+SERVICES = [s for mod in (board_pb2, combat_pb2, dice_pb2, mm, players_pb2)
+            for s in mod.DESCRIPTOR.services_by_name.values()]
+# calls that may change the match the test watches: a refusal of one must leave it as it was
+WRITES = {"/archmage.board.v1.Board/Move", "/archmage.board.v1.Board/Resign", "/archmage.combat.v1.Combat/Resolve",
+          "/archmage.dice.v1.Dice/AddClientSeed"}
 
 
 def deep(n: int) -> str:
@@ -36,7 +47,7 @@ def texts(*known: str):
 
 
 def jsons(*known: str):
-    kinds = st.sampled_from(["roll", "hide", "move", "nope", "line_of_sight", "distance_to_goal", ""])
+    kinds = st.sampled_from(["roll", "hide", "move", "nope", "line_of_sight", "distance_to_goal", "record_sheet", ""])
     objects = st.fixed_dictionaries({"kind": kinds}, optional={
         "number": st.one_of(st.integers(-U64, U64), st.floats(allow_nan=False), st.text(max_size=5), st.none()),
         "to": st.recursive(st.none() | st.integers() | st.text(max_size=4),
@@ -46,109 +57,128 @@ def jsons(*known: str):
                      st.integers(20, 3000).map(deep), texts())
 
 
+NUMBERS = {
+    FieldDescriptor.TYPE_UINT32: st.integers(0, U32), FieldDescriptor.TYPE_UINT64: st.integers(0, U64),
+    FieldDescriptor.TYPE_INT32: st.integers(-I32, I32 - 1), FieldDescriptor.TYPE_INT64: st.integers(-I64, I64 - 1),
+    FieldDescriptor.TYPE_BOOL: st.booleans(),
+    FieldDescriptor.TYPE_DOUBLE: st.floats(allow_nan=True, allow_infinity=True),
+    FieldDescriptor.TYPE_FLOAT: st.floats(width=32, allow_nan=True, allow_infinity=True),
+}
+
+
+def messages(descriptor, known: dict, ids: tuple, depth: int = 0):
+    """Hostile instances of a request message, field by field from its descriptor: strings from
+    the hostile texts (plus the ids of real matches, tickets and sessions, and the values
+    `known` names for that field), `*_json` from hostile JSON, numbers over their whole range."""
+    cls = message_factory.GetMessageClass(descriptor)
+    fields = {}
+    for f in descriptor.fields:
+        if f.type == FieldDescriptor.TYPE_MESSAGE:
+            one = messages(f.message_type, known, ids, depth + 1) if depth < 3 else st.nothing()
+        elif f.type == FieldDescriptor.TYPE_STRING:
+            one = jsons(*known.get(f.name, ())) if f.name.endswith("_json") else texts(*known.get(f.name, ()), *ids)
+        elif f.type == FieldDescriptor.TYPE_BYTES:
+            one = st.binary(max_size=64)
+        elif f.type == FieldDescriptor.TYPE_ENUM:
+            one = st.sampled_from([v.number for v in f.enum_type.values])
+        else:
+            one = NUMBERS[f.type]
+        fields[f.name] = st.lists(one, max_size=4) if f.is_repeated else one
+    return st.fixed_dictionaries({}, optional=fields).map(lambda kw: cls(**kw))
+
+
+def method_callers(channel, path: str, method, raw: bool = False):
+    """A callable for `path` on `channel`: typed requests, or raw bytes when `raw`."""
+    reply = message_factory.GetMessageClass(method.output_type)
+    serialize = (lambda b: b) if raw else (lambda m: m.SerializeToString())
+    if method.server_streaming:
+        return channel.unary_stream(path, request_serializer=serialize, response_deserializer=reply.FromString), True
+    return channel.unary_unary(path, request_serializer=serialize, response_deserializer=reply.FromString), False
+
+
+def called(call, request, meta, codes) -> grpc.StatusCode:
+    """Make one call (reading a stream a little way) and count the code it answered."""
+    method, streaming = call
+    try:
+        if streaming:
+            for i, _ in enumerate(method(request, metadata=meta, timeout=1)):
+                if i > 20:
+                    break
+        else:
+            method(request, metadata=meta, timeout=5)
+        code = grpc.StatusCode.OK
+    except grpc.RpcError as exc:
+        code = exc.code()
+        if streaming and code == grpc.StatusCode.DEADLINE_EXCEEDED:
+            code = grpc.StatusCode.OK  # a live stream that had nothing more to say: not a hang
+        assert code not in (grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL,
+                            grpc.StatusCode.DEADLINE_EXCEEDED), (method, request, exc.details())
+    codes[code.name] += 1
+    return code
+
+
 def test_hostile_input_never_fails_the_server(raw_channel):
     ch = raw_channel
-    board, combat = board_pb2_grpc.BoardStub(ch), combat_pb2_grpc.CombatStub(ch)
-    dice, queue, players = dice_pb2_grpc.DiceStub(ch), matchmaking_pb2_grpc.MatchmakingStub(ch), \
-        players_pb2_grpc.PlayersStub(ch)
+    board_view = board_pb2.GetMatchRequest
     match_id, metas = human_match(ch, "race", 2, variant="secret-start")
     other_id, other_metas = human_match(ch, "race", 1)
     me = identity(ch)
-    ticket = queue.CreateTicket(mm.CreateTicketRequest(game="race", seats=4, invite_code="fuzz"), metadata=me.meta)
-    session = dice.CreateSession(dice_pb2.CreateSessionRequest())
+    ticket = matchmaking_pb2_grpc.MatchmakingStub(ch).CreateTicket(
+        mm.CreateTicketRequest(game="race", seats=4, invite_code="fuzz"), metadata=me.meta)
+    session = dice_pb2_grpc.DiceStub(ch).CreateSession(dice_pb2.CreateSessionRequest())
     ids = (match_id, other_id, ticket.ticket_id, session.session_id)
+    known = {"game": ("race", "tower", "wizards"), "variant": ("standard", "secret-start"), "kind": ("human", "ai"),
+             "token": (session.token,), "party": (me.player,), "name": (me.player,), "player_id": (me.player,),
+             "page_token": ("1:0", "99:5", "x:y"), "action_id": ("a",), "options_json": ('{"goal": 15}',),
+             "mode": ("none", "turn", "total"), "on_timeout": ("ai", "forfeit")}
     metadata = st.sampled_from([(), metas[0], metas[1], other_metas[0], me.meta,
                                 (("x-seat-token", f"{match_id}.7.forged"),), (("x-seat-token", "garbage"),),
                                 (("x-seat-token", f"{match_id}.0.{'z' * 32}"),),
                                 (("authorization", "Bearer " + "a" * 500),), (("authorization", "Basic x"),),
                                 (("authorization", "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."),)])
-    pools = st.lists(st.builds(dice_pb2.Pool, purpose=texts(), count=st.integers(0, U32), sides=st.integers(0, U32),
-                               faces=st.lists(texts(), max_size=4)), max_size=3)
-    act = st.builds(common_pb2.ActRequest, match_id=texts(*ids), action_id=texts("a"),
-                    expected_version=st.integers(0, U64), action_json=jsons())
-    ref = st.builds(mm.TicketRef, ticket_id=texts(*ids))
-    calls = st.one_of(
-        st.tuples(st.just(board.GetMatch), st.builds(board_pb2.GetMatchRequest, match_id=texts(*ids))),
-        st.tuples(st.just(board.ListLegalActions), st.builds(
-            board_pb2.ListLegalActionsRequest, match_id=texts(*ids), page_size=st.integers(0, U32),
-            page_token=texts("1:0", "99:5", "x:y"))),
-        st.tuples(st.just(board.WatchMatch), st.builds(board_pb2.WatchMatchRequest, match_id=texts(*ids),
-                                                       from_seq=st.integers(0, U64))),
-        st.tuples(st.just(board.Query), st.builds(board_pb2.QueryRequest, match_id=texts(*ids), query_json=jsons())),
-        st.tuples(st.just(board.Move), act),
-        st.tuples(st.just(combat.Resolve), act),
-        st.tuples(st.just(dice.CreateSession), st.builds(dice_pb2.CreateSessionRequest, session_id=texts(*ids),
-                                                         owned_by_match=st.booleans())),
-        st.tuples(st.just(dice.GetSession), st.builds(dice_pb2.GetSessionRequest, session_id=texts(*ids))),
-        st.tuples(st.just(dice.AddClientSeed), st.builds(dice_pb2.AddClientSeedRequest, session_id=texts(*ids),
-                                                         client_seed=texts())),
-        st.tuples(st.just(dice.Roll), st.builds(dice_pb2.RollRequest, session_id=texts(*ids),
-                                                token=texts(session.token), pools=pools)),
-        st.tuples(st.just(dice.Draw), st.builds(dice_pb2.DrawRequest, session_id=texts(*ids),
-                                                token=texts(session.token), first_nonce=st.integers(0, U64),
-                                                pools=pools)),
-        st.tuples(st.just(dice.Reveal), st.builds(dice_pb2.RevealRequest, session_id=texts(*ids), token=texts())),
-        st.tuples(st.just(dice.Verify), st.builds(dice_pb2.VerifyRequest, session_id=texts(*ids))),
-        st.tuples(st.just(dice.ExportLog), st.builds(dice_pb2.ExportLogRequest, session_id=texts(*ids))),
-        st.tuples(st.just(queue.CreateMatch), st.builds(
-            mm.CreateMatchRequest, game=texts("race", "tower"), variant=texts("standard", "secret-start"),
-            seats=st.lists(st.builds(mm.SeatSpec, kind=texts("human", "ai"), name=texts()), max_size=5),
-            options_json=jsons('{"goal": 15}'))),
-        st.tuples(st.just(queue.CreateTicket), st.builds(
-            mm.CreateTicketRequest, game=texts("race"), variant=texts(), seats=st.integers(0, U32),
-            party=st.lists(texts(me.player), max_size=3), ai_welcome=st.booleans(), max_wait_s=st.integers(0, U32),
-            invite_code=texts())),
-        st.tuples(st.just(queue.GetTicket), ref), st.tuples(st.just(queue.CancelTicket), ref),
-        st.tuples(st.just(queue.AcceptTicket), ref), st.tuples(st.just(queue.WatchTicket), ref),
-        st.tuples(st.just(queue.ListMyMatches), st.builds(mm.ListMyMatchesRequest, limit=st.integers(0, U32))),
-        st.tuples(st.just(queue.ListGames), st.just(mm.ListGamesRequest())),
-        st.tuples(st.just(queue.ListQueues), st.just(mm.ListQueuesRequest())),
-        st.tuples(st.just(players.SignUp), st.builds(pp.SignUpRequest, name=texts(), password=texts())),
-        st.tuples(st.just(players.SignIn), st.builds(pp.SignInRequest, name=texts(me.player), password=texts())),
-        st.tuples(st.just(players.Refresh), st.just(pp.RefreshRequest())),
-        st.tuples(st.just(players.GetRating), st.builds(pp.GetRatingRequest, player_id=texts(me.player),
-                                                        game=texts("race"))),
-        st.tuples(st.just(players.ListLeaders), st.builds(pp.ListLeadersRequest, game=texts("race"),
-                                                          limit=st.integers(0, U32))),
-    )
+    rpcs = {f"/{s.full_name}/{m.name}": m for s in SERVICES for m in s.methods}
+    calls = st.one_of([st.tuples(st.just(path), messages(m.input_type, known, ids)) for path, m in rpcs.items()])
+    typed = {path: method_callers(ch, path, m) for path, m in rpcs.items()}
     codes: collections.Counter = collections.Counter()
+    per_rpc: collections.Counter = collections.Counter()
     changed_by_refusal = []
 
     def watched_state():
-        view = board.GetMatch(board_pb2.GetMatchRequest(match_id=match_id), timeout=5)
+        view = typed["/archmage.board.v1.Board/GetMatch"][0](board_view(match_id=match_id), timeout=5)
         return view.version, view.last_seq
 
     @settings(max_examples=CALLS, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(call=calls, meta=metadata)
     def one(call, meta):
-        method, request = call
-        writes_the_match = method in (board.Move, combat.Resolve, dice.AddClientSeed)
-        before = watched_state() if writes_the_match else None
-        streaming = method in (board.WatchMatch, queue.WatchTicket)
-        try:
-            if streaming:
-                for i, _ in enumerate(method(request, metadata=meta, timeout=1)):
-                    if i > 20:
-                        break
-            else:
-                method(request, metadata=meta, timeout=5)
-            codes["OK"] += 1
-        except grpc.RpcError as exc:
-            code = exc.code()
-            if streaming and code == grpc.StatusCode.DEADLINE_EXCEEDED:
-                code = grpc.StatusCode.OK  # a live stream that had nothing more to say: not a hang
-            codes[code.name] += 1
-            assert code not in (grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL,
-                                grpc.StatusCode.DEADLINE_EXCEEDED), (method, request, exc.details())
-            if before is not None and watched_state() != before:
-                changed_by_refusal.append((method, request))
+        path, request = call
+        per_rpc[path] += 1
+        before = watched_state() if path in WRITES else None
+        if called(typed[path], request, meta, codes) != grpc.StatusCode.OK and before is not None \
+                and watched_state() != before:
+            changed_by_refusal.append((path, request))
 
     started = time.monotonic()
     one()
     seconds = time.monotonic() - started
     calls_made = sum(codes.values())
-    print(f"fuzz: {calls_made} calls in {seconds:.1f}s: {dict(codes.most_common())}")
+    print(f"fuzz: {calls_made} structured calls over {len(per_rpc)} RPCs in {seconds:.1f}s: "
+          f"{dict(codes.most_common())}")
     assert not changed_by_refusal, changed_by_refusal[:3]
+    assert set(per_rpc) == set(rpcs), f"never called: {sorted(set(rpcs) - set(per_rpc))}"
     assert calls_made >= CALLS * 0.9 and seconds < 240
     assert "INTERNAL" not in codes and "UNKNOWN" not in codes
+
+    # garbage bytes for every method: a request that is not its message at all
+    rng, garbage = random.Random(7), collections.Counter()
+    started = time.monotonic()
+    before = watched_state()
+    for path, m in rpcs.items():
+        raw = method_callers(ch, path, m, raw=True)
+        for n in range(GARBAGE_PER_METHOD):
+            blob = rng.randbytes(rng.choice([1, 3, 17, 200, 5000])) if n else b"\xff" * 9
+            called(raw, blob, rng.choice([(), metas[0], me.meta]), garbage)
+    print(f"fuzz: {sum(garbage.values())} garbage-byte calls over {len(rpcs)} RPCs in "
+          f"{time.monotonic() - started:.1f}s: {dict(garbage.most_common())}")
+    assert garbage["INVALID_ARGUMENT"] >= len(rpcs), "garbage was not refused as malformed"
+    assert watched_state() == before, "garbage bytes changed the match"

@@ -25,7 +25,7 @@ def limited(redis_url):
     for key in r.scan_iter("limits*"):
         r.delete(key)
     server = ServerThread(redis_url, limits=dict(DEFAULTS, tickets_per_player="2/minute",
-                                                 matches_per_player="3/minute"))
+                                                 matches_per_player="3/minute", calls_per_player="12/minute"))
     server.start()
     with grpc.insecure_channel(server.address) as ch:
         yield ch, server
@@ -68,6 +68,23 @@ def test_matches_per_player(limited):
     assert len(queue.ListMyMatches(mm.ListMyMatchesRequest(), metadata=me.meta).matches) == 3
 
 
+def test_calls_per_player_count_each_player_alone_and_a_refusal_changes_nothing(limited):
+    """Every call made for a player counts against that player's calls_per_player, wherever
+    it comes from; another player on the same peer is not held back by it."""
+    ch, server = limited
+    queue = matchmaking_pb2_grpc.MatchmakingStub(ch)
+    me, neighbour = identity(ch), identity(ch)
+    for _ in range(12):
+        queue.ListMyMatches(mm.ListMyMatchesRequest(), metadata=me.meta)
+    err = refusal(lambda: queue.CreateTicket(mm.CreateTicketRequest(game="race", seats=4), metadata=me.meta))
+    assert "calls_per_player" in err.details() and "retry in" in err.details()
+    assert not server.run(server.platform.redis.exists(f"mm:player:{me.player}")), "a refused ticket was queued"
+    queue.ListMyMatches(mm.ListMyMatchesRequest(), metadata=neighbour.meta)  # the same peer, another player
+    assert "calls_per_player" in refusal(
+        lambda: players_pb2_grpc.PlayersStub(ch).GetRating(pp.GetRatingRequest(game="race"), metadata=me.meta)
+    ).details(), "the players service counts against the same limit"
+
+
 def test_hole4_no_flood_of_players_from_one_peer(limited):
     """1,000 tickets under invented names used to be accepted in 7 s; now every ticket needs a
     player, and one peer mints at most guests_per_peer (120 a minute) of them."""
@@ -80,3 +97,4 @@ def test_hole4_no_flood_of_players_from_one_peer(limited):
             made += 1
     assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and "guests_per_peer" in err.value.details()
     assert made <= 120 and time.monotonic() - started < 30
+
