@@ -47,6 +47,6 @@ def build_app(settings: WebSettings, platform: Platform | None = None) -> Starle
     ], middleware=[Middleware(metrics.MetricsMiddleware)], lifespan=lifespan)
     app.state.settings = settings
     app.state.platform = platform or Platform(settings.platform_addr, settings.combat_addr, settings.call_timeout_s,
-                                                    settings.board_addr)
+                                              settings.board_addr, settings.tls)
     app.state.signer = Signer(settings.secret, settings.session_s)
     return app

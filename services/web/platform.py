@@ -59,10 +59,11 @@ class Platform:
     player's credential (a Client is only stubs over the shared channels). Board and Combat
     may listen apart from Players and Matchmaking (split mode)."""
 
-    def __init__(self, addr: str, combat_addr: str = "", timeout: float = 10, board_addr: str = ""):
-        self.channel = open_channel(addr)
-        self.combat_channel = open_channel(combat_addr) if combat_addr and combat_addr != addr else None
-        self.board_channel = open_channel(board_addr) if board_addr and board_addr != addr else None
+    def __init__(self, addr: str, combat_addr: str = "", timeout: float = 10, board_addr: str = "",
+                 tls: tuple[str, str, str] = ("", "", "")):
+        self.channel = open_channel(addr, *tls)
+        self.combat_channel = open_channel(combat_addr, *tls) if combat_addr and combat_addr != addr else None
+        self.board_channel = open_channel(board_addr, *tls) if board_addr and board_addr != addr else None
         self.timeout = timeout
 
     def close(self) -> None:

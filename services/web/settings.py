@@ -11,6 +11,9 @@ environment, as for every service):
                             behind one address need the same one
     WEB_SESSION_S           how long a session lasts (3600 s, the platform's session credential's life)
     WEB_METRICS_PORT        where /metrics is served apart (0 = only on the app's own /metrics)
+    TLS_CA_FILE             the web service reaches the platform over TLS trusting this CA, and
+                            presents TLS_CERT_FILE / TLS_KEY_FILE when TLS_CLIENT_CA_FILE asks
+                            for client certificates (services/rpc/tls.py), as every client does
 """
 from __future__ import annotations
 
@@ -31,13 +34,24 @@ class WebSettings:
     session_s: int = 3600
     metrics_port: int = 0
     call_timeout_s: float = 10.0
+    tls_ca_file: str = ""  # TLS to the platform when set
+    tls_cert_file: str = ""  # a client certificate, for mutual TLS
+    tls_key_file: str = ""
+
+    @property
+    def tls(self) -> tuple[str, str, str]:
+        """(CA, client certificate, client key) for services.client.open_channel."""
+        return self.tls_ca_file, self.tls_cert_file, self.tls_key_file
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "WebSettings":
         return cls(host=settings.web_host, port=settings.web_port, platform_addr=settings.client_addr,
                    board_addr=settings.web_board_addr, combat_addr=settings.web_combat_addr,
                    secret=settings.web_secret.encode() if settings.web_secret else secrets.token_bytes(32),
-                   session_s=settings.web_session_s, metrics_port=settings.web_metrics_port)
+                   session_s=settings.web_session_s, metrics_port=settings.web_metrics_port,
+                   tls_ca_file=settings.tls_ca_file,
+                   **({"tls_cert_file": settings.tls_cert_file, "tls_key_file": settings.tls_key_file}
+                      if settings.tls_client_ca_file else {}))
 
     @classmethod
     def from_env(cls, env: dict | None = None) -> "WebSettings":

@@ -132,3 +132,44 @@ def test_a_plaintext_bind_off_loopback_warns_loudly(capsys):
     for quiet in (("127.0.0.1", False), ("::1", False), ("localhost", False), ("0.0.0.0", True)):
         warn_if_plaintext(*quiet)
         assert capsys.readouterr().out == ""
+
+
+def test_the_terminal_the_ai_seats_and_the_web_service_reach_a_mutual_tls_platform(redis_url, pki):
+    """Every client the platform runs takes TLS from the same settings (services/rpc/tls.py): the
+    `archmage` command, the AI's turns (the channel a worker opens, tls.channel) and the web
+    service, each presenting the client certificate a mutual-TLS platform asks for."""
+    from starlette.testclient import TestClient
+
+    from services.client import Client
+    from services.core.config import Settings
+    from services.rpc import tls
+    from services.web.app import build_app
+    from services.web.settings import WebSettings
+    from tests.support.terminal import Terminal, ai_server
+
+    env = {"TLS_CA_FILE": str(pki.ca), "TLS_CERT_FILE": str(pki.client_cert), "TLS_KEY_FILE": str(pki.client_key),
+           "TLS_CLIENT_CA_FILE": str(pki.ca)}
+    server = ai_server(redis_url, tls_cert_file=str(pki.server_cert), tls_key_file=str(pki.server_key),
+                       tls_client_ca_file=str(pki.ca))
+    terminal = None
+    try:
+        server.turns.client = Client(tls.channel(server.address, Settings.from_env(env)), sign_in=False)
+        terminal = Terminal(["play", "race", "--ai", "1"], server.address, env=env)
+        terminal.expect(r"match \S+ created")
+        terminal.play(timeout=60)
+        terminal.expect(r"verify it: archmage verify \S+")
+        assert terminal.close() == 0, terminal.output()
+
+        web = TestClient(build_app(WebSettings.from_env({**env, "ARCHMAGE_ADDR": server.address,
+                                                         "WEB_SECRET": "s" * 32})))
+        assert web.post("/api/guest").status_code < 300
+        made = web.post("/api/matches", json={"game": "race", "ai": 1})
+        assert made.status_code == 201, made.text
+        no_cert = TestClient(build_app(WebSettings(platform_addr=server.address, secret=b"s" * 32,
+                                                   tls_ca_file=str(pki.ca), call_timeout_s=3)))
+        refused = no_cert.post("/api/guest")
+        assert refused.status_code == 503 and "does not answer" in refused.text, refused.text  # no certificate
+    finally:
+        if terminal is not None:
+            terminal.kill()
+        server.stop()
