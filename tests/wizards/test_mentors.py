@@ -242,3 +242,52 @@ def test_secret_wizard_known_only_to_the_seats_7_302_14_3():
     assert v["secret_wizards"] == [{"letter": "A", "at": list(hex_of(st, "C1", "A2"))}]
     assert "Ishkatar" not in str(v["secret_wizards"]) and v["players"][0]["secret_record"] == "hidden"
     assert st.aside_for == {"secret:A": ["W1"]}
+
+
+# --- the Record Sheet: advancing and points (10.21, 10.22) --------------------------------
+def meet_wizard(st, wizard="Terek"):
+    """Seat 0 meets a High Wizard in his space, every die after showing 1."""
+    return dice(*run_items(st, {"do": "meet_high_wizard", "seat": 0, "wizard": wizard, "rule": "7.32"}))
+
+
+def test_10_21_points_for_two_ranks_advance_only_one():
+    """10.21: an Apprentice Wizard holding the points of Rank FOUR (and so of two Ranks and
+    more) meets a High Wizard: he advances ONE Rank, to Scholar, and no further."""
+    st = solo("C5", "A2", prepare=joined("wizards", knowledge=80, perception=65, power=50))
+    st, ev = meet_wizard(st)
+    assert [e["rank"] for e in ev if e["type"] == "promoted"] == [2]
+    assert st.players[0]["rank"] == 2
+
+
+def test_10_21_three_days_between_advancing_counted_in_days_played():
+    """10.21 (reading in record.py): promoted on day n (days played), he may advance again from
+    day n + 3. A Scholar promoted on day 5 with the points of a Sage meets a High Wizard on
+    day 7: not promoted (10.21); on day 8, the boundary day, he is."""
+    def scholar(st):
+        joined("wizards", 2, knowledge=45, perception=35, power=25)(st)
+        st.players[0]["rank_day"] = 5
+    st = solo("C5", "A2", prepare=scholar)
+    st.calendar["days_played"] = 7
+    st, ev = meet_wizard(st)
+    assert "promoted" not in types(ev) and st.players[0]["rank"] == 2
+    from shared.wizards.record import promotion_due
+    assert promotion_due(st, 0) == "10.21"
+    st = solo("C5", "A2", prepare=scholar)
+    st.calendar["days_played"] = 8
+    st, ev = meet_wizard(st)
+    assert st.players[0]["rank"] == 3 and st.players[0]["rank_day"] == 8
+    assert [e["rank"] for e in ev if e["type"] == "promoted"] == [3]
+
+
+def test_10_22_never_demoted_and_points_never_below_zero():
+    """10.22: a Sage (Rank 3, needing 40 Knowledge) holding 3 Knowledge loses six points from the
+    type he has least of (7.304 2): Knowledge stops at zero, not -3, and he stays a Sage; a High
+    Wizard met afterwards does not demote him either."""
+    st = solo("C5", "A2", prepare=joined("wizards", 3, knowledge=3, perception=30, power=20))
+    st, ev = run_items(st, {"do": "lose_least", "seat": 0, "rule": "7.304 2", "amount": 6})
+    lost = next(e for e in ev if e["type"] == "points_lost")
+    assert lost["points"] == {"knowledge": 3}
+    assert st.players[0]["points"] == {"knowledge": 0, "perception": 30, "power": 20}
+    assert st.players[0]["rank"] == 3
+    st, ev = meet_wizard(st)
+    assert st.players[0]["rank"] == 3 and min(st.players[0]["points"].values()) >= 0
