@@ -4,7 +4,7 @@ Wizard Cards (8.7-8.74), Gems (7.326, 14.3) and Perception (11.233)."""
 from __future__ import annotations
 
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, answer, build, chance, enter, hex_of, joined, run_items, solo
+from tests.wizards.scenario import ENGINE, answer, build, chance, enter, hex_of, hold_task, joined, run_items, solo
 
 
 def types(ev):
@@ -291,3 +291,59 @@ def test_10_22_never_demoted_and_points_never_below_zero():
     assert st.players[0]["rank"] == 3
     st, ev = meet_wizard(st)
     assert st.players[0]["rank"] == 3 and min(st.players[0]["points"].values()) >= 0
+
+
+# --- Master Sorcerers and Hamdrel (7.347, 7.351) -------------------------------------------
+def at_megmoran(prepare):
+    """Seat 0 in the Center of Megmoran's Tower (M2), holding Task 33 with the Horn of Calling
+    taken: its next requirement is to meet a Master Sorcerer (7.343)."""
+    st = solo("M2", "A1", prepare=prepare)
+    st.players[0]["at"] = list(hex_of(st, "M2", "Center"))
+    hold_task(st, 0, 33, done=1)
+    return st
+
+
+def meet_master(st):
+    return run_items(st, {"do": "master_sorcerer", "seat": 0, "at": list(st.players[0]["at"])})
+
+
+def test_7_347_a_sorcerer_gets_as_many_as_possible_every_time():
+    """7.347: a member of the Order of Sorcerers meeting a Master Sorcerer has AS MANY of 7.343-7.346
+    done as possible: his Task requirement fulfilled (7.343), a Task assigned (7.344) and, with the
+    points, promotion (7.345), all in one meeting; meeting him again he is assigned a Task again."""
+    st = at_megmoran(joined("sorcerers", knowledge=10, perception=5, power=15))
+    st, ev = dice(*meet_master(st))
+    assert "task_requirement_met" in types(ev) and "task_drawn" in types(ev)
+    assert [e["rank"] for e in ev if e["type"] == "promoted"] == [2]
+    held = len(st.players[0]["tasks"])
+    assert held == 1  # Task 33 completed, the new Task held
+    st, ev = dice(*meet_master(st))  # EVERY time
+    assert "task_drawn" in types(ev) and len(st.players[0]["tasks"]) == held + 1
+
+
+def test_7_347_contrast_a_non_member_gets_one_thing_7_34():
+    """7.34 (contrast with 7.347): a Wizard who declines the Sorcerers gets ONE thing, the first that
+    applies: his Task requirement fulfilled (7.343), and no Task assigned."""
+    st = at_megmoran(joined("wizards", knowledge=15, perception=10, power=5))
+    st, ev = meet_master(st)
+    st, ev = dice(*answer(st, 0, accept=False))
+    assert "task_requirement_met" in types(ev) and "task_drawn" not in types(ev)
+    assert st.players[0]["tasks"] == [] and st.players[0]["rank"] == 1
+
+
+def test_7_351_hamdrel_heals_and_does_nothing_else():
+    """7.351 / 7.35: a Demon Dazed (then a Dragonbound) player entering her Cottage is cured at once,
+    and that is the ONE thing she does: no gift roll (7.353) and his Task requirement to meet her
+    (Task 26, the Crystal Orb taken) is not fulfilled (7.352)."""
+    for affliction in ("demon_dazed", "dragonbound"):
+        def sick(s, affliction=affliction):
+            joined("wizards")(s)
+            s.players[0]["afflictions"].append(affliction)
+            hold_task(s, 0, 26, done=1)
+        st, ev = enter("M5", "Center", prepare=sick)
+        healed = next(e for e in ev if e["type"] == "healed")
+        assert healed["afflictions"] == [affliction] and healed["rule"] == "7.351"
+        assert st.players[0]["afflictions"] == []
+        assert "task_requirement_met" not in types(ev) and "hamdrel_gift" not in types(ev)
+        assert st.chance["then"]["do"] == "movement_rolled"  # no gift dice asked
+        assert st.players[0]["tasks"][0]["steps"][1]["done"] is False
