@@ -347,3 +347,39 @@ def test_7_351_hamdrel_heals_and_does_nothing_else():
         assert "task_requirement_met" not in types(ev) and "hamdrel_gift" not in types(ev)
         assert st.chance["then"]["do"] == "movement_rolled"  # no gift dice asked
         assert st.players[0]["tasks"][0]["steps"][1]["done"] is False
+
+
+# --- the False Wizard and Perception (11.2331, 7.3263) -------------------------------------
+def false_wizard_roll(order, rank, face):
+    """Seat 0 (of `order` at `rank`, holding Ishkatar's Diamond) asks Terek, whose box holds the
+    FALSE WIZARD card, for a Gem and rolls `face`: the Gems he still holds and the event."""
+    def prep(st):
+        joined(order, rank)(st)
+        st.gem_boxes["Veldor"], st.gem_boxes["Terek"] = st.gem_boxes["Terek"], st.gem_boxes["Veldor"]
+        st.players[0]["gems"]["Ishkatar"] = "Diamond"
+    st = solo("C5", "A2", prepare=prep)
+    st, ev = run_items(st, {"do": "gem_attempt", "seat": 0, "wizard": "Terek", "rule": "7.326"})
+    st, ev = chance(st, face)
+    assert st.players[0]["false_wizard"] == "Terek"
+    return st.players[0]["gems"], next(e for e in ev if e["type"] == "false_wizard")
+
+
+def test_11_2331_a_rank_four_druid_keeps_his_gems_on_4_or_5():
+    """11.2331: a Druid at Rank FOUR meeting the False Wizard keeps his Gems on a 4 or 5 and loses
+    them on 1-3 (the 7.326 roll)."""
+    for face in (4, 5):
+        held, fw = false_wizard_roll("druids", 4, face)
+        assert held == {"Ishkatar": "Diamond"} and fw["stolen"] == [] and fw["rule"] == "11.2331", face
+    for face in (1, 3):
+        held, fw = false_wizard_roll("druids", 4, face)
+        assert held == {} and fw["stolen"] == ["Diamond"] and fw["rule"] == "11.2331", face
+
+
+def test_11_2331_contrast_others_lose_their_gems_on_4_7_3263():
+    """7.3263 (contrast with 11.2331): a Wizard at Rank FOUR, and a Druid below Rank FOUR (not "of
+    this Rank"), lose their Gems on a 4 and keep them only on a 5."""
+    for order, rank in (("wizards", 4), ("druids", 3)):
+        held, fw = false_wizard_roll(order, rank, 4)
+        assert held == {} and fw["stolen"] == ["Diamond"] and fw["rule"] == "7.3263", (order, rank)
+        held, fw = false_wizard_roll(order, rank, 5)
+        assert held == {"Ishkatar": "Diamond"} and fw["stolen"] == [], (order, rank)
