@@ -398,3 +398,20 @@ def test_wizard_card_trap_transport_is_escapable_against_traps():
     st, _ = choose(st, 0, kind="encounter_spell", spell="escaping", cast=True)
     st, ev = chance(st, 2)
     assert tuple(st.players[0]["at"]) == hex_of(st, "C5", "A1")
+
+
+def test_8_461_the_hound_leaves_a_player_who_encounters_a_dragon_or_a_demon():
+    """8.461: the Hound leaves a player that encounters a Dragon or Demon (mirroring 8.452 for the
+    Horse); contrast: a Winged Horse, which leaves only at the Dragon (8.442), stays with him
+    through a Demon encounter."""
+    hound = lambda s: s.players[0].update(animal={"kind": "hound", "turns": 3, "since": 0})
+    st = solo("C5", "A1", prepare=both(hound, lambda s: s.replace("dragon", list(hex_of(s, "C5", "A1")))))
+    st, ev = resolving(st, {"do": "dragon", "seat": 0, "at": ls(hex_of(st, "C5", "A1"))})
+    assert st.players[0]["animal"] is None
+    assert any(e["type"] == "animal_departs" and e["animal"] == "hound" for e in ev)
+    st, ev = meet_demons(demon_state(prepare=hound))
+    assert st.players[0]["animal"] is None
+    assert any(e["type"] == "animal_departs" and e["animal"] == "hound" and "8.461" in e["rule"] for e in ev)
+    wings = lambda s: s.players[0].update(animal={"kind": "winged_horse", "turns": 2, "since": 0})
+    st, ev = meet_demons(demon_state(prepare=wings))
+    assert st.players[0]["animal"] is not None and st.players[0]["animal"]["kind"] == "winged_horse"

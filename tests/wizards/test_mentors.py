@@ -4,7 +4,7 @@ Wizard Cards (8.7-8.74), Gems (7.326, 14.3) and Perception (11.233)."""
 from __future__ import annotations
 
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, answer, build, chance, enter, hex_of, joined, run_items, solo
+from tests.wizards.scenario import ENGINE, answer, build, chance, enter, hex_of, hold_task, joined, run_items, solo
 
 
 def types(ev):
@@ -242,3 +242,144 @@ def test_secret_wizard_known_only_to_the_seats_7_302_14_3():
     assert v["secret_wizards"] == [{"letter": "A", "at": list(hex_of(st, "C1", "A2"))}]
     assert "Ishkatar" not in str(v["secret_wizards"]) and v["players"][0]["secret_record"] == "hidden"
     assert st.aside_for == {"secret:A": ["W1"]}
+
+
+# --- the Record Sheet: advancing and points (10.21, 10.22) --------------------------------
+def meet_wizard(st, wizard="Terek"):
+    """Seat 0 meets a High Wizard in his space, every die after showing 1."""
+    return dice(*run_items(st, {"do": "meet_high_wizard", "seat": 0, "wizard": wizard, "rule": "7.32"}))
+
+
+def test_10_21_points_for_two_ranks_advance_only_one():
+    """10.21: an Apprentice Wizard holding the points of Rank FOUR (and so of two Ranks and
+    more) meets a High Wizard: he advances ONE Rank, to Scholar, and no further."""
+    st = solo("C5", "A2", prepare=joined("wizards", knowledge=80, perception=65, power=50))
+    st, ev = meet_wizard(st)
+    assert [e["rank"] for e in ev if e["type"] == "promoted"] == [2]
+    assert st.players[0]["rank"] == 2
+
+
+def test_10_21_three_days_between_advancing_counted_in_days_played():
+    """10.21 (reading in record.py): promoted on day n (days played), he may advance again from
+    day n + 3. A Scholar promoted on day 5 with the points of a Sage meets a High Wizard on
+    day 7: not promoted (10.21); on day 8, the boundary day, he is."""
+    def scholar(st):
+        joined("wizards", 2, knowledge=45, perception=35, power=25)(st)
+        st.players[0]["rank_day"] = 5
+    st = solo("C5", "A2", prepare=scholar)
+    st.calendar["days_played"] = 7
+    st, ev = meet_wizard(st)
+    assert "promoted" not in types(ev) and st.players[0]["rank"] == 2
+    from shared.wizards.record import promotion_due
+    assert promotion_due(st, 0) == "10.21"
+    st = solo("C5", "A2", prepare=scholar)
+    st.calendar["days_played"] = 8
+    st, ev = meet_wizard(st)
+    assert st.players[0]["rank"] == 3 and st.players[0]["rank_day"] == 8
+    assert [e["rank"] for e in ev if e["type"] == "promoted"] == [3]
+
+
+def test_10_22_never_demoted_and_points_never_below_zero():
+    """10.22: a Sage (Rank 3, needing 40 Knowledge) holding 3 Knowledge loses six points from the
+    type he has least of (7.304 2): Knowledge stops at zero, not -3, and he stays a Sage; a High
+    Wizard met afterwards does not demote him either."""
+    st = solo("C5", "A2", prepare=joined("wizards", 3, knowledge=3, perception=30, power=20))
+    st, ev = run_items(st, {"do": "lose_least", "seat": 0, "rule": "7.304 2", "amount": 6})
+    lost = next(e for e in ev if e["type"] == "points_lost")
+    assert lost["points"] == {"knowledge": 3}
+    assert st.players[0]["points"] == {"knowledge": 0, "perception": 30, "power": 20}
+    assert st.players[0]["rank"] == 3
+    st, ev = meet_wizard(st)
+    assert st.players[0]["rank"] == 3 and min(st.players[0]["points"].values()) >= 0
+
+
+# --- Master Sorcerers and Hamdrel (7.347, 7.351) -------------------------------------------
+def at_megmoran(prepare):
+    """Seat 0 in the Center of Megmoran's Tower (M2), holding Task 33 with the Horn of Calling
+    taken: its next requirement is to meet a Master Sorcerer (7.343)."""
+    st = solo("M2", "A1", prepare=prepare)
+    st.players[0]["at"] = list(hex_of(st, "M2", "Center"))
+    hold_task(st, 0, 33, done=1)
+    return st
+
+
+def meet_master(st):
+    return run_items(st, {"do": "master_sorcerer", "seat": 0, "at": list(st.players[0]["at"])})
+
+
+def test_7_347_a_sorcerer_gets_as_many_as_possible_every_time():
+    """7.347: a member of the Order of Sorcerers meeting a Master Sorcerer has AS MANY of 7.343-7.346
+    done as possible: his Task requirement fulfilled (7.343), a Task assigned (7.344) and, with the
+    points, promotion (7.345), all in one meeting; meeting him again he is assigned a Task again."""
+    st = at_megmoran(joined("sorcerers", knowledge=10, perception=5, power=15))
+    st, ev = dice(*meet_master(st))
+    assert "task_requirement_met" in types(ev) and "task_drawn" in types(ev)
+    assert [e["rank"] for e in ev if e["type"] == "promoted"] == [2]
+    held = len(st.players[0]["tasks"])
+    assert held == 1  # Task 33 completed, the new Task held
+    st, ev = dice(*meet_master(st))  # EVERY time
+    assert "task_drawn" in types(ev) and len(st.players[0]["tasks"]) == held + 1
+
+
+def test_7_347_contrast_a_non_member_gets_one_thing_7_34():
+    """7.34 (contrast with 7.347): a Wizard who declines the Sorcerers gets ONE thing, the first that
+    applies: his Task requirement fulfilled (7.343), and no Task assigned."""
+    st = at_megmoran(joined("wizards", knowledge=15, perception=10, power=5))
+    st, ev = meet_master(st)
+    st, ev = dice(*answer(st, 0, accept=False))
+    assert "task_requirement_met" in types(ev) and "task_drawn" not in types(ev)
+    assert st.players[0]["tasks"] == [] and st.players[0]["rank"] == 1
+
+
+def test_7_351_hamdrel_heals_and_does_nothing_else():
+    """7.351 / 7.35: a Demon Dazed (then a Dragonbound) player entering her Cottage is cured at once,
+    and that is the ONE thing she does: no gift roll (7.353) and his Task requirement to meet her
+    (Task 26, the Crystal Orb taken) is not fulfilled (7.352)."""
+    for affliction in ("demon_dazed", "dragonbound"):
+        def sick(s, affliction=affliction):
+            joined("wizards")(s)
+            s.players[0]["afflictions"].append(affliction)
+            hold_task(s, 0, 26, done=1)
+        st, ev = enter("M5", "Center", prepare=sick)
+        healed = next(e for e in ev if e["type"] == "healed")
+        assert healed["afflictions"] == [affliction] and healed["rule"] == "7.351"
+        assert st.players[0]["afflictions"] == []
+        assert "task_requirement_met" not in types(ev) and "hamdrel_gift" not in types(ev)
+        assert st.chance["then"]["do"] == "movement_rolled"  # no gift dice asked
+        assert st.players[0]["tasks"][0]["steps"][1]["done"] is False
+
+
+# --- the False Wizard and Perception (11.2331, 7.3263) -------------------------------------
+def false_wizard_roll(order, rank, face):
+    """Seat 0 (of `order` at `rank`, holding Ishkatar's Diamond) asks Terek, whose box holds the
+    FALSE WIZARD card, for a Gem and rolls `face`: the Gems he still holds and the event."""
+    def prep(st):
+        joined(order, rank)(st)
+        st.gem_boxes["Veldor"], st.gem_boxes["Terek"] = st.gem_boxes["Terek"], st.gem_boxes["Veldor"]
+        st.players[0]["gems"]["Ishkatar"] = "Diamond"
+    st = solo("C5", "A2", prepare=prep)
+    st, ev = run_items(st, {"do": "gem_attempt", "seat": 0, "wizard": "Terek", "rule": "7.326"})
+    st, ev = chance(st, face)
+    assert st.players[0]["false_wizard"] == "Terek"
+    return st.players[0]["gems"], next(e for e in ev if e["type"] == "false_wizard")
+
+
+def test_11_2331_a_rank_four_druid_keeps_his_gems_on_4_or_5():
+    """11.2331: a Druid at Rank FOUR meeting the False Wizard keeps his Gems on a 4 or 5 and loses
+    them on 1-3 (the 7.326 roll)."""
+    for face in (4, 5):
+        held, fw = false_wizard_roll("druids", 4, face)
+        assert held == {"Ishkatar": "Diamond"} and fw["stolen"] == [] and fw["rule"] == "11.2331", face
+    for face in (1, 3):
+        held, fw = false_wizard_roll("druids", 4, face)
+        assert held == {} and fw["stolen"] == ["Diamond"] and fw["rule"] == "11.2331", face
+
+
+def test_11_2331_contrast_others_lose_their_gems_on_4_7_3263():
+    """7.3263 (contrast with 11.2331): a Wizard at Rank FOUR, and a Druid below Rank FOUR (not "of
+    this Rank"), lose their Gems on a 4 and keep them only on a 5."""
+    for order, rank in (("wizards", 4), ("druids", 3)):
+        held, fw = false_wizard_roll(order, rank, 4)
+        assert held == {} and fw["stolen"] == ["Diamond"] and fw["rule"] == "7.3263", (order, rank)
+        held, fw = false_wizard_roll(order, rank, 5)
+        assert held == {"Ishkatar": "Diamond"} and fw["stolen"] == [], (order, rank)

@@ -4,7 +4,7 @@ in spaces (7.6, 7.354)."""
 from __future__ import annotations
 
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, answer, chance, enter, hex_of, joined, roll, roll_through
+from tests.wizards.scenario import ENGINE, answer, chance, enter, hex_of, hold_task, joined, roll, roll_through
 
 
 def two(st, r):
@@ -243,3 +243,66 @@ def test_hamdrel_gift_tables_7_353():
     st, ev = chance(st, 1, 1, 1, 2)  # RANDOM: white 1 Common, red 1 Torwall; A2
     assert st.wizard_markers["Ishkatar"] == list(hex_of(st, "C1", "A2"))
     assert st.aside_for == {"Ishkatar": ["W1"]} and st.wizard_aside == ["W1"]
+
+
+# --- no table roll for a Task or with a High Wizard present (7.361, 7.3712) ---------------
+def with_task_marker(tile, label, directed=False):
+    """A `prepare`: seat 0, an Apprentice Wizard, holds Task 4 with its first marker in (tile,
+    label); `directed`: sent to the Star Crest by an Event Card (7.37)."""
+    def prep(st):
+        joined("wizards")(st)
+        hold_task(st, 0, 4, at={0: (tile, label)})
+        st.players[0]["star_crest_directed"] = directed
+    return prep
+
+
+def with_high_wizard(tile, label, directed=False):
+    """A `prepare`: Veldor's marker in (tile, label)."""
+    def prep(st):
+        st.wizard_markers["Veldor"] = list(hex_of(st, tile, label))
+        st.players[0]["star_crest_directed"] = directed
+    return prep
+
+
+def test_7_361_no_high_hollow_roll_when_he_comes_for_a_task():
+    """7.361: entering High Hollow to fulfil a Task (he picks up his marker there) takes no High
+    Hollow roll; contrast: ignoring the marker (7.312: as though there were none) the roll is taken."""
+    st, _ = enter("M3", "B4", prepare=with_task_marker("M3", "B4"))
+    st, ev = answer(st, 0, kind="pick_up_task_markers")
+    assert "high_hollow" not in types(ev) and st.chance["then"]["do"] == "movement_rolled"
+    assert st.players[0]["at"] == list(hex_of(st, "M3", "B4"))
+    st, _ = enter("M3", "B4", prepare=with_task_marker("M3", "B4"))
+    st, ev = answer(st, 0, kind="ignore_task_markers")
+    assert st.chance["then"] == {"do": "pending", "item": "high_hollow"}
+
+
+def test_7_361_no_high_hollow_roll_with_a_high_wizard_there():
+    """7.361: with a High Wizard in the High Hollow space he meets him and takes no High Hollow
+    roll; contrast: entering with no Wizard and no Task, the roll is taken (7.36)."""
+    st, _ = enter("M3", "B4", prepare=with_high_wizard("M3", "B4"))
+    st, ev = settle_dice(*answer(st, 0, accept=False))
+    assert "high_hollow" not in types(ev) and st.chance["then"]["do"] == "movement_rolled"
+    assert st.players[0]["at"] == list(hex_of(st, "M3", "B4"))
+    st, _ = enter("M3", "B4")
+    assert st.chance["then"] == {"do": "pending", "item": "high_hollow"}
+
+
+def test_7_3712_no_star_crest_roll_when_he_comes_for_a_task():
+    """7.3712: entering the Star Crest to fulfil a Task takes no Star Crest roll; contrast:
+    ignoring the marker (7.312) the roll is taken."""
+    st, _ = enter("E4", "Center", prepare=with_task_marker("E4", "Center", directed=True))
+    st, ev = answer(st, 0, kind="pick_up_task_markers")
+    assert "star_crest" not in types(ev) and st.chance["then"]["do"] == "movement_rolled"
+    st, _ = enter("E4", "Center", prepare=with_task_marker("E4", "Center", directed=True))
+    st, ev = answer(st, 0, kind="ignore_task_markers")
+    assert st.chance["then"] == {"do": "pending", "item": "star_crest"}
+
+
+def test_7_3712_no_star_crest_roll_with_a_high_wizard_present():
+    """7.3712: with a High Wizard present he meets him and takes no Star Crest roll; contrast:
+    with no Wizard and no Task the roll is taken (7.371)."""
+    st, _ = enter("E4", "Center", prepare=with_high_wizard("E4", "Center", directed=True))
+    st, ev = settle_dice(*answer(st, 0, accept=False))
+    assert "star_crest" not in types(ev) and st.chance["then"]["do"] == "movement_rolled"
+    st, _ = enter("E4", "Center", prepare=lambda s: s.players[0].update(star_crest_directed=True))
+    assert st.chance["then"] == {"do": "pending", "item": "star_crest"}
