@@ -43,6 +43,7 @@ def test_every_python_snippet_runs(address, capsys):
         exec(compile(snippet.replace("127.0.0.1:50051", address), "README.md", "exec"), namespace)
     printed = capsys.readouterr().out
     assert "assigned" in printed and "True" in printed
+    assert "True 1000 0" in printed, "the sign-up snippet's new player"
 
 
 def test_the_web_snippet_runs_against_the_web_service(address, capsys):
