@@ -137,6 +137,32 @@ def test_hole4_the_rating_is_the_platform_s_not_the_client_s(stubs, raw_channel,
     queue.CancelTicket(mm.TicketRef(ticket_id=t.ticket_id), metadata=me.meta)
 
 
+def test_hole4_a_ticket_claiming_a_huge_rating_is_matched_at_its_stored_rating(raw_channel, platform, redis_url):
+    """An old client still sending the removed `rating` field (5) with 5000 is matched at the
+    rating the platform keeps for its players (2400 here), and matched all the same."""
+    import redis as sync_redis
+
+    from services.players.ratings import rating_key
+
+    strong = [identity(raw_channel), identity(raw_channel)]
+    r = sync_redis.Redis.from_url(redis_url)
+    for p in strong:  # mu 50, sigma 5: 1000 + 40 * (50 - 15) = 2400
+        r.hset(rating_key("race", p.player), mapping={"mu": 50, "sigma": 5, "matches": 3})
+    invite = uuid.uuid4().hex
+    legacy = raw_channel.unary_unary("/archmage.matchmaking.v1.Matchmaking/CreateTicket",
+                                     request_serializer=lambda b: b, response_deserializer=mm.Ticket.FromString)
+    field_5_is_5000 = bytes([5 << 3, 0x88, 0x27])
+    tickets = [legacy(mm.CreateTicketRequest(game="race", seats=2, invite_code=invite).SerializeToString()
+                      + field_5_is_5000, metadata=p.meta) for p in strong]
+    for t in tickets:
+        assert platform.run(platform.platform.tickets.get(t.ticket_id)).queued.rating == 2400
+    queue = matchmaking_pb2_grpc.MatchmakingStub(raw_channel)
+    finals = [list(queue.WatchTicket(mm.TicketRef(ticket_id=t.ticket_id), metadata=p.meta, timeout=20))[-1]
+              for t, p in zip(tickets, strong)]
+    assert [f.state for f in finals] == ["assigned", "assigned"]
+    assert finals[0].assignment.match_id == finals[1].assignment.match_id
+
+
 # --- hole 2: a running match's secret rolls through the Dice service -------------------------
 def test_hole2_dice_log_and_session_of_a_running_match_are_redacted_as_watch_match(stubs, raw_channel):
     """ExportLog returned the raw log of a running match; now each reader gets what WatchMatch
