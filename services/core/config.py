@@ -70,6 +70,9 @@ class Settings:
     # where clients find each service; in the embedded default all four share one address
     grpc_host: str = "127.0.0.1"
     grpc_port: int = 50051
+    # several serving processes on one port (SO_REUSEPORT; the launcher's --procs N sets it when
+    # N > 1): the kernel spreads connections over them. Off, a port already bound is an error.
+    reuse_port: bool = False
     dice_addr: str = "127.0.0.1:50051"
     board_addr: str = "127.0.0.1:50051"
     combat_addr: str = "127.0.0.1:50051"
@@ -143,6 +146,7 @@ class Settings:
             redis_fsync=_choice(env, "REDIS_FSYNC", "everysec", ("always", "everysec", "no")),
             grpc_host=host,
             grpc_port=port,
+            reuse_port=_choice(env, "SERVE_REUSEPORT", "0", ("0", "1")) == "1",
             dice_addr=_get(env, "DICE_ADDR", default_addr),
             board_addr=_get(env, "BOARD_ADDR", default_addr),
             combat_addr=_get(env, "COMBAT_ADDR", default_addr),

@@ -95,7 +95,8 @@ class Platform:
                      "AI_KEY_FILE" if self.settings.ai_key_file else "kept in Redis")
         host = host or self.settings.grpc_host
         mounted = await serve(self.bindings(names), host, self.settings.grpc_port if port is None else port,
-                              self.settings.max_message_bytes, self.quotas, tls.server_credentials(self.settings))
+                              self.settings.max_message_bytes, self.quotas, tls.server_credentials(self.settings),
+                              self.settings.reuse_port)
         if "matchmaking" in names:
             s, own = self.settings, f"{host}:{mounted.port}"
             self.matchmaker = Matchmaker(

@@ -6,7 +6,10 @@
   (fsync as REDIS_FSYNC says: everysec by default). With REDIS_CLUSTER=1, REDIS_URL is a
   Redis Cluster that must answer already, and the AI workers' broker is BROKER_URL's Redis.
 * The services: all four in one process (--mode embedded, the default) or one
-  process each (--mode split), from the same code.
+  process each (--mode split), from the same code; each of those N times over (--procs N,
+  or SERVE_PROCS; by default one per core, at most 2) on the same port with SO_REUSEPORT,
+  so an action's work uses every core. Serving process k serves /metrics on its own port,
+  METRICS_PORT (+ the service's offset in split mode) + 10 k.
 * One Celery worker for the AI seats.
 * The web service (services/web): the pages at http://127.0.0.1:WEB_PORT/ (8080, or a free
   port when that one is taken), a client of the services above like any other.
@@ -33,6 +36,8 @@ from services.core.config import ConfigError, Settings
 
 SERVICES = ("dice", "board", "combat", "matchmaking")
 WORKER_METRICS_OFFSET = 9  # the AI worker serves /metrics on METRICS_PORT + 9
+PROC_METRICS_STRIDE = 10  # serving process k of a service: /metrics on its port + 10 k
+MAX_PROCS = 8
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -261,6 +266,34 @@ def wait_http(url: str, timeout: float = 30, child=None) -> None:
     raise RuntimeError(f"{url} did not answer within {timeout:.0f}s")
 
 
+def default_procs() -> int:
+    """Serving processes per service by default: one per core, at most 2 (this is a laptop's
+    or a CI runner's launcher; a deployment scales replicas instead)."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def start_serving(children: Supervisor, label: str, services: str, env: dict, host: str, port: int,
+                  metrics_port: int, procs: int) -> list[tuple[Child, int]]:
+    """`procs` processes serving `services` on host:port, each ready (its /metrics up, which
+    comes after its bind) before the next starts: (child, its metrics port) each. More than one
+    share the port by SO_REUSEPORT, so the port is checked free first: a stray server of an
+    earlier run would otherwise be joined silently rather than reported."""
+    if procs > 1 and not port_free(port, host):
+        raise RuntimeError(f"cannot listen on {host}:{port}: address already in use")
+    started = []
+    for k in range(procs):
+        name = label if procs == 1 else f"{label}-{k}"
+        metrics = metrics_port + PROC_METRICS_STRIDE * k if metrics_port else 0
+        child_env = dict(env, ARCHMAGE_PORT=str(port), METRICS_PORT=str(metrics),
+                         SERVE_REUSEPORT="1" if procs > 1 else "0")
+        child = children.start(name, [sys.executable, "-m", "services.runtime.main", services], child_env)
+        if metrics:
+            wait_http(f"http://{env.get('METRICS_HOST') or '127.0.0.1'}:{metrics}/metrics", child=(children, child))
+        wait_healthy(f"{host}:{port}", child=(children, child))
+        started.append((child, metrics))
+    return started
+
+
 def start_web(children: Supervisor, env: dict, platform_addr: str) -> str:
     """The web service against the platform at platform_addr (Players and Matchmaking; Board and
     Combat where env says); its URL once it answers."""
@@ -277,7 +310,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="start the Archmage platform")
     parser.add_argument("--mode", choices=["embedded", "split"], default="embedded")
     parser.add_argument("--workers", type=int, default=1, help="Celery worker processes for AI seats")
+    parser.add_argument("--procs", type=int, default=None,
+                        help="serving processes per service, sharing its port (default SERVE_PROCS, "
+                             f"else one per core, at most 2; 1 to {MAX_PROCS})")
     args = parser.parse_args(argv)
+    procs = args.procs if args.procs is not None else int(os.environ.get("SERVE_PROCS") or default_procs())
+    if not 1 <= procs <= MAX_PROCS:
+        parser.error(f"--procs (or SERVE_PROCS) is 1 to {MAX_PROCS}, not {procs}")
 
     run_dir = ROOT / ".run"
     run_dir.mkdir(exist_ok=True)
@@ -327,26 +366,26 @@ def main(argv: list[str] | None = None) -> int:
                   f"appendfsync {settings.redis_fsync})")
         env["REDIS_URL"] = url
 
+        how = f"{procs} processes sharing the port (SO_REUSEPORT)" if procs > 1 else "one process"
         if args.mode == "embedded":
             addr = f"{host}:{base_port}"
-            env.update(ARCHMAGE_PORT=str(base_port), METRICS_PORT=str(metrics_base))
-            child = children.start("platform", [sys.executable, "-m", "services.runtime.main", "all"], env)
-            wait_healthy(addr, child=(children, child))
+            served = start_serving(children, "platform", "all", env, host, base_port, metrics_base, procs)
             for name in SERVICES:
                 print(f"{name:<12} {addr}")
-            print(f"metrics      http://127.0.0.1:{metrics_base}/metrics")
+            print(f"platform     {how}: pids {', '.join(str(c.proc.pid) for c, _ in served)}")
+            for child, metrics in served:
+                if metrics:
+                    print(f"metrics      http://127.0.0.1:{metrics}/metrics   ({child.name})")
             env.update({f"{n.upper()}_ADDR": addr for n in SERVICES})
         else:
             addrs = {n: f"{host}:{base_port + i}" for i, n in enumerate(SERVICES)}
             env.update({f"{n.upper()}_ADDR": a for n, a in addrs.items()})
             env["DICE_MODE"] = "service" if "DICE_MODE" not in env else settings.dice_mode
-            started = {}
             for i, name in enumerate(SERVICES):
-                child_env = dict(env, ARCHMAGE_PORT=str(base_port + i), METRICS_PORT=str(metrics_base + 1 + i))
-                started[name] = children.start(name, [sys.executable, "-m", "services.runtime.main", name], child_env)
-            for i, name in enumerate(SERVICES):
-                wait_healthy(addrs[name], child=(children, started[name]))
-                print(f"{name:<12} {addrs[name]}   metrics http://127.0.0.1:{metrics_base + 1 + i}/metrics")
+                served = start_serving(children, name, name, env, host, base_port + i,
+                                       metrics_base + 1 + i if metrics_base else 0, procs)
+                ports = ", ".join(f"http://127.0.0.1:{m}/metrics" for _, m in served if m)
+                print(f"{name:<12} {addrs[name]}   {how}   metrics {ports or 'off'}")
         worker_metrics = metrics_base + WORKER_METRICS_OFFSET
         worker = children.start("ai-worker", [
             sys.executable, "-m", "celery", "-A", "services.ai.celery_app", "worker", "-Q", settings.ai_queue,

@@ -73,12 +73,14 @@ class Mounted:
 
 
 async def serve(bindings: list[tuple], host: str, port: int, max_message_bytes: int = 1 << 20,
-                quotas=None, credentials: grpc.ServerCredentials | None = None) -> Mounted:
+                quotas=None, credentials: grpc.ServerCredentials | None = None, reuse_port: bool = False) -> Mounted:
     """Start a server for (service_descriptor, servicer) pairs on host:port (0 = any free port);
-    with `quotas`, every call counts against its peer's call rate."""
+    with `quotas`, every call counts against its peer's call rate. With `reuse_port`, other
+    processes asking the same may listen on the port too (SO_REUSEPORT: the kernel spreads
+    connections over them); without it (gRPC would set it by default) a taken port is a BindError."""
     options = [("grpc.max_receive_message_length", max_message_bytes),
                ("grpc.max_send_message_length", 8 * max_message_bytes),
-               ("grpc.so_reuseport", 0)]
+               ("grpc.so_reuseport", 1 if reuse_port else 0)]
     interceptors = [MetricsInterceptor(), ErrorInterceptor(), SeatInterceptor()]
     if quotas is not None:
         interceptors.append(QuotaInterceptor(quotas))

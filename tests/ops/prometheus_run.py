@@ -18,13 +18,16 @@ SPLIT_CONFIG = ROOT / "deploy" / "prometheus" / "prometheus-split.yml"
 
 
 def config_for(ports: dict[str, int]) -> dict:
-    """prometheus-split.yml with each component's target on `ports[component]`."""
+    """prometheus-split.yml with each component's first process's target on `ports[component]`
+    (the platform under test runs one process per service: the others' targets are left out)."""
     config = yaml.safe_load(SPLIT_CONFIG.read_text())
     config["global"].update(scrape_interval="1s", scrape_timeout="1s", evaluation_interval="1s")
     config["rule_files"] = [str(SPLIT_CONFIG.parent / f) for f in config["rule_files"]]
     for job in config["scrape_configs"]:
-        for group in job["static_configs"]:
+        groups = [g for g in job["static_configs"] if g["labels"].get("proc", "0") == "0"]
+        for group in groups:
             group["targets"] = [f"127.0.0.1:{ports[group['labels']['component']]}"]
+        job["static_configs"] = groups
     return config
 
 

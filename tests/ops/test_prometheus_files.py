@@ -52,16 +52,20 @@ def test_every_alert_has_a_rule_test_a_severity_and_an_entry_in_the_operations_g
 
 
 def test_the_split_configuration_scrapes_the_ports_the_launcher_gives():
-    """`make run MODE=split` with METRICS_PORT=9100: services on 9101.., the worker on 9109
-    (services/runtime/launcher.py)."""
+    """`make run MODE=split` with METRICS_PORT=9100: services on 9101.., their second serving
+    processes 10 above, the worker on 9109 (services/runtime/launcher.py)."""
+    from services.runtime.launcher import PROC_METRICS_STRIDE, WORKER_METRICS_OFFSET
+
     config = yaml.safe_load((PROM / "prometheus-split.yml").read_text())
-    seen = {}
+    seen = set()
     for job in config["scrape_configs"]:
         for group in job["static_configs"]:
             for target in group["targets"]:
-                seen[group["labels"]["component"]] = (job["job_name"], int(target.rsplit(":", 1)[1]))
-    expected = {name: ("archmage", 9101 + i) for i, name in enumerate(SERVICES)}
-    expected["ai-worker"] = ("archmage-ai-worker", 9109)
+                labels = group["labels"]
+                seen.add((job["job_name"], labels["component"], labels.get("proc"), int(target.rsplit(":", 1)[1])))
+    expected = {("archmage", name, str(k), 9100 + 1 + i + PROC_METRICS_STRIDE * k)
+                for i, name in enumerate(SERVICES) for k in (0, 1)}
+    expected.add(("archmage-ai-worker", "ai-worker", None, 9100 + WORKER_METRICS_OFFSET))
     assert seen == expected
 
 
