@@ -21,6 +21,7 @@ from services.core.metrics import active_key
 from services.core.store import action_key, log_key, match_key
 
 WARMUP_S = 1.0
+CONNECTIONS = 4  # the load's connections to the combat service, its slots spread over them
 
 
 async def create_matches(mm_addr: str, count: int, seat: int) -> list[tuple[str, tuple]]:
@@ -56,10 +57,14 @@ async def run(combat_addr: str, mm_addr: str, redis_url: str, seconds: float, in
     measure_from = loop.time() + WARMUP_S
     end = measure_from + seconds
 
-    async with grpc.aio.insecure_channel(combat_addr) as channel:
-        combat = combat_pb2_grpc.CombatStub(channel)
+    # several connections, as several players hold: the serving processes sharing the combat
+    # port (the launcher's --procs) get connections from the kernel, never single calls
+    channels = [grpc.aio.insecure_channel(combat_addr, options=[("grpc.use_local_subchannel_pool", 1)])
+                for _ in range(CONNECTIONS)]
+    try:
+        stubs = [combat_pb2_grpc.CombatStub(channel) for channel in channels]
 
-        async def slot(pair) -> None:
+        async def slot(pair, combat) -> None:
             nonlocal answered
             n = 0
             arming: dict[str, asyncio.Future] = {}
@@ -87,7 +92,10 @@ async def run(combat_addr: str, mm_addr: str, redis_url: str, seconds: float, in
                     # arm this match again while the other one fights
                     arming[mid] = asyncio.ensure_future(r.hset(match_key(mid), mapping=fields))
 
-        await asyncio.gather(*(slot(matches[2 * i:2 * i + 2]) for i in range(inflight)))
+        await asyncio.gather(*(slot(matches[2 * i:2 * i + 2], stubs[i % CONNECTIONS]) for i in range(inflight)))
+    finally:
+        for channel in channels:
+            await channel.close()
 
     pipe = r.pipeline(transaction=False)
     for key in used:

@@ -1,6 +1,7 @@
 """Ordinary play end to end from this client process: random legal actions in 2-seat Tower
 matches, each sent where the platform serves it (Board.Move or Combat.Resolve), a fixed
-number of matches in play at once (one per slot; a finished one is replaced). Nothing is
+number of matches in play at once (one per slot; a finished one is replaced), each slot a
+player with connections of its own. Nothing is
 written behind the services' backs, so a serving process's copy of a match (MATCH_CACHE)
 is the match whenever that process served its last action.
 
@@ -49,51 +50,65 @@ async def run(board_addr: str, combat_addr: str, mm_addr: str, redis_url: str, s
     measure_from = loop.time() + WARMUP_S
     end = measure_from + seconds
 
-    async with grpc.aio.insecure_channel(mm_addr) as mm_channel, \
-            grpc.aio.insecure_channel(board_addr) as board_channel, \
-            grpc.aio.insecure_channel(combat_addr) as combat_channel:
-        mm = matchmaking_pb2_grpc.MatchmakingStub(mm_channel)
-        players = players_pb2_grpc.PlayersStub(mm_channel)
-        request = matchmaking_pb2.CreateMatchRequest(
-            game=GAME, seats=[matchmaking_pb2.SeatSpec(kind="human", name=f"p{i}") for i in range(2)])
-        send = {"board": board_pb2_grpc.BoardStub(board_channel).Move,
-                "combat": combat_pb2_grpc.CombatStub(combat_channel).Resolve}
+    request = matchmaking_pb2.CreateMatchRequest(
+        game=GAME, seats=[matchmaking_pb2.SeatSpec(kind="human", name=f"p{i}") for i in range(2)])
+    opened: list = []
+
+    def connect(addr: str, own: dict):
+        """A player's own connection to `addr` (one per address, shared by its calls there), as
+        each player's client holds one: the serving processes sharing a port get players, not
+        calls, from the kernel. (A local subchannel pool: channels of one process would
+        otherwise share one connection per address.)"""
+        if addr not in own:
+            own[addr] = grpc.aio.insecure_channel(addr, options=[("grpc.use_local_subchannel_pool", 1)])
+            opened.append(own[addr])
+        return own[addr]
+
+    async def slot(rng: random.Random) -> None:
+        nonlocal answered
+        own: dict = {}
+        mm = matchmaking_pb2_grpc.MatchmakingStub(connect(mm_addr, own))
+        players = players_pb2_grpc.PlayersStub(connect(mm_addr, own))
+        send = {"board": board_pb2_grpc.BoardStub(connect(board_addr, own)).Move,
+                "combat": combat_pb2_grpc.CombatStub(connect(combat_addr, own)).Resolve}
 
         async def new_match(auth) -> tuple[str, dict]:
             m = await mm.CreateMatch(request, metadata=auth)
             made.append(m.match_id)
             return m.match_id, {t.seat: (("x-seat-token", t.token),) for t in m.seat_tokens}
 
-        async def slot(rng: random.Random) -> None:
-            nonlocal answered
-            # a player of its own per slot: a player may create 60 matches a minute (quotas.py)
-            guest = await players.SignInAsGuest(players_pb2.GuestRequest())
-            auth = (("authorization", f"Bearer {guest.token}"),)
-            mid, metas = await new_match(auth)
-            n = 0
-            while loop.time() < end:
-                state = engine.decode(await r.hget(match_key(mid), "s"))
-                seat = engine.actor(state)
-                if seat == TERMINAL:
-                    mid, metas = await new_match(auth)
-                    continue
-                action = rng.choice(engine.legal_actions(state, seat))
-                n += 1
-                used.append(action_key(mid, f"p{n}"))
-                t0 = loop.time()
-                call = send[engine.action_domain(action)](
-                    common_pb2.ActRequest(match_id=mid, action_id=f"p{n}", action_json=json.dumps(action)),
-                    metadata=metas[seat])
-                try:
-                    await call
-                except grpc.aio.AioRpcError as exc:
-                    errors[exc.code().name] = errors.get(exc.code().name, 0) + 1
-                    continue
-                answered += 1
-                if t0 >= measure_from:
-                    latencies.append(loop.time() - t0)
+        # a player of its own per slot: a player may create 60 matches a minute (quotas.py)
+        guest = await players.SignInAsGuest(players_pb2.GuestRequest())
+        auth = (("authorization", f"Bearer {guest.token}"),)
+        mid, metas = await new_match(auth)
+        n = 0
+        while loop.time() < end:
+            state = engine.decode(await r.hget(match_key(mid), "s"))
+            seat = engine.actor(state)
+            if seat == TERMINAL:
+                mid, metas = await new_match(auth)
+                continue
+            action = rng.choice(engine.legal_actions(state, seat))
+            n += 1
+            used.append(action_key(mid, f"p{n}"))
+            t0 = loop.time()
+            call = send[engine.action_domain(action)](
+                common_pb2.ActRequest(match_id=mid, action_id=f"p{n}", action_json=json.dumps(action)),
+                metadata=metas[seat])
+            try:
+                await call
+            except grpc.aio.AioRpcError as exc:
+                errors[exc.code().name] = errors.get(exc.code().name, 0) + 1
+                continue
+            answered += 1
+            if t0 >= measure_from:
+                latencies.append(loop.time() - t0)
 
+    try:
         await asyncio.gather(*(slot(random.Random(i)) for i in range(inflight)))
+    finally:
+        for channel in opened:
+            await channel.close()
 
     pipe = r.pipeline(transaction=False)
     for key in used:

@@ -13,8 +13,10 @@ a table and written to bench/results.json. Figures to track, not pass/fail tests
     metrics_overhead_pct           instrumentation's cost on resolution (with vs without)
     action_us_cached, _uncached    random Tower actions through the match driver on its copy of the
                                    match vs a load each, in process (bench/actions.py)
-    play_*, play_split_*           ordinary random play end to end, embedded (as `make run`) and split,
-                                   with the share of actions served on a copy (bench/play_load.py)
+    play_*, play_split_*           ordinary random play end to end, embedded (as `make run`: one serving
+                                   process per core, at most 2) and split, with the share of actions
+                                   served on a copy (bench/play_load.py); play_one_proc_* with one
+                                   serving process, procs_speedup the ratio
     ai_turn_p50_ms, _p95_ms        state change to the AI's action applied, watched (bench/ai_latency.py)
     policy_<game>_p50_ms, _p99_ms  each game's AI policy, per choice, in process
     games_per_s_<game>, copy_vs_json_<game>   the engines alone (bench/engines.py)
@@ -44,12 +46,13 @@ from pathlib import Path
 
 from bench.split import SplitPlatform
 from bench.stats import publish
-from services.runtime.launcher import free_port, wait_healthy
+from services.runtime.launcher import default_procs, free_port, wait_healthy
 from tests.support.processes import Child
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).with_name("results.json")
 INFLIGHT = 16
+DEFAULT_PROCS = default_procs()  # serving processes per service, as `make run` starts them here
 
 
 def run_echo(seconds: float) -> dict:
@@ -152,13 +155,16 @@ ROWS = [  # figure, unit, what it is
     ("combat_dice_service_cpu_us_per_action", "us", "CPU of the combat and dice processes per battle"),
     ("dice_service_cost_us_per_action", "us", "what the hop to the dice service adds per battle, in CPU"),
     ("dice_service_vs_inprocess_rps", "x", "combat_dice_service_rps / combat_rps"),
-    ("play_rps", "actions/s", "random legal Tower play end to end, embedded (as make run), 16 in flight"),
+    ("play_rps", "actions/s", "random legal Tower play, embedded (as make run: a process per core), 16 in flight"),
     ("play_p50_ms", "ms", "its median latency"),
     ("play_p99_ms", "ms", "its p99 latency"),
     ("play_cpu_us_per_action", "us", "CPU of the serving process per action"),
     ("play_copy_hit_share", "share", "actions applied to the process's copy of the match: one round trip"),
     ("play_redis_cpu_us_per_action", "us", "Redis CPU per action (the client's read of the state included)"),
     ("play_vs_echo", "x", "play_rps / echo_rps"),
+    ("play_one_proc_rps", "actions/s", "the same play with one serving process (SERVE_PROCS=1)"),
+    ("play_one_proc_p99_ms", "ms", "its p99 latency"),
+    ("procs_speedup", "x", "play_rps / play_one_proc_rps: what the second core's process adds"),
     ("play_split_rps", "actions/s", "the same play, split (board and combat in processes of their own)"),
     ("play_split_cpu_us_per_action", "us", "CPU of the board, combat and dice processes per action"),
     ("play_split_copy_hit_share", "share", "actions applied to a copy (one process's copy is stale after the other's)"),
@@ -266,7 +272,7 @@ def main(argv: list[str] | None = None) -> dict:
     figures.update(durability())
 
     print("split platform, dice in process: combat load, then all-AI matches...", flush=True)
-    with SplitPlatform(redis_url, workers=2, env=dict(SPLIT_ENV, DICE_MODE="inprocess")) as p:
+    with SplitPlatform(redis_url, workers=2, env=dict(SPLIT_ENV, DICE_MODE="inprocess"), procs=DEFAULT_PROCS) as p:
         figures.update(combat_figures(p, redis_url, args.seconds, ""))
         figures.update(play_figures(p, redis_url, args.seconds, "play_split"))
         # the turn's latency first, on a few matches: the all-AI throughput run leaves matches in play
@@ -277,11 +283,18 @@ def main(argv: list[str] | None = None) -> dict:
 
         figures.update(play(p.addr["board"], p.addr["matchmaking"], args.ai_seconds))
     print("split platform, dice from the dice service: combat load...", flush=True)
-    with SplitPlatform(redis_url, workers=1, env=dict(SPLIT_ENV, DICE_MODE="service")) as p:
+    with SplitPlatform(redis_url, workers=1, env=dict(SPLIT_ENV, DICE_MODE="service"), procs=DEFAULT_PROCS) as p:
         figures.update(combat_figures(p, redis_url, args.seconds, "combat_dice_service"))
-    print("embedded, as make run starts it: ordinary play...", flush=True)
-    with SplitPlatform(redis_url, workers=1, env=dict(SPLIT_ENV, DICE_MODE="inprocess"), mode="embedded") as p:
+    print(f"embedded, as make run starts it ({DEFAULT_PROCS} serving process(es)): ordinary play...", flush=True)
+    with SplitPlatform(redis_url, workers=1, env=dict(SPLIT_ENV, DICE_MODE="inprocess"), mode="embedded",
+                       procs=DEFAULT_PROCS) as p:
         figures.update(play_figures(p, redis_url, args.seconds, "play"))
+    if DEFAULT_PROCS > 1:
+        print("embedded, one serving process: ordinary play...", flush=True)
+        with SplitPlatform(redis_url, workers=1, env=dict(SPLIT_ENV, DICE_MODE="inprocess"), mode="embedded",
+                           procs=1) as p:
+            figures.update(play_figures(p, redis_url, args.seconds, "play_one_proc"))
+        figures["procs_speedup"] = figures["play_rps"] / figures["play_one_proc_rps"]
     figures["play_vs_echo"] = figures["play_rps"] / figures["echo_rps"]
     figures["dice_service_cost_us_per_action"] = (figures["combat_dice_service_cpu_us_per_action"]
                                                   - figures["combat_cpu_us_per_action"])
