@@ -69,13 +69,13 @@ def play_turn_once(seat: Seat, version: int) -> tuple[str, str]:
     """One AI turn of `seat` at `version`: (what happened: "acted", "stale" or "over"; the game).
     Seat.act's own retries are off: the channel's (on UNAVAILABLE, with the same action id) and the
     task's back-off are the only ones."""
-    view = seat.match()
+    view, listed = seat.match_and_actions()  # the view and the legal actions, asked at once
     if view.status != "active":
         return "over", view.game
     if view.version != version or view.to_act != seat.seat:
         return "stale", view.game  # someone acted already; the newer version queued its own task
     try:
-        actions = seat.legal_actions()  # a tile's placements come in pages
+        actions = listed()  # a tile's placements come in pages
         if seat.version != version or not actions:
             return "stale", view.game
         choice = policy_for(view.game)(json.loads(view.view_json), seat.seat, [a.action for a in actions],

@@ -23,8 +23,9 @@ def events_between(board, match_id: str, after: int, last: int, metadata=(), tim
     return out
 
 
-def all_legal_actions(board, match_id: str, metadata=(), timeout: float = 10) -> tuple[int, list]:
-    """(version, every legal action of the caller's seat), page after page.
+def all_legal_actions(board, match_id: str, metadata=(), timeout: float = 10, first_page=None) -> tuple[int, list]:
+    """(version, every legal action of the caller's seat), page after page (from `first_page`
+    when the caller has it already).
 
     Page tokens are tied to the match's version: if the match moves on while paging,
     the next page is refused with ABORTED and the caller lists again."""
@@ -32,8 +33,9 @@ def all_legal_actions(board, match_id: str, metadata=(), timeout: float = 10) ->
 
     actions, token = [], ""
     while True:
-        page = board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=match_id, page_token=token),
-                                      metadata=metadata, timeout=timeout)
+        page = first_page or board.ListLegalActions(
+            board_pb2.ListLegalActionsRequest(match_id=match_id, page_token=token), metadata=metadata, timeout=timeout)
+        first_page = None
         actions += page.actions
         token = page.next_page_token
         if not token:
