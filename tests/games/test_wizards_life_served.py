@@ -13,7 +13,8 @@ final view, the test checks that the middle of the game happened in ordinary ser
 
 What is asserted was measured first in process (bench/wizards_life.py's way: policy_playout with
 shared.wizards.policy.choose, 3 seats, 28 days) over 300 matches; each holds in all of them
-except "a Task went forward", which held in 299 (the one miss: one seat joined, one Task drawn).
+except "a Task went forward", which held in 299 (the one miss: one seat joined, one Task drawn):
+so a match without it is followed by a second one, which must show it.
 A kind met in only some matches (the Dragon, Demons, Hamdrel, a Trap) is never asserted.
 
 Also Board.Query {"kind": "record_sheet"} over gRPC (14.2 / 14.3): a seat's token gets that
@@ -72,22 +73,28 @@ def watch_to_the_end(board, match_id: str, timeout: float) -> float:
     return time.monotonic() - started
 
 
-@pytest.mark.slow
-def test_three_ai_seats_live_28_days_through_orders_tasks_and_encounters(served):
-    """Sections 7-10 in ordinary served play, then 3.1's dice verified (see the module's docstring)."""
-    channel = signed_in(grpc.insecure_channel(served.address))
+def play_a_month(channel, board):
+    """An all-AI match of SEATS seats and DAYS days, created and followed to its end: (the match
+    made, seconds, its final MatchView, that view's JSON, its whole log)."""
     made = matchmaking_pb2_grpc.MatchmakingStub(channel).CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game="wizards", seats=[matchmaking_pb2.SeatSpec(kind="ai") for _ in range(SEATS)],
         options_json=json.dumps({"days": DAYS})), timeout=30)
-    board = board_pb2_grpc.BoardStub(channel)
     took = watch_to_the_end(board, made.match_id, LIMIT_S)
-
     final = board.GetMatch(board_pb2.GetMatchRequest(match_id=made.match_id), timeout=10)
     assert final.status == "finished"
     view = json.loads(final.view_json)
     assert view["calendar"]["days_played"] == DAYS and view["phase"] == "over", view["calendar"]
     log = list(board.WatchMatch(board_pb2.WatchMatchRequest(match_id=made.match_id), timeout=60))  # over: all of it
     assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    return made, took, final, view, log
+
+
+@pytest.mark.slow
+def test_three_ai_seats_live_28_days_through_orders_tasks_and_encounters(served):
+    """Sections 7-10 in ordinary served play, then 3.1's dice verified (see the module's docstring)."""
+    channel = signed_in(grpc.insecure_channel(served.address))
+    board = board_pb2_grpc.BoardStub(channel)
+    made, took, final, view, log = play_a_month(channel, board)
     events = [(e.type, json.loads(e.body_json)) for e in log]
     types = collections.Counter(t for t, _ in events)
     print(f"wizards {SEATS} AI seats, {DAYS} days served: {took:.1f}s, {final.version} versions, {len(log)} events; "
@@ -101,7 +108,9 @@ def test_three_ai_seats_live_28_days_through_orders_tasks_and_encounters(served)
     # 9 / 9.41: Tasks taken, by every seat that joined an Order at least
     drew = {b["seat"] for t, b in events if t == "task_drawn"}
     assert set(joined) <= drew, (joined, drew)
-    assert any(types[t] for t in PROGRESS), f"no Task went forward and no points were gained: {dict(types)}"
+    if not any(types[t] for t in PROGRESS):  # about one match in 300 (see the docstring): one more must
+        again = collections.Counter(e.type for e in play_a_month(channel, board)[-1])
+        assert any(again[t] for t in PROGRESS), f"no Task went forward and no points were gained: {dict(again)}"
     completed = [h for p in view["players"] for h in p["task_history"] if h["status"] == "completed"]
     assert len(completed) == types["task_completed"], "the Record Sheets hold every Task completed (14.24)"
 
