@@ -297,6 +297,28 @@ def cmd_matches(args) -> int:
     return 0
 
 
+def cmd_turns(args) -> int:
+    """Follow the player's turn notices across all their matches, one line each, until Ctrl-C."""
+    import datetime
+
+    from services.client import Client
+    from services.core.config import Settings
+
+    token = Settings.from_env().client_token
+    if not token:
+        raise SystemExit("your turns need your own credential in ARCHMAGE_TOKEN (Players.SignIn)")
+    client = Client(client_channel(args.addr), token)
+    print("waiting for your turns (Ctrl-C to stop)...", flush=True)
+    for n in client.turns(args.after, idle_s=args.idle or None):
+        when = datetime.datetime.fromtimestamp(n.at_ms / 1000).strftime("%H:%M:%S")
+        if n.kind == "your_turn":
+            left = f", {max(0, n.deadline_ms - n.at_ms) / 1000:.0f}s on your clock" if n.deadline_ms else ""
+            print(f"{when}  your turn in {n.game} match {n.match_id} (seat {n.seat}{left})  [{n.id}]", flush=True)
+        else:
+            print(f"{when}  {n.game} match {n.match_id} ended: archmage verify {n.match_id}  [{n.id}]", flush=True)
+    return 0
+
+
 def how_it_ended(outcome: dict, me: int, seat_names: list[str]) -> str:
     """One plain sentence for the player in seat `me`: who resigned, who won, or that nobody did, and the
     game's own words."""
@@ -424,6 +446,10 @@ def add_commands(sub) -> None:
     m = sub.add_parser("matches", help="your newest matches (needs ARCHMAGE_TOKEN)")
     m.add_argument("--limit", type=int, default=20)
     m.set_defaults(run=cmd_matches)
+    t = sub.add_parser("turns", help="your turns across all your matches, as they come (needs ARCHMAGE_TOKEN)")
+    t.add_argument("--after", default="", help="resume after this notice id (the [id] a line ends with)")
+    t.add_argument("--idle", type=float, default=0, help="stop after this many seconds without a notice")
+    t.set_defaults(run=cmd_turns)
     w = sub.add_parser("watch", help="follow a match's events")
     w.add_argument("match_id")
     w.add_argument("--token", default="", help="a seat token, to see that seat's private events")

@@ -142,6 +142,28 @@ class Client:
         mine[0].commitment = created.dice_commitment
         return mine[0]
 
+    def turns(self, after_id: str = "", idle_s: float | None = None):
+        """The player's turn notices (Matchmaking.WatchMyTurns) after `after_id`: "your_turn" and
+        "ended", across every match of theirs, live. A dropped connection is resumed after the
+        last notice seen, so none is missed or seen twice; with `idle_s`, it ends once no notice
+        came for that long."""
+        from archmage.matchmaking.v1 import matchmaking_pb2 as mm
+
+        while True:
+            stream = self.matchmaking.WatchMyTurns(mm.WatchMyTurnsRequest(after_id=after_id), metadata=self.auth,
+                                                   timeout=idle_s)
+            try:
+                for notice in stream:
+                    after_id = notice.id
+                    yield notice
+                return
+            except grpc.RpcError as exc:
+                if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED and idle_s is not None:
+                    return
+                if exc.code() != grpc.StatusCode.UNAVAILABLE:
+                    raise
+                time.sleep(0.5)  # the platform restarting: resume where the stream stopped
+
     def seat(self, match_id: str, seat_token: str) -> "Seat":
         """Back to a seat you hold: its match and its seat token."""
         return Seat(self, match_id, seat_token, int(seat_token.split(".")[1]))

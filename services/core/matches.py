@@ -47,6 +47,7 @@ from services.core.jsontext import json_object
 from services.core.metrics import Children
 from services.core.store_contract import MatchStore
 from services.core.tokens import hash_token, token_matches
+from services.core.turn_notices import TurnNotices, next_turn, turn_field
 from services.core.visibility import redact, sealer_for
 from shared import dicelog
 from shared.engine import CHANCE, TERMINAL, GameEngine, MatchConfig, NotYourTurn, RuleViolation
@@ -232,8 +233,10 @@ class Matches:
     def __init__(self, store: MatchStore, dice: DiceSource, notifier: TurnNotifier | None = None, *,
                  match_ttl_s: int = 7 * 24 * 3600, finished_ttl_s: int = 24 * 3600,
                  action_ttl_s: int = 24 * 3600, retries: int = 8, ratings=None, ai_key_file: str = "",
-                 cached_matches: int = 2000, stand_in_grace_s: float = clocks.DEFAULT_GRACE_S):
+                 cached_matches: int = 2000, stand_in_grace_s: float = clocks.DEFAULT_GRACE_S,
+                 notices: TurnNotices | None = None):
         self.store = store
+        self.notices = notices  # players' "your turn" streams; None: no notices (tests of the driver alone)
         self.stand_in_grace_s = stand_in_grace_s  # STAND_IN_GRACE_S: a timed-out player's time to come back per turn
         self.records = RecordCache(cached_matches)  # MATCH_CACHE: the copies the common case acts on
         self.ai_key_file = ai_key_file  # AI_KEY_FILE; empty = the AI key kept in Redis
@@ -353,6 +356,7 @@ class Matches:
             "tokens": json.dumps([hash_token(tokens[i]) for i in range(len(seats))]),
             "dice_token": session.token, "status": "active", "v": 1, "s": engine.encode(state),
             "cursor": cursor, "created": int(time.time()), "rated": int(rated),
+            "turn": turn_field(engine.actor(state), 1),
         }
         clocked = {}
         if control.clocked:
@@ -370,6 +374,9 @@ class Matches:
         if not finished:
             await self.store.census_started(game, match_id)
             await self.ai.queue(match_id, due, 1)
+        if self.notices is not None:
+            await self.notices.after_commit(game, match_id, [SeatInfo(**s) for s in seat_list], engine.actor(state),
+                                            True, 1, finished, int((clocked.get("deadline") or 0) * 1000))
         return Created(match_id, session.commitment,
                        {i: t for i, t in tokens.items() if seat_list[i]["kind"] == "human"}, 1)
 
@@ -397,6 +404,8 @@ class Matches:
             EVENTS_PUBLISHED(rec.game).inc(len(linked))
             await self.store.census_ended(rec.game, match_id)
             await self.ai.finished(match_id)
+            if self.notices is not None:
+                await self.notices.after_commit(rec.game, match_id, rec.seats, TERMINAL, False, rec.version + 1, True)
             return True
         return False
 
@@ -572,6 +581,8 @@ class Matches:
                 first["time_left_ms"] = clocks.remaining_ms(clock, seat, clock["since"])
             fields["clock"] = json.dumps(clock, sort_keys=True)
             clocked["deadline"] = _deadline(clock, finished)
+        actor = engine.actor(state)
+        fields["turn"], began = next_turn(rec.raw.get("turn"), actor, version)
         sealer = sealer_for(match_id, rec.raw)
         linked = link(events, rec.seq, rec.head, sealer)
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
@@ -601,6 +612,9 @@ class Matches:
             await self._rate(rec, outcome)
         else:
             await self.ai.queue(match_id, due, version)
+        if self.notices is not None:
+            await self.notices.after_commit(rec.game, match_id, rec.seats, actor, began, version, finished,
+                                            int((clocked.get("deadline") or 0) * 1000))
         return ActResult(version, [redact(e, seat, finished, sealer) for e in linked], False)
 
     async def _rate(self, rec: "MatchRecord", outcome) -> None:
@@ -625,6 +639,14 @@ class Matches:
             except NotFound:
                 await self.store.unlist(player, match_id)
         return out
+
+    async def repair_notices(self, player: str, limit: int = 50) -> int:
+        """Send the player's turn notices lost after their commits (services/core/turn_notices.py)."""
+        if self.notices is None:
+            return 0
+        return await self.notices.repair(
+            player, await self.matches_of(player, limit), lambda rec: engine_for(rec.game).actor(rec.state),
+            lambda rec: (clocks.deadline_ms(rec.clock) or 0) if rec.clock is not None else 0)
 
     async def _replayed(self, rec: "MatchRecord", answer: str, claim) -> ActResult:
         a = json.loads(answer)

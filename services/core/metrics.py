@@ -138,18 +138,29 @@ class _Metrics:
         self.clock_sweep_lag = Histogram(
             "archmage_clock_sweep_lag_seconds", "How late the deadline sweep acted on a due clock deadline",
             ["game"], buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60))
+        self.matches_abandoned = Counter(
+            "archmage_matches_abandoned_total", "Matches ended because no human acted in them for ABANDON_AFTER_S",
+            ["game"])
+        # players' turn notices (services/core/turn_notices.py)
+        self.turn_notices = Counter(
+            "archmage_turn_notices_total", "Notices sent to players' turn streams, by kind (your_turn, ended)",
+            ["kind"])
+        self.turn_notices_repaired = Counter(
+            "archmage_turn_notices_repaired_total", "Notices a repair sent: lost after their commit, found later")
 
     def prime(self, games) -> None:
         """Create the series whose label values are known up front, at zero, so a rate
         reads 0 rather than 'no data' before the first event."""
         for game in games:
             for metric in (self.matches_created, self.matches_finished, self.events_published, self.ai_takeovers,
-                           self.stand_in_turns, self.stand_in_returns, self.clock_sweep_lag):
+                           self.stand_in_turns, self.stand_in_returns, self.clock_sweep_lag, self.matches_abandoned):
                 metric.labels(game)
             for on_timeout in ("ai", "forfeit"):
                 self.clock_timeouts.labels(game, on_timeout)
         for result in ("hit", "miss", "stale", "rechecked"):
             self.record_cache.labels(result)
+        for kind in ("your_turn", "ended"):
+            self.turn_notices.labels(kind)
         for op in ("act", "rating"):
             self.cas_conflicts.labels(op)
             self.cas_retries.labels(op)

@@ -6,13 +6,16 @@ not exist), and an assignment shows each player the seat token of their own seat
 from __future__ import annotations
 
 import asyncio
+import re
+import time
 
 from archmage.matchmaking.v1 import matchmaking_pb2
 
 from services.core import clocks
-from services.core.errors import AlreadyExists, BadRequest, NotFound, Precondition
+from services.core.errors import AlreadyExists, BadRequest, NotFound, Precondition, Unauthenticated
 from services.core.jsontext import json_object
 from services.core.matches import Matches
+from services.core.turn_notices import REPAIR_S
 from services.matchmaking import metrics as mm_metrics
 from services.matchmaking.matchmaker import now_ms
 from services.matchmaking.tickets import TicketRecord, TicketStore
@@ -35,6 +38,17 @@ FINAL_STATES = ("assigned", "cancelled", "expired")
 
 
 MAX_MY_MATCHES = 200
+
+
+WATCH_BLOCK_S = 5.0  # a turn stream waits this long for a notice before it looks at the credential again
+NOTICE_ID = re.compile(r"\d{1,20}-\d{1,20}")
+
+
+def checked_notice_id(after_id: str) -> str:
+    """A notice id to resume after ("<ms>-<n>", as TurnNotice.id gives it), or "" for all."""
+    if after_id and not NOTICE_ID.fullmatch(after_id):
+        raise BadRequest("after_id is a notice's id as TurnNotice.id gives it (like 1764740000000-0), or empty")
+    return after_id
 
 
 class MatchmakingHandlers:
@@ -158,6 +172,28 @@ class MatchmakingHandlers:
         # clock); the rest as they were, newest first (a stable sort keeps that order within each)
         out.sort(key=lambda m: (not m.your_turn, m.deadline_ms or float("inf")) if m.your_turn else (True, 0))
         return matchmaking_pb2.MyMatches(matches=out)
+
+    async def WatchMyTurns(self, request, context):
+        """The player's turn notices after `after_id`, then live (services/core/turn_notices.py):
+        lost ones repaired on connecting and every REPAIR_S; ends when the credential expires."""
+        session = await self.credentials.session(current_bearer())
+        player, after = session.player.player_id, checked_notice_id(request.after_id)
+        notices = self.matches.notices
+        if notices is None:
+            raise Precondition("this server sends no turn notices")
+        await self.matches.repair_notices(player)
+        repaired = time.monotonic()
+        while True:
+            left_s = session.expires_at - time.time()
+            if left_s <= 0:
+                raise Unauthenticated("the session credential has expired: sign in again and resume after the "
+                                      f"last notice's id ({after or 'none yet'})")
+            for notice in await notices.read(player, after, int(min(WATCH_BLOCK_S, left_s) * 1000)):
+                after = notice.id
+                yield matchmaking_pb2.TurnNotice(**notice.__dict__)
+            if time.monotonic() - repaired > REPAIR_S:
+                await self.matches.repair_notices(player)
+                repaired = time.monotonic()
 
     async def ListGames(self, request, context):
         games = []

@@ -14,6 +14,7 @@ from services.core.dicesource import InProcessDice, RemoteDice
 from services.core.instrumented_store import InstrumentedStore
 from services.core.matches import Matches
 from services.core.store import RedisMatchStore
+from services.core.turn_notices import TurnNotices
 from services.matchmaking.matching import Window
 from services.matchmaking.matchmaker import Matchmaker, MatchmakerSettings
 from services.matchmaking.tickets import TicketStore
@@ -56,7 +57,8 @@ class Platform:
         self.matches = Matches(self.store, dice, notifier, match_ttl_s=settings.match_ttl_s,
                                finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
                                retries=settings.cas_retries, ratings=self.ratings, ai_key_file=settings.ai_key_file,
-                               cached_matches=settings.match_cache, stand_in_grace_s=settings.stand_in_grace_s)
+                               cached_matches=settings.match_cache, stand_in_grace_s=settings.stand_in_grace_s,
+                               notices=TurnNotices(self.redis))
 
     def bindings(self, names) -> list[tuple]:
         from services.board.handlers import SERVICE as BOARD

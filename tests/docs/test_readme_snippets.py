@@ -44,6 +44,7 @@ def test_every_python_snippet_runs(address, capsys):
     printed = capsys.readouterr().out
     assert "assigned" in printed and "True" in printed
     assert "True 1000 0" in printed, "the sign-up snippet's new player"
+    assert "your_turn True" in printed, "the client snippet's turn notice"
 
 
 def test_the_web_snippet_runs_against_the_web_service(address, capsys):
