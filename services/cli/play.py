@@ -208,6 +208,11 @@ def play_seat(stubs, match_id: str, token: str, names: list[str] | None = None) 
                 _print_events(render, events)
             seen = view.last_seq  # what the view shows; anything newer wakes _wait_for_change
             shown = json.loads(view.view_json)
+            if view.status in ("cancelled", "abandoned"):
+                print(f"The match was {view.status}" + (": nobody played in it for too long (ABANDON_AFTER_S)."
+                                                         if view.status == "abandoned" else "."))
+                print(f"verify it: archmage verify {match_id}")
+                return {}
             if view.status == "finished":
                 screen.draw(shown, me, whole=True)
                 outcome = json.loads(view.outcome_json) if view.outcome_json else {}

@@ -50,6 +50,9 @@ def open_channel(addr: str, ca_file: str = "", cert_file: str = "", key_file: st
     return grpc.secure_channel(addr, creds, options=OPTIONS)
 
 
+ENDED = ("finished", "cancelled", "abandoned")  # a match's status once it is over
+
+
 @dataclass(frozen=True)
 class Action:
     """One legal action: what to send, a label for a person, and the service that takes it."""
@@ -197,7 +200,7 @@ class Seat:
         return json.loads(self.match().view_json)
 
     def finished(self) -> bool:
-        return self.match().status == "finished"
+        return self.match().status in ENDED
 
     def outcome(self) -> dict | None:
         """{"scores", "winners", "summary"} once the match is over (outcome.json), else None."""
@@ -314,7 +317,7 @@ class Seat:
         deadline = time.monotonic() + timeout
         while True:
             view = self.match()
-            if view.status == "finished" or view.to_act == self.seat:
+            if view.status in ENDED or view.to_act == self.seat:
                 return True
             left = deadline - time.monotonic()
             if left <= 0:

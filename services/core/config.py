@@ -99,6 +99,8 @@ class Settings:
     ai_sweep_s: float = 1.0  # how often the board service looks for such turns
     clock_sweep_s: float = 0.5  # how often each board replica acts on the clock deadlines that are due
     stand_in_grace_s: float = 5.0  # a player out of time has this long at each turn to come back first
+    # a match with human seats where no human acted for this long ends as abandoned (0 = never)
+    abandon_after_s: float = 3 * 24 * 3600.0
     ticket_ttl_s: int = 600  # a ticket not matched in this long expires
     mm_interval_s: float = 0.2  # how often each matchmaking replica runs a cycle
     mm_window_base: float = 100.0  # rating gap accepted at once
@@ -172,6 +174,7 @@ class Settings:
             ai_sweep_s=_float(env, "AI_SWEEP_S", 1.0),
             clock_sweep_s=_float(env, "CLOCK_SWEEP_S", 0.5),
             stand_in_grace_s=_float(env, "STAND_IN_GRACE_S", 5.0),
+            abandon_after_s=_float(env, "ABANDON_AFTER_S", 3 * 24 * 3600.0),
             ticket_ttl_s=_int(env, "TICKET_TTL_S", 600),
             mm_interval_s=_float(env, "MM_INTERVAL_S", 0.2),
             mm_window_base=_float(env, "MM_WINDOW_BASE", 100.0),

@@ -1,4 +1,13 @@
-"""Clock deadlines: when a seat's time runs out, act on it once, whichever replica sees it.
+"""Clock deadlines, and abandoned matches: when a seat's time runs out, or a match has had no
+human action for ABANDON_AFTER_S, act on it once, whichever replica sees it.
+
+A match with a human seat has a mark in the deadlines set from its creation, at the moment it
+would count as abandoned (or its clock's deadline, if sooner). Only a clocked match's commits
+move the mark; an unclocked match's mark is left where it was set (no write on the action
+path), and when the sweep reaches it the record says whether a human acted since: then the
+mark moves on to ABANDON_AFTER_S after that action; if not, the match ends as abandoned
+(`Matches.abandon`, one compare-and-set: a human acting meanwhile wins, and so does a second
+sweeper).
 
 Every commit of a match with a clock (services/core/clocks.py) sets the match's deadline in
 the store (`MatchStore.commit(deadline=...)`; in Redis one sorted set, match id -> Unix time)
@@ -78,14 +87,19 @@ class Deadlines:
             await self.store.claim_deadline(match_id, lease, None)
             return False
         clock = rec.clock
-        due = None if rec.finished or clock is None else clocks.due_ms(clock)
+        clock_due = None if rec.finished or clock is None else clocks.due_ms(clock)
+        abandon_at = None if rec.finished else matches.abandon_at(rec.raw, rec.seats)
+        due = min(t for t in (clock_due, None if abandon_at is None else abandon_at * 1000) if t is not None) \
+            if clock_due is not None or abandon_at is not None else None
         if due is None:
             await self.store.claim_deadline(match_id, lease, None)
             return False
-        if due > now * 1000:  # not due by the record: wait for the record's deadline
+        if due > now * 1000:  # not due by the record (a human acted since): wait for the record's time
             await self.store.claim_deadline(match_id, lease, due / 1000)
             return False
         SWEEP_LAG(rec.game).observe(max(0.0, now - due / 1000))
+        if abandon_at is not None and abandon_at * 1000 <= due:  # nobody human acted in it for too long
+            return await matches.abandon(rec, now)
         if clock["running"] >= 0:
             return await matches.time_out(rec, clock["running"], int(now * 1000))
         seat = clock["waiting"]

@@ -59,6 +59,7 @@ log = logging.getLogger("archmage.matches")
 MAX_CHANCE_STEPS = 10_000
 MAX_ACTION_BYTES = 16_384
 SEAT_KINDS = ("human", "ai")
+ENDED = ("finished", "cancelled", "abandoned")  # a match's status once it is over
 MAX_LISTED = 200  # a player's newest matches kept for ListMyMatches
 
 # the metrics of the resolution path, each child bound once per label set
@@ -73,6 +74,7 @@ CAS_RETRIES = Children("cas_retries")
 RECORD_CACHE = Children("record_cache")
 TIMEOUTS = Children("clock_timeouts")
 TAKEOVERS = Children("ai_takeovers")
+ABANDONED = Children("matches_abandoned")
 RETURNS = Children("stand_in_returns")
 
 
@@ -136,7 +138,7 @@ class MatchRecord:
     @property
     def finished(self) -> bool:
         """Over: played to the end, or cancelled."""
-        return self.status in ("finished", "cancelled")
+        return self.status in ENDED
 
     @property
     def seat_kinds(self) -> list[str]:
@@ -223,10 +225,19 @@ def _known_kinds(engine: GameEngine, rec: "MatchRecord") -> set[str]:
     return {a["kind"] for s in range(len(rec.seats)) for a in engine.legal_actions(rec.state, s)}
 
 
-def _deadline(clock: dict, finished: bool) -> float | None:
-    """The Unix time the deadline sweep must look at a committed clock (None: never)."""
-    due = None if finished else clocks.due_ms(clock)
-    return None if due is None else due / 1000
+def _deadline(clock: dict | None, finished: bool, abandon_at: float | None = None) -> float | None:
+    """The Unix time the deadline sweep must look at a committed match (None: never): its clock's
+    next deadline, or the moment it counts as abandoned if that comes first."""
+    if finished:
+        return None
+    due = None if clock is None else clocks.due_ms(clock)
+    times = [t for t in (None if due is None else due / 1000, abandon_at) if t is not None]
+    return min(times) if times else None
+
+
+def _turn_deadline_ms(clock: dict | None, finished: bool) -> int:
+    """The deadline of the turn under way (Unix ms) a turn notice carries; 0 with no clock."""
+    return 0 if clock is None or finished else clocks.deadline_ms(clock) or 0
 
 
 class Matches:
@@ -234,8 +245,9 @@ class Matches:
                  match_ttl_s: int = 7 * 24 * 3600, finished_ttl_s: int = 24 * 3600,
                  action_ttl_s: int = 24 * 3600, retries: int = 8, ratings=None, ai_key_file: str = "",
                  cached_matches: int = 2000, stand_in_grace_s: float = clocks.DEFAULT_GRACE_S,
-                 notices: TurnNotices | None = None):
+                 notices: TurnNotices | None = None, abandon_after_s: float = 0.0):
         self.store = store
+        self.abandon_after_s = abandon_after_s  # ABANDON_AFTER_S: no human action this long ends a match
         self.notices = notices  # players' "your turn" streams; None: no notices (tests of the driver alone)
         self.stand_in_grace_s = stand_in_grace_s  # STAND_IN_GRACE_S: a timed-out player's time to come back per turn
         self.records = RecordCache(cached_matches)  # MATCH_CACHE: the copies the common case acts on
@@ -307,6 +319,40 @@ class Matches:
                  "its stand-in plays" if on_timeout == "ai" else "it forfeits")
         return True
 
+    def abandon_at(self, raw: dict, seats) -> float | None:
+        """When a match with these stored fields counts as abandoned (Unix time): ABANDON_AFTER_S
+        after a human last acted in it (or it was made); None with no human seat or none set."""
+        if not self.abandon_after_s or not any(s.kind == "human" for s in seats):
+            return None
+        touched = raw.get("touched") or raw.get("created") or 0
+        return int(touched) + self.abandon_after_s
+
+    async def abandon(self, rec: MatchRecord, now: float) -> bool:
+        """End a match no human acted in for ABANDON_AFTER_S: "abandoned" (how long it lay idle),
+        its dice revealed so it still verifies, unrated, its players told. One compare-and-set on
+        `rec`'s version: a second sweeper, or a human acting meanwhile, makes it a no-op. True
+        when this call ended it."""
+        touched = int(rec.raw.get("touched") or rec.raw.get("created") or 0)
+        events = [("abandoned", {"idle_s": max(0, int(now) - touched), "after_s": int(self.abandon_after_s)}),
+                  ("dice_revealed", {"seed": rec.raw["seed"].decode()})]
+        linked = link(events, rec.seq, rec.head, sealer_for(rec.match_id, rec.raw))
+        fields = {"v": rec.version + 1, "status": "abandoned", "revealed": 1, "seq": linked[-1].seq,
+                  "head": linked[-1].hash}
+        try:
+            await self.store.commit(rec.match_id, expected_version=rec.version, expected_seq=rec.seq, fields=fields,
+                                    events=linked, ttl_s=self.finished_ttl_s, deadline=None)
+        except Conflict:
+            return False
+        self.records.drop(rec.match_id)
+        EVENTS_PUBLISHED(rec.game).inc(len(linked))
+        ABANDONED(rec.game).inc()
+        await self.store.census_ended(rec.game, rec.match_id)
+        await self.ai.finished(rec.match_id)
+        if self.notices is not None:
+            await self.notices.after_commit(rec.game, rec.match_id, rec.seats, TERMINAL, False, rec.version + 1, True)
+        log.info("match %s abandoned: no human acted in it for %s s", rec.match_id, int(now) - touched)
+        return True
+
     # --- creation ---------------------------------------------------------------------
     async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict,
                      match_id: str | None = None, *, players: Sequence[str] = (), rated: bool = False,
@@ -356,14 +402,17 @@ class Matches:
             "tokens": json.dumps([hash_token(tokens[i]) for i in range(len(seats))]),
             "dice_token": session.token, "status": "active", "v": 1, "s": engine.encode(state),
             "cursor": cursor, "created": int(time.time()), "rated": int(rated),
-            "turn": turn_field(engine.actor(state), 1),
+            "turn": turn_field(engine.actor(state), 1), "touched": int(time.time()),
         }
         clocked = {}
+        clock = None
         if control.clocked:
             clock = clocks.start(control, len(seats), self.stand_in_grace_s, now_ms())
             clock, _ = clocks.advance(clock, None, engine.actor(state), [s["kind"] for s in seat_list], clock["since"])
             fields["clock"] = json.dumps(clock, sort_keys=True)
-            clocked["deadline"] = _deadline(clock, finished)
+        abandon_at = self.abandon_at(fields, [SeatInfo(**s) for s in seat_list])
+        if clock is not None or abandon_at is not None:
+            clocked["deadline"] = _deadline(clock, finished, abandon_at)
         linked = link(events, int(rec["seq"]), rec["head"].decode(), sealer_for(match_id, rec))
         fields.update(seq=linked[-1].seq, head=linked[-1].hash)
         await self.store.commit(match_id, expected_version=None, expected_seq=int(rec["seq"]), fields=fields,
@@ -376,7 +425,7 @@ class Matches:
             await self.ai.queue(match_id, due, 1)
         if self.notices is not None:
             await self.notices.after_commit(game, match_id, [SeatInfo(**s) for s in seat_list], engine.actor(state),
-                                            True, 1, finished, int((clocked.get("deadline") or 0) * 1000))
+                                            True, 1, finished, _turn_deadline_ms(clock, finished))
         return Created(match_id, session.commitment,
                        {i: t for i, t in tokens.items() if seat_list[i]["kind"] == "human"}, 1)
 
@@ -572,6 +621,9 @@ class Matches:
             fields.update(status="finished", revealed=1)
             ttl = self.finished_ttl_s
         clocked = {}
+        if seat is not None and rec.seats[seat].kind == "human" \
+                and not any(body.get("stand_in") for kind, body in events if kind == "action"):
+            fields["touched"] = int(time.time())  # a human acted: the match is not abandoned
         clock = clock if clock is not None else rec.clock
         if clock is not None:
             clock, used = clocks.advance(clock, seat, engine.actor(state), rec.seat_kinds, now_ms())
@@ -580,7 +632,7 @@ class Matches:
                 first["time_used_ms"] = used  # the seat's own clock, from its turn's start or its step before
                 first["time_left_ms"] = clocks.remaining_ms(clock, seat, clock["since"])
             fields["clock"] = json.dumps(clock, sort_keys=True)
-            clocked["deadline"] = _deadline(clock, finished)
+            clocked["deadline"] = _deadline(clock, finished, self.abandon_at({**rec.raw, **fields}, rec.seats))
         actor = engine.actor(state)
         fields["turn"], began = next_turn(rec.raw.get("turn"), actor, version)
         sealer = sealer_for(match_id, rec.raw)
@@ -614,7 +666,7 @@ class Matches:
             await self.ai.queue(match_id, due, version)
         if self.notices is not None:
             await self.notices.after_commit(rec.game, match_id, rec.seats, actor, began, version, finished,
-                                            int((clocked.get("deadline") or 0) * 1000))
+                                            _turn_deadline_ms(clock, finished))
         return ActResult(version, [redact(e, seat, finished, sealer) for e in linked], False)
 
     async def _rate(self, rec: "MatchRecord", outcome) -> None:

@@ -58,7 +58,7 @@ class Platform:
                                finished_ttl_s=settings.finished_ttl_s, action_ttl_s=settings.action_id_ttl_s,
                                retries=settings.cas_retries, ratings=self.ratings, ai_key_file=settings.ai_key_file,
                                cached_matches=settings.match_cache, stand_in_grace_s=settings.stand_in_grace_s,
-                               notices=TurnNotices(self.redis))
+                               notices=TurnNotices(self.redis), abandon_after_s=settings.abandon_after_s)
 
     def bindings(self, names) -> list[tuple]:
         from services.board.handlers import SERVICE as BOARD

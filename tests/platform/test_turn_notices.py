@@ -138,3 +138,16 @@ def test_the_client_and_the_terminal_follow_the_turns(raw_channel, three, platfo
     lines = [line for line in out.stdout.splitlines() if "your turn in" in line]
     assert [line.split("match ")[1].split(" ")[0] for line in lines] == ids[1:], out.stdout
     assert all(f"[{n.id}]" in out.stdout for n in seen[1:])
+
+
+def test_a_clocked_turn_notice_carries_the_turn_s_deadline(raw_channel):
+    from archmage.common.v1 import common_pb2 as cp
+
+    me, queue = identity(raw_channel), matchmaking_pb2_grpc.MatchmakingStub(raw_channel)
+    made = queue.CreateMatch(mm.CreateMatchRequest(game="race", seats=[mm.SeatSpec(kind="human")] * 2,
+                                                   time_control=cp.TimeControl(mode="turn", turn_s=60)),
+                             metadata=me.meta)
+    notice, = notices(queue, me, 1)
+    view = board_pb2_grpc.BoardStub(raw_channel).GetMatch(board_pb2.GetMatchRequest(match_id=made.match_id),
+                                                          metadata=(("x-seat-token", made.seat_tokens[0].token),))
+    assert notice.deadline_ms == view.deadline_ms and 50_000 < notice.deadline_ms - notice.at_ms <= 60_000
