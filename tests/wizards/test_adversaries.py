@@ -415,3 +415,20 @@ def test_8_461_the_hound_leaves_a_player_who_encounters_a_dragon_or_a_demon():
     wings = lambda s: s.players[0].update(animal={"kind": "winged_horse", "turns": 2, "since": 0})
     st, ev = meet_demons(demon_state(prepare=wings))
     assert st.players[0]["animal"] is not None and st.players[0]["animal"]["kind"] == "winged_horse"
+
+
+def test_8_452_the_horse_leaves_a_player_who_encounters_a_dragon_or_a_demon():
+    """8.452: the Horse leaves any player that encounters a Dragon or a Demon (the Dragon half is
+    also in test_horse_and_winged_horse_leave_at_a_dragon_encounter); contrast: a Winged Horse,
+    which leaves only at the Dragon (8.442), stays with him through a Demon encounter."""
+    horse = lambda s: s.players[0].update(animal={"kind": "horse", "turns": 3, "since": 0})
+    st = solo("C5", "A1", prepare=both(horse, lambda s: s.replace("dragon", list(hex_of(s, "C5", "A1")))))
+    st, ev = resolving(st, {"do": "dragon", "seat": 0, "at": ls(hex_of(st, "C5", "A1"))})
+    assert st.players[0]["animal"] is None
+    assert any(e["type"] == "animal_departs" and e["animal"] == "horse" for e in ev)
+    st, ev = meet_demons(demon_state(prepare=horse))
+    assert st.players[0]["animal"] is None
+    assert any(e["type"] == "animal_departs" and e["animal"] == "horse" and "8.452" in e["rule"] for e in ev)
+    wings = lambda s: s.players[0].update(animal={"kind": "winged_horse", "turns": 2, "since": 0})
+    st, ev = meet_demons(demon_state(prepare=wings))
+    assert st.players[0]["animal"] is not None and st.players[0]["animal"]["kind"] == "winged_horse"
