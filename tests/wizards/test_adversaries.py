@@ -9,6 +9,7 @@ from tests.wizards.scenario import (
     build,
     chance,
     choose,
+    gems,
     hex_of,
     put,
     ranked,
@@ -84,15 +85,15 @@ def test_demons_result_2_least_type_with_a_tie_is_chosen_amb3():
     assert st.players[0]["points"] == {"knowledge": 3, "perception": 0, "power": 0}
 
 
-def test_demons_result_2_at_rank_four_is_theft(monkeypatch):
+def test_demons_result_2_at_rank_four_is_theft():
     """7.304 2: at Rank FOUR the result is treated as 3 (Magical Objects and Gems stolen)."""
-    seen = record_kinds(monkeypatch, "theft")
-    st = demon_state(prepare=ranked(0, "wizards", 4))
+    st = demon_state(prepare=both(ranked(0, "wizards", 4), gems(0, "Ishkatar")))
     st, _ = meet_demons(st)
     st, _ = choose(st, 0, kind="encounter_spell", spell="demon_dispelling", cast=False)
-    st, _ = chance(st, 2, 1)
-    if "theft" in seen:
-        assert seen["theft"][0]["rule"] == "7.304 3"
+    st, ev = chance(st, 2, 1)
+    assert [e["rule"] for e in ev if e["type"] == "stolen" and e["seat"] == 0] == ["7.304 3"]
+    assert st.players[0]["gems"] == {}
+    assert not any(e["type"] == "points_lost" for e in ev)  # not the result 2 of Ranks ONE to THREE
 
 
 def test_demons_result_4_dazes_and_5_transports_to_the_lair():
@@ -222,16 +223,19 @@ def test_lair_time_moves_back_a_day_at_a_dragon_encounter_and_three_when_tamed()
     assert any(e["type"] == "dragon_tamed" for e in ev)
 
 
-def test_dragon_taming_1_to_3_reveals_a_secret_wizard(monkeypatch):
-    """11.223: on 1-3 the Dragon reveals a Secret Wizard location (7.302 Rank 4 result 6)."""
-    seen = record_kinds(monkeypatch, "secret_wizard")
+def test_dragon_taming_1_to_3_reveals_a_secret_wizard():
+    """11.223: on 1-3 the Dragon reveals a Secret Wizard location (7.302 Rank 4 result 6): a High Wizard
+    is drawn for him alone and his Secret Wizard markers are put in play."""
     st = solo("C5", "A1", prepare=both(ranked(0, "sorcerers", 4),
                                        lambda s: s.replace("dragon", list(hex_of(s, "C5", "A1")))))
     st, _ = resolving(st, {"do": "dragon", "seat": 0, "at": ls(hex_of(st, "C5", "A1"))})
     st, _ = choose(st, 0, kind="encounter_spell", spell="dragon_taming", cast=True)
-    st, _ = chance(st, 2)
-    if "secret_wizard" in seen:
-        assert seen["secret_wizard"] == [{"do": "secret_wizard", "seats": [0], "rule": "11.223"}]
+    st, ev = chance(st, 2)
+    assert [(e["seats"], e["rule"]) for e in ev if e["type"] == "secret_wizard"] == [([0], "11.223")]
+    [secret] = st.secret_wizards
+    assert st.players[0]["secret_record"] == {secret["letter"]: secret["wizard"]}
+    known = next(e for e in ev if e["type"] == "secret_wizard_known")
+    assert known["wizard"] == secret["wizard"] and known["visible_to"] == [0]
 
 
 def test_horse_and_winged_horse_leave_at_a_dragon_encounter():
@@ -412,6 +416,23 @@ def test_8_461_the_hound_leaves_a_player_who_encounters_a_dragon_or_a_demon():
     st, ev = meet_demons(demon_state(prepare=hound))
     assert st.players[0]["animal"] is None
     assert any(e["type"] == "animal_departs" and e["animal"] == "hound" and "8.461" in e["rule"] for e in ev)
+    wings = lambda s: s.players[0].update(animal={"kind": "winged_horse", "turns": 2, "since": 0})
+    st, ev = meet_demons(demon_state(prepare=wings))
+    assert st.players[0]["animal"] is not None and st.players[0]["animal"]["kind"] == "winged_horse"
+
+
+def test_8_452_the_horse_leaves_a_player_who_encounters_a_dragon_or_a_demon():
+    """8.452: the Horse leaves any player that encounters a Dragon or a Demon (the Dragon half is
+    also in test_horse_and_winged_horse_leave_at_a_dragon_encounter); contrast: a Winged Horse,
+    which leaves only at the Dragon (8.442), stays with him through a Demon encounter."""
+    horse = lambda s: s.players[0].update(animal={"kind": "horse", "turns": 3, "since": 0})
+    st = solo("C5", "A1", prepare=both(horse, lambda s: s.replace("dragon", list(hex_of(s, "C5", "A1")))))
+    st, ev = resolving(st, {"do": "dragon", "seat": 0, "at": ls(hex_of(st, "C5", "A1"))})
+    assert st.players[0]["animal"] is None
+    assert any(e["type"] == "animal_departs" and e["animal"] == "horse" for e in ev)
+    st, ev = meet_demons(demon_state(prepare=horse))
+    assert st.players[0]["animal"] is None
+    assert any(e["type"] == "animal_departs" and e["animal"] == "horse" and "8.452" in e["rule"] for e in ev)
     wings = lambda s: s.players[0].update(animal={"kind": "winged_horse", "turns": 2, "since": 0})
     st, ev = meet_demons(demon_state(prepare=wings))
     assert st.players[0]["animal"] is not None and st.players[0]["animal"]["kind"] == "winged_horse"

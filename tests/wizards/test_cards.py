@@ -38,25 +38,27 @@ def test_every_task_marker_lands_on_a_space():
 def test_every_location_type_a_task_visits_exists():
     """12.43: Tasks that call for a visit to EVERY location of a type name types found on the tiles."""
     kinds = {s["kind"] for t in pack().tiles.values() for s in t["spaces"].values()}
-    for card in pack().task_cards:
-        for step in card["steps"]:
-            if step["do"] == "visit_every":
-                assert step["kind"] in kinds
+    visits = [step for card in pack().task_cards for step in card["steps"] if step["do"] == "visit_every"]
+    assert visits, "no Task Card calls for a visit to every location of a type"
+    for step in visits:
+        assert step["kind"] in kinds
 
 
 def test_stealable_objects_are_marked_with_an_asterisk():
     """9.8: an ASTERISK on a Task Card marks a Magical Object which may be stolen."""
-    for card in pack().task_cards:
-        for step in card["steps"]:
-            if step["do"] == "take" and step["stealable"]:
-                assert f"{step['object']}*" in card["text"]
+    starred = [(card, step) for card in pack().task_cards for step in card["steps"]
+               if step["do"] == "take" and step["stealable"]]
+    assert starred, "no Task Card holds a Magical Object that may be stolen"
+    for card, step in starred:
+        assert f"{step['object']}*" in card["text"]
 
 
 def test_wizard_card_traps_send_players_somewhere_real():
     """8.73: a Trap card transports the player to the indicated location."""
-    for card in pack().wizard_cards:
-        if card["type"] == "trap":
-            assert resolves(card["destination"])
+    traps = [card for card in pack().wizard_cards if card["type"] == "trap"]
+    assert traps, "the Wizard Deck holds no Trap"
+    for card in traps:
+        assert resolves(card["destination"]), card
 
 
 def test_movement_event_cards_are_read_for_movement():

@@ -15,7 +15,6 @@ from tests.wizards.scenario import (
     hold_task,
     isolated_cottage_layout,
     ranked,
-    record_kinds,
     resolving,
     roll,
     waits_for,
@@ -61,17 +60,20 @@ def test_rank_1_to_3_table_2_transports_each_and_3_winged_horses():
     assert [p["animal"]["kind"] for p in s3.players] == ["winged_horse"] * 3
 
 
-def test_rank_4_table_when_all_are_rank_four(monkeypatch):
+def test_rank_4_table_when_all_are_rank_four():
     """7.302: all at Rank FOUR roll on the Level 4 table: 3 a Unicorn each; 4 Wizard Cards until a High
-    Wizard, for everyone in the encounter."""
-    seen = record_kinds(monkeypatch, "wizard_card")
+    Wizard, for everyone in the encounter (the entering player first, 7.3021)."""
     st, _ = meet(three((4, 4, 4)))
     st3, ev = chance(st, 3, 1)
     assert [e["table"] for e in ev if e["type"] == "player_encounter"] == ["4"]
     assert [p["animal"]["kind"] for p in st3.players] == ["unicorn"] * 3
-    st4, _ = chance(st, 4, 1)
-    if "wizard_card" in seen:
-        assert seen["wizard_card"][0]["mode"] == "until_high_wizard" and seen["wizard_card"][0]["seats"] == [0, 1, 2]
+    st4, ev = chance(st, 4, 1)
+    [draw] = [i for i in st4.pending if i["do"] == "wizard_card"]
+    assert draw["mode"] == "until_high_wizard" and draw["seats"] == [0, 1, 2]
+    [card] = [e for e in ev if e["type"] == "wizard_card"]
+    assert card["card_type"] == "high_wizard"
+    meets = [i for i in reversed(st4.pending) if i["do"] == "meet_high_wizard"]
+    assert [(i["seat"], i["wizard"]) for i in meets] == [(s, card["wizard"]) for s in (0, 1, 2)]
 
 
 def test_one_player_of_rank_1_to_3_puts_the_group_on_that_table():

@@ -139,9 +139,12 @@ def test_the_rulebook_example_task_card_is_in_the_deck():
 
 def test_every_value_says_where_it_came_from():
     """Pack values carry their origin: rulebook with a quoted section, or authored with why."""
+    origins = []
+
     def walk(v, path):
         if isinstance(v, dict):
             if "origin" in v and isinstance(v["origin"], str):
+                origins.append(path)
                 assert v["origin"] in ("rulebook", "authored"), path
                 if v["origin"] == "rulebook":
                     assert v.get("section") and v.get("quote"), path
@@ -155,7 +158,8 @@ def test_every_value_says_where_it_came_from():
     doc = load_documents()
     walk(doc, "")
     for name in ("tasks", "events"):
-        assert all("origin" in c for c in doc[name]["cards"])
+        assert doc[name]["cards"] and all("origin" in c for c in doc[name]["cards"])
+    assert len(origins) >= len(doc["tasks"]["cards"]) + len(doc["events"]["cards"])  # every card's was read
 
 
 def test_towns_in_common_dwellings_in_elven_territory():
@@ -183,6 +187,7 @@ def test_woodswall_walls_stand_between_woods_and_towns():
     walls = wall_sides("C2")
     towns = [lab for lab, v in k.items() if v == "town"]
     assert len(towns) == 2
+    walled = 0
     for lab in towns:
         h = label_hex(lab)
         for d in range(6):
@@ -190,6 +195,8 @@ def test_woodswall_walls_stand_between_woods_and_towns():
             other = next((x for x in LABELS if label_hex(x) == n), None)
             if other and k[other] == "woods":
                 assert hexgrid.side_key(h, d) in walls
+                walled += 1
+    assert walled, "no town of Woodswall borders its woods"
 
 
 def test_longrift_gorge_rends_the_territory_in_two():

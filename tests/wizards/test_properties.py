@@ -1,7 +1,8 @@
 """Random legal play from states built to meet what set-up alone rarely reaches (Orders, Animals,
 afflictions, Boats; partners gathering Gems; the Evil attacks past Day 14): it ends, invariants hold, no
 view leaks hidden information (Gem Cards, face-down and removed tiles, another player's Gem Record),
-states round-trip through bytes and a replay of the log reproduces the match. Random play from set-up
+no step's events as the platform logs and shows them (services/core/visibility.py) tell a seat or a
+spectator what 14.3 hides, states round-trip through bytes and a replay of the log reproduces the match. Random play from set-up
 of every variant and seat count is tests/engine/test_conformance.py's, for every game."""
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.engine import TERMINAL
+from services.core.visibility import redact
+from shared.engine import CHANCE, TERMINAL
 from shared.engine.playout import random_playout
+from shared.eventlog import GENESIS, Sealer, link
 from shared.wizards.pack import pack
 from shared.wizards.state import WizardsState
 from tests.wizards.scenario import ENGINE
@@ -63,11 +66,110 @@ def check_state(state: WizardsState, rng: random.Random) -> None:
             assert ENGINE.view(scrambled, seat) == v, "a view depends on hidden state"
 
 
-def play_from(start, rng: random.Random, steps: int, on_events=None):
-    """Random legal play from `start` (not set-up), every state checked (check_state): the state it ends
-    in (TERMINAL, or after `steps`), and its log, which `replay_from` runs again."""
-    return random_playout(ENGINE, None, rng, steps, on_state=lambda s: check_state(s, rng), start=start,
-                          on_step=(lambda _, events: on_events(events)) if on_events else None)
+SEALER = Sealer(bytes(range(32)), "property-match")  # a chain-2 log's sealer (chain 1: none)
+
+
+def confidential(before: WizardsState, after: WizardsState, reader: int | None) -> tuple[set, set]:
+    """14.3: what `reader` (None: a spectator) may not know of the others' Gem Records and Secret Wizard
+    Records in a step (before or after it): their (High Wizard, Gem) and (letter, Wizard) entries that are
+    not on his own records."""
+    gems, secrets, mine_g, mine_s = set(), set(), set(), set()
+    for s in (before, after):
+        for p in s.players:
+            own = p["seat"] == reader
+            (mine_g if own else gems).update(p["gems"].items())
+            (mine_s if own else secrets).update(p["secret_record"].items())
+    return gems - mine_g, secrets - mine_s
+
+
+def tells(body, gems: set, secrets: set) -> str | None:
+    """Which confidential entry a shown event body states, if any: a {"wizard", "gem"} pair or a Gem
+    Record mapping, a partner's Gem exchange naming its High Wizard (Appendix B: it names an entry of the
+    giver's Gem Record), a {"letter", "wizard"} pair or a Secret Wizard Record mapping, anywhere in it."""
+    if isinstance(body, list):
+        return next((t for t in (tells(b, gems, secrets) for b in body) if t), None)
+    if not isinstance(body, dict):
+        return None
+    for w, g in gems:
+        if (body.get("wizard") == w and (body.get("gem") == g or body.get("kind") == "partner_gem")) or body.get(w) == g:
+            return f"the Gem Record entry {w}: {g}"
+    for letter, w in secrets:
+        if (body.get("letter") == letter and body.get("wizard") == w) or body.get(letter) == w:
+            return f"the Secret Wizard Record entry {letter}: {w}"
+    return next((t for t in (tells(b, gems, secrets) for b in body.values()) if t), None)
+
+
+def check_events(before: WizardsState, after: WizardsState, seat: int | None, action: dict | None,
+                 events: list[dict]) -> None:
+    """One step's events logged as the platform logs them (the action, with the engine's `visible_to`
+    for it, then the engine's events; services/core/matches.py), in chain 1 and chain 2, and shown to
+    every seat and a spectator as the platform shows them while the match runs (visibility.redact): an
+    event visible only to some seats reaches any other reader as its bare public form, with no salt;
+    every other event is shown as logged; and nothing shown holds a Gem Card id, a deck's order, or an
+    entry of another seat's Gem Record or Secret Wizard Record (14.3) but a Secret Wizard revealed to all
+    players by landing on his marker (7.302 6)."""
+    logged: list[tuple[str, dict]] = []
+    if action is not None:
+        body = {"seat": seat, "action": action, "action_id": "a"}
+        private = ENGINE.action_visible_to(before, seat, action)
+        if private is not None:
+            body["visible_to"] = list(private)
+        logged.append(("action", body))
+    logged += [(e["type"], e) for e in events]
+    decks = [json.dumps(d)[1:-1] for s in (before, after) for d in s.decks.values() if len(d) >= 3]
+    for sealer in (None, SEALER):
+        for reader in list(range(before.seats)) + [None]:
+            gems, secrets = confidential(before, after, reader)
+            for ev in link(logged, 0, GENESIS, sealer):
+                full = json.loads(ev.body_json)
+                shown = redact(ev, reader, False, sealer)
+                body = json.loads(shown.body_json)
+                if "visible_to" in full and reader not in full["visible_to"]:
+                    assert body.get("redacted") is True and not shown.salt, (ev.type, reader)
+                    assert set(body) == ({"redacted"} if sealer is None else {"redacted", "sealed"}), (ev.type, body)
+                else:
+                    assert body == full, (ev.type, reader)
+                text = shown.body_json
+                assert not any(g in text for g in GEM_IDS), f"a Gem Card shows to {reader} in {ev.type}"
+                assert not any(d in text for d in decks), f"a deck's order shows to {reader} in {ev.type}"
+                public = set()
+                if ev.type == "secret_wizard_revealed":  # 7.302 6: landing on his marker reveals him to all
+                    public = {(full["letter"], full["wizard"])}
+                leak = tells(body, gems, secrets - public)
+                assert leak is None, f"{leak} shows to {reader} in {ev.type}: {body}"
+
+
+def play_from(start, rng: random.Random, steps: int, on_events=None, prefer=None):
+    """Random legal play from `start` (not set-up), every state checked (check_state) and every step's
+    events as every seat and a spectator are shown them (check_events): the state it ends in (TERMINAL,
+    or after `steps`), and its log, which `replay_from` runs again. `prefer(actions)`: the action to take
+    when it names one (None: a random one)."""
+    chosen: list = [None]
+    pending: list = []
+    counted = {"steps": 0}
+
+    def choose(_, __, actions):
+        chosen[0] = (prefer and prefer(actions)) or rng.choice(actions)  # random as random_playout's own
+        return chosen[0]
+
+    def step_done(before, events):
+        who = ENGINE.actor(before)
+        pending.append((before, None if who == CHANCE else who, None if who == CHANCE else chosen[0], events))
+        if on_events:
+            on_events(events)
+
+    def on_state(s):
+        while pending:
+            before, who, action, events = pending.pop(0)
+            check_events(before, s, who, action, events)
+            counted["steps"] += 1
+        check_state(s, rng)
+
+    end, log = random_playout(ENGINE, None, rng, steps, choose=choose, on_state=on_state, start=start,
+                              on_step=step_done)
+    on_state(end)
+    assert counted["steps"] == len(log), "every step's events were checked"
+    return end, log
 
 
 def replay_from(start, log):
@@ -132,20 +234,27 @@ def test_random_play_with_spells_animals_and_afflictions(seed, seats):
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), seats=st.sampled_from([4, 6]))
 def test_random_partnership_play_hides_every_gem_record(seed, seats):
-    """Appendix B / 14.3: random legal play of the partnership game from states where every player gathers
-    Gems keeps every invariant, and no seat's view depends on another's Gem Record (exchanges included)."""
-    from tests.wizards.scenario import build
+    """Appendix B / 14.3: random legal play of the partnership game from a meeting of partners 0 and 1 who
+    both gather Gems (and every player gathers them) keeps every invariant, and no seat's view depends on
+    another's Gem Record, nor do the events shown to the others tell it (check_events): exchanges included,
+    for a Gem is given whenever one may be, and the play must give one."""
+    from tests.wizards.scenario import build, resolving
 
     rng = random.Random(seed)
 
     def prepare(s):
         for p in s.players:
             p["order"], p["rank"] = "wizards", 4
-            p["gems"] = {"Ishkatar": "Diamond"} if p["seat"] % 2 else {"Terek": "Topaz"}
+            p["gems"] = {"Ishkatar": "Diamond"} if p["seat"] % 2 else {"Terek": "Topaz", "Veldor": "Ruby"}
         for p in s.players[1:]:
-            p["at"] = list(s.players[0]["at"])  # everyone together: partners meet at once
-    s, _ = play_from(build(seats=seats, days=2, prepare=prepare, variant="partnership"), rng, 1500)
+            p["at"] = list(s.players[0]["at"])  # everyone together
+    built = build(seats=seats, days=2, prepare=prepare, variant="partnership")
+    met, _ = resolving(built, {"do": "player", "seat": 0, "at": list(built.players[0]["at"]), "others": [1]})
+    given = []
+    s, _ = play_from(met, rng, 1500, lambda events: given.extend(e for e in events if e["type"] == "gem_given"),
+                     prefer=lambda actions: next((a for a in actions if a["kind"] == "partner_gem"), None))
     assert ENGINE.actor(s) == TERMINAL
+    assert len(given) >= 3, "both partners gave Gems"  # 0 gives Terek's and Veldor's, 1 Ishkatar's
 
 
 def late_game(rng: random.Random):

@@ -110,6 +110,7 @@ def test_the_cheapest_path_walks_space_by_space_for_its_cost():
     exactly that (walls, terrain costs and Specific Encounter spaces on the way respected)."""
     st = roll(solo("C5", "Center"), 6)
     listed = {to: c for (by, to), c in moves(st, 0).items() if by == "walk"}
+    assert len(listed) > 6  # more than the six spaces around him: paths of several steps are walked
     for to, cost in sorted(listed.items()):
         got = q(st, 0, kind="path", to=list(to))
         assert got["cost"] == cost and got["by"] == "walk" and got["path"][-1] == list(to)

@@ -17,7 +17,6 @@ from tests.wizards.scenario import (
     lair_crossroads_layout,
     moves,
     ranked,
-    record_kinds,
     resolving,
     roll,
     solo,
@@ -108,13 +107,15 @@ def test_dragon_as_an_animal_leaves_the_lair_for_his_space_and_comes_home():
     assert waits_for(st) == "dragon"
 
 
-def test_dove_draws_a_task(monkeypatch):
+def test_dove_draws_a_task():
     """8.47: the Dove brings news of a Task: draw a Task Card (Optional: not from his Mentor)."""
-    seen = record_kinds(monkeypatch, "draw_task")
-    st, ev = resolving(solo("C5", "A1"), {"do": "animal", "seat": 0, "rule": "8.4", "kind": "dove"})
+    st0 = solo("C5", "A1", prepare=ranked(0, "wizards", 2))
+    st, ev = resolving(st0, {"do": "animal", "seat": 0, "rule": "8.4", "kind": "dove"})
     assert st.players[0]["animal"] is None and any(e["type"] == "dove" for e in ev)
-    if "draw_task" in seen:
-        assert seen["draw_task"] == [{"do": "draw_task", "seat": 0, "rule": "8.47", "mandatory": False}]
+    [task] = st.players[0]["tasks"]
+    assert task["mandatory"] is False and task["from"] is None
+    assert [e["card"] for e in ev if e["type"] == "task_drawn" and e["mandatory"] is False] == [task["card"]]
+    assert len(st.decks["task"]) == len(st0.decks["task"]) - 1
 
 
 def test_animal_summoning_is_offered_when_nothing_was_met_and_calls_an_animal():
