@@ -1,0 +1,132 @@
+"""Where the time of the hot path goes: cProfile of the paths whose goals `make bench` reports,
+the functions that take the most of it, own time first (a figure to read, not a test).
+
+    python -m bench.profiles [battle|resolution|games|all] [--top N]
+
+    battle      the Tower engine's battle resolution alone (fight, then its dice), in process
+    resolution  one Combat.Resolve through the match driver in process: Redis, rules, dice,
+                the commit (armed behind the driver's back, as bench/overhead.py arms it)
+    games       random full Tower, Incantris and Wizards games, in process
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import pstats
+import random
+import time
+from pathlib import Path
+
+from bench.battles import FIGHT, GAME, arm_fields, armed_state
+from shared.engine import MatchConfig
+from shared.engine.playout import sample_chance
+from shared.engine.registry import engine_for
+
+ROOT = str(Path(__file__).resolve().parents[1]) + "/"
+
+
+def _short(path: str) -> str:
+    """A source path as a reader finds it: from the project root, or from site-packages / the stdlib."""
+    if path.startswith(ROOT):
+        return path[len(ROOT):]
+    return path.split("site-packages/")[-1].split("/lib/python3.11/")[-1]
+
+
+def report(profile: cProfile.Profile, title: str, calls: int, top: int) -> str:
+    """The `top` functions by own time, with their share of the whole and per-call cost."""
+    stats = pstats.Stats(profile)
+    total = sum(row[2] for row in stats.stats.values())  # own times add up to the whole
+    rows = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)[:top]
+    out = io.StringIO()
+    print(f"\n== {title}: {calls} runs, {total / calls * 1e6:,.0f} us each under the profiler", file=out)
+    print(f"{'own %':>6} {'cum %':>6} {'us/run':>8}  function", file=out)
+    for (path, line, name), (_, _, own, cum, _) in rows:
+        where = f"{_short(path)}:{line}" if line else path
+        print(f"{own / total * 100:6.1f} {cum / total * 100:6.1f} {own / calls * 1e6:8.1f}  {name} ({where})",
+              file=out)
+    return out.getvalue()
+
+
+def battle(top: int, seconds: float = 2.0) -> str:
+    engine, (state, seat) = engine_for(GAME), armed_state()
+    rng, n = random.Random(1), 0
+    profile = cProfile.Profile()
+    profile.enable()
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        rolled, _ = engine.apply(state, seat, FIGHT)
+        engine.apply_chance(rolled, sample_chance(engine.chance_request(rolled), rng))
+        n += 1
+    profile.disable()
+    return report(profile, "engine battle resolution (Tower), in process", n, top)
+
+
+async def _resolutions(redis_url: str, count: int, profile: cProfile.Profile) -> int:
+    from services.core.dice_sessions import DiceSessions
+    from services.core.dicesource import InProcessDice
+    from services.core.instrumented_store import InstrumentedStore
+    from services.core.matches import Matches
+    from services.core.seats import parse
+    from services.core.store import RedisMatchStore, action_key, log_key, match_key
+
+    in_redis = RedisMatchStore.from_url(redis_url)
+    store = InstrumentedStore(in_redis)
+    matches = Matches(store, InProcessDice(DiceSessions(store, 3600, 8)), match_ttl_s=3600, finished_ttl_s=60,
+                      action_ttl_s=600)
+    state, seat = armed_state()
+    fields = arm_fields(state)
+    created = await matches.create(GAME, "", [("human", "a"), ("human", "b")], {})
+    mid, claim = created.match_id, parse(created.tokens[seat])
+    used = []
+    for n in range(count + 20):  # the first 20 warm up, unprofiled
+        await in_redis.redis.hset(match_key(mid), mapping=fields)
+        matches.records.drop(mid)
+        used.append(action_key(mid, f"p{n}"))
+        if n >= 20:
+            profile.enable()
+        await matches.act(mid, claim, f"p{n}", 0, '{"kind": "fight"}', "combat")
+        profile.disable()
+    await in_redis.redis.delete(match_key(mid), log_key(mid), *used)
+    await store.close()
+    return count
+
+
+def resolution(top: int, count: int = 500) -> str:
+    import os
+
+    profile = cProfile.Profile()
+    n = asyncio.run(_resolutions(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"), count, profile))
+    return report(profile, "one resolution through the match driver (Redis, rules, dice, commit)", n, top)
+
+
+def games(top: int, seconds: float = 3.0) -> str:
+    from shared.engine.playout import random_playout
+
+    out = []
+    for game, seats in (("tower", 2), ("incantris", 2), ("wizards", 2)):
+        engine, rng, n = engine_for(game), random.Random(3), 0
+        profile = cProfile.Profile()
+        profile.enable()
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            random_playout(engine, MatchConfig(seats, engine.default_variant(seats)), rng)
+            n += 1
+        profile.disable()
+        out.append(report(profile, f"random full {game} games, {seats} seats", max(n, 1), top))
+    return "".join(out)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", nargs="?", default="all", choices=["battle", "resolution", "games", "all"])
+    parser.add_argument("--top", type=int, default=12)
+    args = parser.parse_args(argv)
+    for name, run in (("battle", battle), ("resolution", resolution), ("games", games)):
+        if args.what in (name, "all"):
+            print(run(args.top), flush=True)
+
+
+if __name__ == "__main__":
+    main()
