@@ -5,6 +5,10 @@ worth of turns, every seat on the AI policy), and what the seats made of them.
     wizards_order_share        players who joined an Order
     wizards_tasks_completed    Tasks completed per match
     wizards_encounters_<kind>  encounters of each kind per match (specific kinds and "random")
+    wizards_random_<kind>      random encounters of each kind per match (8: the table's results)
+    wizards_animal_<kind>      animals met per match (8.4), by kind, each seen by an animal roll
+
+    python -m bench.wizards_life [MATCHES]   (6 by default; the counts are printed per match)
 """
 from __future__ import annotations
 
@@ -43,6 +47,10 @@ def measure(matches: int = 6, seed: int = 1) -> dict:
                     for d in e["specific"]:
                         seen[f"encounters_{d['kind']}"] += 1
                     seen["encounters_random"] += bool(e["random"])
+                elif e["type"] == "random_encounter":
+                    seen[f"random_{e['encounter']}"] += 1
+                elif e["type"] == "animal_roll":
+                    seen[f"animal_{e['animal']}"] += 1
     out = {"wizards_rank2_share": sum(r >= 2 for r in ranks) / len(ranks),
            "wizards_order_share": orders / len(ranks),
            "wizards_tasks_completed": seen.pop("tasks_completed") / matches}
@@ -51,5 +59,9 @@ def measure(matches: int = 6, seed: int = 1) -> dict:
 
 
 if __name__ == "__main__":
-    for name, value in measure().items():
-        print(f"{name:<40} {value:>10,.2f}")
+    import sys
+
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+    print(f"{count} all-AI matches of {SEATS} seats, {DAYS} days; per match (x {count} for the counts seen):")
+    for name, value in measure(count).items():
+        print(f"{name:<40} {value:>10,.3f}")
