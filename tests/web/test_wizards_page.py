@@ -1,0 +1,123 @@
+"""The Wizards match page's data, over the web app (Starlette's test client) against a real
+platform: the islands the page draws are built from the seat's view alone (14.3), and the seat's
+own Record Sheet is asked through POST /api/matches/{id}/query, a relay of Board.Query for the
+player's seat that takes only the read-only kinds the engines answer."""
+from __future__ import annotations
+
+import json
+import time
+
+import grpc
+import pytest
+import redis
+from starlette.testclient import TestClient
+
+from services.client import Client
+from services.core.store import match_key
+from services.web.app import build_app
+from services.web.sessions import COOKIE, Signer
+from services.web.settings import WebSettings
+from shared.engine.registry import engine_for
+from shared.wizards.pack import pack
+from shared.wizards.state import WizardsState
+
+KEY = b"z" * 32
+GEM_IDS = [c["id"] for c in pack().gem_cards]
+FACE_DOWN = "C3"  # the tile planted face down (as a solitaire tile lies before it is turned up)
+
+
+@pytest.fixture(scope="module")
+def app(platform):
+    return build_app(WebSettings(platform_addr=platform.address, secret=KEY, session_s=600))
+
+
+def set_up_two_seats(app, platform) -> tuple[TestClient, list]:
+    """A guest holding both seats of a Wizards match, its set-up played through the platform by
+    the first legal action each time (every tile placed); the page's browser holds seat 0 only."""
+    player = TestClient(app)
+    assert player.post("/api/guest").status_code == 200
+    session = Signer(KEY, 600).load(player.cookies[COOKIE])
+    seats = Client(grpc.insecure_channel(platform.address), token=session.token).create_match(
+        "wizards", humans=2).seats
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "the set-up did not end in a minute"
+        match = seats[0].match()
+        if json.loads(match.view_json)["phase"] == "play":
+            break
+        if match.to_act < 0:
+            time.sleep(0.01)
+            continue
+        seat = seats[match.to_act]
+        actions = seat.legal_actions()
+        seat.act(actions[0], expected_version=seat.version)
+    session.remember(seats[0].match_id, seats[0].token)
+    player.cookies.clear()
+    player.cookies.set(COOKIE, Signer(KEY, 600).dump(session))
+    return player, seats
+
+
+def plant(platform, redis_url: str, match_id: str) -> WizardsState:
+    """Secrets written into the stored state, as encounters (and the solitaire set-up) would write
+    them: seat 1's Gem and Secret Wizard Records and False Wizard, seat 0's own Gem, a Secret
+    Wizard marker on the board with its identity, a face-down tile, a Task Marker and a
+    Territory lost to Evil. The serving process forgets its copy of the match."""
+    r = redis.Redis.from_url(redis_url)
+    state = WizardsState.decode(r.hget(match_key(match_id), "s"))
+    state.players[1].update(gems={"Ishkatar": "Ruby"}, secret_record={"C": "Veldor"}, false_wizard="Zegoral")
+    state.players[0]["gems"] = {"Terek": "Onyx"}
+    placed = [dict(t) for t in state.tiles["placed"]]
+    for t in placed:
+        t["face_down"] = t["tile"] == FACE_DOWN
+    state.replace("tiles", {**state.tiles, "placed": placed})
+    land = next(t["at"] for t in placed if t["tile"] == "C1")
+    state.secret_wizards = [{"letter": "C", "wizard": "Veldor", "at": list(land)}]
+    state.task_markers = [{"seat": 1, "at": list(land), "task": 7, "step": 0}]
+    state.taken = ["E4"]
+    r.hset(match_key(match_id), "s", engine_for("wizards").encode(state))
+    platform.platform.matches.records.drop(match_id)
+    return state
+
+
+@pytest.fixture(scope="module")
+def planted(app, platform, redis_url):
+    player, seats = set_up_two_seats(app, platform)
+    return player, seats, plant(platform, redis_url, seats[0].match_id)
+
+
+def first_state(client: TestClient, match_id: str) -> dict:
+    with client.websocket_connect(f"/ws/matches/{match_id}") as ws:
+        return ws.receive_json()
+
+
+def test_14_3_the_wizards_page_gets_the_islands_from_the_seats_view_and_no_secret(planted):
+    player, seats, stored = planted
+    state = first_state(player, seats[0].match_id)
+    assert state["type"] == "state" and state["seat"] == 0 and state["game"] == "wizards"
+    world, text = state["world"], json.dumps(state)
+    # the islands: every space of the 17 face-up tiles, the face-down one as bare hexes, the Water
+    assert world["layout"] == "pointy" and len(world["spaces"]) == 17 * 19 and len(world["face_down"]) == 19
+    assert len(world["water"]) == world["columns"] * world["rows"] - 18 * 19 and world["walls"]
+    tiles = {t["tile"] for t in world["tiles"]}
+    assert FACE_DOWN not in tiles and None in tiles and {s[2] for s in world["spaces"]} == tiles - {None}
+    assert pack().tiles[FACE_DOWN]["name"] not in text, "a face-down tile's face shows"
+    assert all(isinstance(s[4], str) and s[5] in ("common", "elven", "magic") for s in world["spaces"])
+    # the pieces as the view has them
+    view = state["view"]
+    assert [b["at"] for b in world["boats"]] == [b["at"] for b in view["boats"]] and world["boats"]
+    assert world["dragon"] == view["dragon"] == stored.dragon
+    assert [(p["seat"], p["colour"], p["at"]) for p in world["pieces"]] == [
+        (p["seat"], p["colour"], p["at"]) for p in stored.players]
+    assert world["task_markers"] == [{"seat": 1, "at": stored.task_markers[0]["at"], "task": 7}]
+    assert world["taken"] == ["E4"]
+    # what the seat may not see: deck order, the Gem Cards, seat 1's records, who a Secret Wizard is
+    assert all(isinstance(n, int) for n in view["decks"].values())
+    assert json.dumps(stored.decks["task"][:8])[1:-1] not in text
+    assert view["gem_boxes"] == {name: "face down" for name in pack().high_wizards}
+    assert not any(f'"{g}"' in text for g in GEM_IDS), "a face-down Gem Card shows"
+    assert "Ruby" not in text and '"false_wizard": "Zegoral"' not in text
+    assert {k: view["players"][1][k] for k in ("gems", "secret_record", "false_wizard")} == dict.fromkeys(
+        ("gems", "secret_record", "false_wizard"), "hidden")
+    assert view["players"][0]["gems"] == {"Terek": "Onyx"}  # its own
+    assert world["secret_wizards"] == [{"letter": "C", "at": stored.secret_wizards[0]["at"]}]
+    assert all("wizard" not in x for x in view["secret_wizards"])
