@@ -121,3 +121,30 @@ def test_14_3_the_wizards_page_gets_the_islands_from_the_seats_view_and_no_secre
     assert view["players"][0]["gems"] == {"Terek": "Onyx"}  # its own
     assert world["secret_wizards"] == [{"letter": "C", "at": stored.secret_wizards[0]["at"]}]
     assert all("wizard" not in x for x in view["secret_wizards"])
+
+
+def test_14_3_the_record_sheet_is_asked_for_the_players_own_seat_only(app, planted):
+    """14.2 / 14.3: the page's query route answers the seat's own Record Sheet, as the engine
+    gives it (its own Gem included, seat 1's never); a kind that is not a read-only query, a
+    malformed one and a guest without the seat are refused with a message, and nothing changes."""
+    player, seats, stored = planted
+    match_id = seats[0].match_id
+    before = seats[0].match().version
+    reply = player.post(f"/api/matches/{match_id}/query", json={"kind": "record_sheet"})
+    assert reply.status_code == 200, reply.text
+    sheet = reply.json()
+    assert sheet == json.loads(json.dumps(engine_for("wizards").query(stored, 0, {"kind": "record_sheet"})))
+    assert sheet["gems"] == {"Terek": "Onyx"} and "Ruby" not in reply.text and "Veldor" not in reply.text
+    assert set(sheet) >= {"order", "rank", "points", "tasks", "gems", "spells"}
+    for bad in ({"kind": "move", "to": [1, 2]}, {"kind": "choose_tile", "tile": "C1"}, {}, {"kind": 3}):
+        refused = player.post(f"/api/matches/{match_id}/query", json=bad)
+        assert refused.status_code == 400 and refused.json()["error"].startswith("a query is one of the read-only"), \
+            refused.text
+    malformed = player.post(f"/api/matches/{match_id}/query", json={"kind": "record_sheet", "seat": 1})
+    assert malformed.status_code == 400 and "seat" in malformed.json()["error"]  # the engine's own words
+    stranger = TestClient(app)
+    stranger.post("/api/guest")
+    denied = stranger.post(f"/api/matches/{match_id}/query", json={"kind": "record_sheet"})
+    assert denied.status_code == 403 and denied.json()["error"] == (
+        f"you hold no seat in match {match_id} (from this browser): you can watch it, not play it")
+    assert seats[0].match().version == before
