@@ -5,7 +5,9 @@ player's seat that takes only the read-only kinds the engines answer."""
 from __future__ import annotations
 
 import json
+import shutil
 import time
+from pathlib import Path
 
 import grpc
 import pytest
@@ -20,6 +22,7 @@ from services.web.settings import WebSettings
 from shared.engine.registry import engine_for
 from shared.wizards.pack import pack
 from shared.wizards.state import WizardsState
+from tests.support.web import start_match
 
 KEY = b"z" * 32
 GEM_IDS = [c["id"] for c in pack().gem_cards]
@@ -148,3 +151,86 @@ def test_14_3_the_record_sheet_is_asked_for_the_players_own_seat_only(app, plant
     assert denied.status_code == 403 and denied.json()["error"] == (
         f"you hold no seat in match {match_id} (from this browser): you can watch it, not play it")
     assert seats[0].match().version == before
+
+
+# --- in a real browser -------------------------------------------------------------------------
+DOCS_IMAGE = Path(__file__).resolve().parents[2] / "docs" / "images" / "wizards-board.png"
+
+
+def place_by_clicking(page, turns: int, shots=None) -> tuple[str, list[int]]:
+    """One tile placed on the board: a tile of the hand (choose_tile), an open spot the legal
+    actions name, `turns` sixth-turns clockwise with the board's turn button, one confirm."""
+    version = page.get_attribute("#board-svg", "data-version")
+    tile = page.get_attribute("#board-svg .hand-tile.target >> nth=0", "data-tile")
+    page.locator("#board-svg .hand-tile.target").first.dispatch_event("click")
+    page.wait_for_selector("#board-svg circle.spot.target", state="attached", timeout=30_000)
+    assert page.get_attribute("#board-svg .hand-tile.chosen", "data-tile") == tile
+    spot = page.locator("#board-svg circle.spot.target").first
+    at = [int(v) for v in spot.get_attribute("data-spot").split(",")]
+    spot.dispatch_event("click")
+    page.wait_for_selector("#board-svg g.preview", state="attached")
+    for _ in range(turns):
+        page.click("#place-right")
+    assert page.get_attribute("#board-svg g.preview", "data-rotation") == str(turns)
+    if shots:
+        shots(page, "wizards-placing")
+    assert page.get_attribute("#board-svg", "data-version") != version  # choose_tile was sent, nothing more
+    version = page.get_attribute("#board-svg", "data-version")
+    page.click("#place-confirm")
+    page.wait_for_function(f"document.getElementById('board-svg').dataset.version !== '{version}'")
+    return tile, at
+
+
+def test_3_21_a_guest_lays_a_wizards_tile_by_clicking_on_the_board(browser, web, shots):
+    """3.21-3.23 on the page: a guest starts Wizards against one AI from the lobby, picks a tile
+    of the hand drawn under the islands, an open spot, turns it on the board and confirms once;
+    the board then shows that tile's spaces where the engine laid them, turned as chosen."""
+    from shared.wizards.geometry import placed_hex
+
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    start_match(page, web.url, "wizards")
+    page.wait_for_selector("#board-svg .hand-tile.target", state="attached", timeout=60_000)
+    assert page.locator("#board-svg polygon.hex").count() == 30 * 22
+    tile, at = place_by_clicking(page, 2, shots)
+    centre = page.locator(f"#board-svg polygon[data-hex='{at[0]},{at[1]}']")
+    page.wait_for_function(f"document.querySelector(\"#board-svg polygon[data-hex='{at[0]},{at[1]}']\")"
+                           f".dataset.tile === '{tile}'")
+    assert centre.get_attribute("data-label") == "Center"
+    for label in ("A1", "B3", "C5"):
+        q, r = placed_hex((at[0], at[1]), 2, label)
+        assert page.get_attribute(f"#board-svg polygon[data-hex='{q},{r}']", "data-label") == label
+    assert page.locator("#log li").filter(has_text="tile placed").count() >= 1
+    page.wait_for_selector("#record:not([hidden])")
+    assert "Record Sheet" in page.inner_text("#record") and "Spells" in page.inner_text("#record")
+    # the rest of the set-up by the board too, then the islands with their Boats, Dragon and pieces
+    deadline = time.monotonic() + 120
+    while page.locator("#board-svg .player-piece").count() < 2:
+        assert time.monotonic() < deadline, "the set-up did not end in two minutes"
+        page.wait_for_function("document.querySelector('#board-svg .hand-tile.target') || "
+                               "document.querySelector('#actions button.action') || "
+                               "document.querySelectorAll('#board-svg .player-piece').length >= 2", timeout=30_000)
+        if page.locator("#board-svg .hand-tile.target").count():
+            place_by_clicking(page, 0)
+        elif page.locator("#board-svg .player-piece").count() < 2:
+            version = page.get_attribute("body", "data-version")
+            page.locator("#actions button.action").first.click()  # a colour (3.7), a roll
+            page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+    assert page.locator("#board-svg .boat").count() >= 1 and page.locator("#board-svg .dragon").count() == 1
+    assert page.locator("#board-svg .tile-name").count() == 18
+    path = shots(page, "wizards")
+    # a move's destination hex is a click target: the piece goes there
+    while not page.locator("#board-svg polygon.hex.target").count():
+        assert time.monotonic() < deadline, "no move was offered on the board"
+        page.wait_for_function("document.querySelector('#board-svg polygon.hex.target') || "
+                               "document.querySelector('#actions button[data-kind=roll]')", timeout=30_000)
+        if page.locator("#actions button[data-kind=roll]").count():
+            version = page.get_attribute("body", "data-version")
+            page.locator("#actions button[data-kind=roll]").first.click()
+            page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+    target = page.locator("#board-svg polygon.hex.target").last
+    to = target.get_attribute("data-hex")
+    target.dispatch_event("click")
+    page.wait_for_function(f"document.querySelector('#board-svg .player-piece[data-seat=\"0\"]').dataset.at === '{to}'",
+                           timeout=30_000)
+    DOCS_IMAGE.parent.mkdir(exist_ok=True)
+    shutil.copy(path.with_name("wizards-board.png"), DOCS_IMAGE)
