@@ -8,6 +8,7 @@ with 401 and a message), checks the request, then makes one call to the platform
     POST /api/matches                       {"game", "variant", "ai"}: a match against AI, you in seat 0
     POST /api/matches/{match_id}/act        {"action", "service", "version", "action_id"}: an offered action
     POST /api/matches/{match_id}/resign     {"action_id"}: resign your seat
+    POST /api/matches/{match_id}/query      {"kind", ...}: a read-only board query (Board.Query) for your seat
     GET  /api/realm/tower                   the Wizard's Realm: territories, rings, rivers, bridges (public content)
 
 A refusal answers {"error": message} with its status; nothing is changed by a refused request."""
@@ -154,6 +155,30 @@ async def resign(request: Request):
     seat, _, action_id = await seated(request)
     reply = await call(lambda: seat.resign(action_id))
     return JSONResponse({"version": reply.version, "replayed": reply.replayed})
+
+
+@lru_cache(maxsize=1)
+def query_kinds() -> frozenset[str]:
+    """The read-only queries the games' engines answer (each game's queries.py), and the
+    platform's own "schema"; the match's game refuses a kind it does not answer."""
+    from shared.incantris import queries as incantris
+    from shared.tower import queries as tower
+    from shared.wizards import queries as wizards
+
+    return frozenset({"schema"}.union(*(set(m.FIELDS) for m in (incantris, tower, wizards))))
+
+
+@guarded
+async def query(request: Request):
+    session = session_of(request)
+    match_id = need_match_id(request.path_params["match_id"])
+    body = await body_of(request)
+    kind = body.get("kind")
+    if not isinstance(kind, str) or kind not in query_kinds():
+        raise Refused(400, f"a query is one of the read-only kinds {', '.join(sorted(query_kinds()))}; "
+                           f"not {str(kind)[:40]!r}")
+    seat = seat_for(request, session, match_id)
+    return JSONResponse(await call(seat.query, body))
 
 
 @lru_cache(maxsize=1)

@@ -39,6 +39,7 @@ def build_app(settings: WebSettings, platform: Platform | None = None) -> Starle
         Route("/api/matches", api.create_match, methods=["POST"]),
         Route("/api/matches/{match_id}/act", api.act, methods=["POST"]),
         Route("/api/matches/{match_id}/resign", api.resign, methods=["POST"]),
+        Route("/api/matches/{match_id}/query", api.query, methods=["POST"]),
         Route("/api/realm/tower", api.realm),
         WebSocketRoute("/ws/matches/{match_id}", relay.match_socket),
         Route("/metrics", metrics.metrics),

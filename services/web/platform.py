@@ -117,6 +117,8 @@ def match_state(seat: Seat) -> dict:
              "outcome": json.loads(match.outcome_json) if match.outcome_json else None, "actions": []}
     if state["game"] == "incantris" and state["view"]:
         state["arena"] = incantris_arena(state["view"]["tiles"])
+    if state["game"] == "wizards" and state["view"]:
+        state["world"] = wizards_world(state["view"])
     if seat.token and match.status == "active":
         actions = seat.legal_actions()
         state["version"] = seat.version
@@ -133,3 +135,11 @@ def incantris_arena(tiles: list[dict]) -> list[list]:
 
     arena = arena_of(tiles)
     return [[q, r, arena.terrain[(q, r)], (q, r) in arena.whole] for q, r in sorted(arena.coverage)]
+
+
+def wizards_world(view: dict) -> dict:
+    """What the page draws of the Enchanted Islands, from a seat's view alone (14.3): the islands
+    (services/web/wizards_world.py), the Boats, the Dragon, the players' pieces and markers."""
+    from services.web.wizards_world import world_json
+
+    return world_json(view)

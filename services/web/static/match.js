@@ -4,9 +4,11 @@
 import {actionId, api, el, showError} from "/static/common.js";
 import * as incantris from "/static/incantris.js";
 import * as tower from "/static/tower.js";
+import * as wizards from "/static/wizards.js";
+import * as record from "/static/wizards-record.js";
 
 const matchId = location.pathname.split("/").pop();
-let state = null, realm = null, places = null, busy = false;
+let state = null, realm = null, places = null, busy = false, sheetVersion = null;
 const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
 svg.id = "board-svg";
 document.getElementById("board").append(svg);
@@ -114,6 +116,9 @@ function render() {
     tower.draw(svg, realm, places, state, targetsOf(actions), choose);
   } else if (state.game === "incantris" && state.arena) {
     incantris.draw(svg, state, actions, choose);
+  } else if (state.game === "wizards" && state.world) {
+    wizards.draw(svg, state, actions, choose);
+    showSheet();
   } else if (state.view) {
     svg.setAttribute("viewBox", "0 0 620 60");
     svg.replaceChildren();
@@ -123,6 +128,15 @@ function render() {
     svg.dataset.version = state.version;
     svg.append(t);
   }
+}
+
+async function showSheet() {
+  // the seat's own Record Sheet, asked again for each new version of the match
+  if (state.seat === null || sheetVersion === state.version) return;
+  sheetVersion = state.version;
+  try {
+    record.show(document.getElementById("record"), await api(`/api/matches/${matchId}/query`, {kind: "record_sheet"}));
+  } catch (err) { showError(err.message); }
 }
 
 document.getElementById("resign").addEventListener("click", () => { document.getElementById("resign-confirm").hidden = false; });
