@@ -15,7 +15,8 @@ LIMIT_TICKETS_PER_PLAYER=5/minute), with these defaults and why:
                                        second. Seat calls (actions, views) are not counted per
                                        player: a seat acts only on its turn, each action a
                                        compare-and-set, so the game bounds them and the action
-                                       path keeps one counter (the peer's), not two
+                                       path keeps one counter (the peer's), not two. Like
+                                       calls_per_peer a flood guard (Quotas.guard)
     matches_per_player    60/minute    a player plays a match in minutes; this only stops scripts
     matches_per_peer      1200/minute  a NAT or a bot host may front many players
     tickets_per_player    20/minute    one active ticket at a time already; this bounds churn
