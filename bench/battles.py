@@ -78,3 +78,23 @@ def engine_battles_per_s(state: TowerState, seat: int, seconds: float = 3.0) -> 
 def arm_fields(state: TowerState) -> dict:
     """The match-record fields that arm a match (see the module docstring)."""
     return {"s": engine_for(GAME).encode(state)}
+
+
+async def armed_match(redis_url: str):
+    """A match driver in process (Redis, dice in process, no notifier) and a real match on it,
+    with the armed position's fields: (the Redis store, the instrumented store, the driver,
+    the match id, the attacking seat's claim, the fields that arm it)."""
+    from services.core.dice_sessions import DiceSessions
+    from services.core.dicesource import InProcessDice
+    from services.core.instrumented_store import InstrumentedStore
+    from services.core.matches import Matches
+    from services.core.seats import parse
+    from services.core.store import RedisMatchStore
+
+    in_redis = RedisMatchStore.from_url(redis_url)
+    store = InstrumentedStore(in_redis)
+    matches = Matches(store, InProcessDice(DiceSessions(store, 3600, 8)), match_ttl_s=3600, finished_ttl_s=60,
+                      action_ttl_s=600)
+    state, seat = armed_state()
+    created = await matches.create(GAME, "", [("human", "a"), ("human", "b")], {})
+    return in_redis, store, matches, created.match_id, parse(created.tokens[seat]), arm_fields(state)

@@ -12,7 +12,7 @@ import asyncio
 import statistics
 import time
 
-from bench.battles import GAME, arm_fields, armed_state
+from bench.battles import GAME, armed_match
 from services.core.metrics import METRICS, active_key
 from services.core.store import action_key, log_key, match_key
 
@@ -20,22 +20,7 @@ PAIRS = 1500
 
 
 async def _resolutions(redis_url: str, pairs: int) -> dict:
-    from services.core.dice_sessions import DiceSessions
-    from services.core.dicesource import InProcessDice
-    from services.core.instrumented_store import InstrumentedStore
-    from services.core.matches import Matches
-    from services.core.seats import parse
-    from services.core.store import RedisMatchStore
-
-    in_redis = RedisMatchStore.from_url(redis_url)
-    store = InstrumentedStore(in_redis)
-    matches = Matches(store, InProcessDice(DiceSessions(store, 3600, 8)), match_ttl_s=3600, finished_ttl_s=60,
-                      action_ttl_s=600)
-    state, seat = armed_state()
-    fields = arm_fields(state)
-    created = await matches.create(GAME, "", [("human", "a"), ("human", "b")], {})
-    mid = created.match_id
-    claim = parse(created.tokens[seat])
+    in_redis, store, matches, mid, claim, fields = await armed_match(redis_url)
     used: list[str] = []
     n = 0
 

@@ -19,7 +19,7 @@ import random
 import time
 from pathlib import Path
 
-from bench.battles import FIGHT, GAME, arm_fields, armed_state
+from bench.battles import FIGHT, GAME, armed_match, armed_state
 from shared.engine import MatchConfig
 from shared.engine.playout import sample_chance
 from shared.engine.registry import engine_for
@@ -64,21 +64,9 @@ def battle(top: int, seconds: float = 2.0) -> str:
 
 
 async def _resolutions(redis_url: str, count: int, profile: cProfile.Profile) -> int:
-    from services.core.dice_sessions import DiceSessions
-    from services.core.dicesource import InProcessDice
-    from services.core.instrumented_store import InstrumentedStore
-    from services.core.matches import Matches
-    from services.core.seats import parse
-    from services.core.store import RedisMatchStore, action_key, log_key, match_key
+    from services.core.store import action_key, log_key, match_key
 
-    in_redis = RedisMatchStore.from_url(redis_url)
-    store = InstrumentedStore(in_redis)
-    matches = Matches(store, InProcessDice(DiceSessions(store, 3600, 8)), match_ttl_s=3600, finished_ttl_s=60,
-                      action_ttl_s=600)
-    state, seat = armed_state()
-    fields = arm_fields(state)
-    created = await matches.create(GAME, "", [("human", "a"), ("human", "b")], {})
-    mid, claim = created.match_id, parse(created.tokens[seat])
+    in_redis, store, matches, mid, claim, fields = await armed_match(redis_url)
     used = []
     for n in range(count + 20):  # the first 20 warm up, unprofiled
         await in_redis.redis.hset(match_key(mid), mapping=fields)

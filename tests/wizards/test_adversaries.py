@@ -2,6 +2,8 @@
 Demon Dispelling, Dragon Taming and Escaping (11.222-11.2242, 11.1, 11.24)."""
 from __future__ import annotations
 
+import pytest
+
 from shared.wizards.state import ls
 from tests.wizards.scenario import (
     ENGINE,
@@ -404,35 +406,20 @@ def test_wizard_card_trap_transport_is_escapable_against_traps():
     assert tuple(st.players[0]["at"]) == hex_of(st, "C5", "A1")
 
 
-def test_8_461_the_hound_leaves_a_player_who_encounters_a_dragon_or_a_demon():
-    """8.461: the Hound leaves a player that encounters a Dragon or Demon (mirroring 8.452 for the
-    Horse); contrast: a Winged Horse, which leaves only at the Dragon (8.442), stays with him
-    through a Demon encounter."""
-    hound = lambda s: s.players[0].update(animal={"kind": "hound", "turns": 3, "since": 0})
-    st = solo("C5", "A1", prepare=both(hound, lambda s: s.replace("dragon", list(hex_of(s, "C5", "A1")))))
+@pytest.mark.parametrize("kind, rule", [("hound", "8.461"), ("horse", "8.452")])
+def test_8_452_8_461_the_horse_and_the_hound_leave_a_player_who_encounters_a_dragon_or_a_demon(kind, rule):
+    """8.452 / 8.461: the Horse and the Hound leave any player that encounters a Dragon or a Demon
+    (the Horse's Dragon half is also in test_horse_and_winged_horse_leave_at_a_dragon_encounter);
+    contrast: a Winged Horse, which leaves only at the Dragon (8.442), stays with him through a
+    Demon encounter."""
+    animal = lambda s: s.players[0].update(animal={"kind": kind, "turns": 3, "since": 0})
+    st = solo("C5", "A1", prepare=both(animal, lambda s: s.replace("dragon", list(hex_of(s, "C5", "A1")))))
     st, ev = resolving(st, {"do": "dragon", "seat": 0, "at": ls(hex_of(st, "C5", "A1"))})
     assert st.players[0]["animal"] is None
-    assert any(e["type"] == "animal_departs" and e["animal"] == "hound" for e in ev)
-    st, ev = meet_demons(demon_state(prepare=hound))
+    assert any(e["type"] == "animal_departs" and e["animal"] == kind for e in ev)
+    st, ev = meet_demons(demon_state(prepare=animal))
     assert st.players[0]["animal"] is None
-    assert any(e["type"] == "animal_departs" and e["animal"] == "hound" and "8.461" in e["rule"] for e in ev)
-    wings = lambda s: s.players[0].update(animal={"kind": "winged_horse", "turns": 2, "since": 0})
-    st, ev = meet_demons(demon_state(prepare=wings))
-    assert st.players[0]["animal"] is not None and st.players[0]["animal"]["kind"] == "winged_horse"
-
-
-def test_8_452_the_horse_leaves_a_player_who_encounters_a_dragon_or_a_demon():
-    """8.452: the Horse leaves any player that encounters a Dragon or a Demon (the Dragon half is
-    also in test_horse_and_winged_horse_leave_at_a_dragon_encounter); contrast: a Winged Horse,
-    which leaves only at the Dragon (8.442), stays with him through a Demon encounter."""
-    horse = lambda s: s.players[0].update(animal={"kind": "horse", "turns": 3, "since": 0})
-    st = solo("C5", "A1", prepare=both(horse, lambda s: s.replace("dragon", list(hex_of(s, "C5", "A1")))))
-    st, ev = resolving(st, {"do": "dragon", "seat": 0, "at": ls(hex_of(st, "C5", "A1"))})
-    assert st.players[0]["animal"] is None
-    assert any(e["type"] == "animal_departs" and e["animal"] == "horse" for e in ev)
-    st, ev = meet_demons(demon_state(prepare=horse))
-    assert st.players[0]["animal"] is None
-    assert any(e["type"] == "animal_departs" and e["animal"] == "horse" and "8.452" in e["rule"] for e in ev)
+    assert any(e["type"] == "animal_departs" and e["animal"] == kind and rule in e["rule"] for e in ev)
     wings = lambda s: s.players[0].update(animal={"kind": "winged_horse", "turns": 2, "since": 0})
     st, ev = meet_demons(demon_state(prepare=wings))
     assert st.players[0]["animal"] is not None and st.players[0]["animal"]["kind"] == "winged_horse"
