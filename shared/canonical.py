@@ -51,7 +51,8 @@ def _needs_slow_path(value: Any) -> bool:
     while stack:
         node = stack.pop()
         if isinstance(node, str):
-            _check_text(node)
+            if not node.isascii():  # ASCII is always valid text: the common case costs one C call
+                _check_text(node)
         elif isinstance(node, bool) or node is None:
             continue
         elif isinstance(node, int):
@@ -65,7 +66,7 @@ def _needs_slow_path(value: Any) -> bool:
             for key in node:
                 if not isinstance(key, str):
                     raise ValueError(f"an object key must be a string, not {key!r}")
-                if any(ord(c) > 0xFFFF for c in key):
+                if not key.isascii() and max(key) > "\uffff":
                     slow = True
             stack.extend(node)
             stack.extend(node.values())
