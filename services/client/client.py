@@ -295,7 +295,8 @@ class Seat:
                                                   metadata=self.meta, timeout=timeout)
             try:
                 for event in stream:
-                    seen = self.last_seq = max(self.last_seq, event.seq)
+                    seen = max(seen, event.seq)  # not last_seq: match() above has already moved it to `last`
+                    self.last_seq = max(self.last_seq, seen)
                     yield event
                     if last is not None and seen >= last:
                         return

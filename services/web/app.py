@@ -13,7 +13,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from services.web import api, metrics, pages, relay
+from services.web import api, metrics, pages, relay, replay
 from services.web.platform import Platform
 from services.web.sessions import Signer
 from services.web.settings import WebSettings
@@ -32,6 +32,7 @@ def build_app(settings: WebSettings, platform: Platform | None = None) -> Starle
     app = Starlette(routes=[
         Route("/", pages.lobby),
         Route("/match/{match_id}", pages.match),
+        Route("/replay/{match_id}", pages.replay),
         Route("/api/guest", api.guest, methods=["POST"]),
         Route("/api/me", api.me),
         Route("/api/games", api.games),
@@ -41,6 +42,7 @@ def build_app(settings: WebSettings, platform: Platform | None = None) -> Starle
         Route("/api/matches/{match_id}/resign", api.resign, methods=["POST"]),
         Route("/api/matches/{match_id}/query", api.query, methods=["POST"]),
         Route("/api/realm/tower", api.realm),
+        Route("/api/replay/{match_id}", replay.replay),
         WebSocketRoute("/ws/matches/{match_id}", relay.match_socket),
         Route("/metrics", metrics.metrics),
         Route("/healthz", healthz),

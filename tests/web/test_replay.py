@@ -1,0 +1,109 @@
+"""A finished match's replay (services/web/replay.py) over plain HTTP against a real platform:
+anyone, signed in or not, gets the whole log, the spectator's view after every step as the
+engine rebuilds it, and the platform's verdict on the dice; a running match is refused and
+nothing of it is told."""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import grpc
+import pytest
+from starlette.testclient import TestClient
+
+from services.client import Client
+from services.web.app import build_app
+from services.web.settings import WebSettings
+from shared.engine.registry import engine_for
+from shared.eventlog import LoggedEvent
+from shared.matchlog import replay_events
+
+
+@pytest.fixture(scope="module")
+def app(platform):
+    return build_app(WebSettings(platform_addr=platform.address, secret=b"r" * 32, session_s=600))
+
+
+@pytest.fixture(scope="module")
+def client(platform):
+    return Client(grpc.insecure_channel(platform.address))
+
+
+def play_to_the_end(first_seat, seed: int, max_steps: int = 2000) -> None:
+    """Every seat of the match played at random from here, each with its own seat token."""
+    rng = random.Random(seed)
+    for _ in range(max_steps):
+        match = first_seat.match()
+        if match.status != "active":
+            return
+        seat = first_seat.seats[match.to_act]
+        actions = seat.legal_actions()
+        seat.act(rng.choice(actions), expected_version=seat.version)
+    raise AssertionError(f"the match did not end in {max_steps} actions")
+
+
+@pytest.fixture(scope="module")
+def finished_tower(client):
+    first = client.create_match("tower", humans=2, options={"setup": "chance"})
+    play_to_the_end(first, seed=11)
+    assert first.match().status == "finished"
+    return first
+
+
+def test_a_finished_tower_match_replays_step_by_step_with_the_engines_spectator_views(app, finished_tower):
+    reply = TestClient(app).get(f"/api/replay/{finished_tower.match_id}")  # no session: anyone may
+    assert reply.status_code == 200, reply.text
+    data = reply.json()
+    spectator = finished_tower.client.spectate(finished_tower.match_id)
+    log = list(spectator.events(follow=False))
+    assert [(e["seq"], e["type"], e["body"]) for e in data["events"]] == [
+        (e.seq, e.type, json.loads(e.body_json)) for e in log]
+    logged = [LoggedEvent(e.seq, e.type, e.body_json, e.prev_hash, e.hash, e.salt) for e in log]
+    engine = engine_for("tower")
+    applied = [e for e in logged if e.type in ("match_created", "action", "resigned", "roll")]
+    steps = data["steps"]
+    assert [s["seq"] for s in steps] == [e.seq for e in applied]  # a step for each action, roll, resignation
+    assert sum(s["type"] == "action" for s in steps) > 20 and sum(s["type"] == "roll" for s in steps) > 5
+    for step in steps:
+        state = replay_events(engine, [e for e in logged if e.seq <= step["seq"]])
+        assert step["view"] == json.loads(json.dumps(engine.view(state, None))), step["index"]
+        assert step["first_seq"] <= step["seq"] <= step["last_seq"]
+    # the steps share out the whole log, in order, each event once
+    assert steps[0]["first_seq"] == 1 and steps[-1]["last_seq"] == log[-1].seq
+    assert all(a["last_seq"] + 1 == b["first_seq"] for a, b in zip(steps, steps[1:]))
+    # the last step is the match as the platform shows it; each action says what the seat did
+    assert steps[-1]["view"] == json.loads(spectator.match().view_json) and data["rebuilt"] is True
+    assert steps[-1]["view"]["stage"] == "over" and data["outcome"]["winners"]
+    action = next(s for s in steps if s["type"] == "action")
+    assert action["text"].startswith(f"seat {action['seat']}: ") and len(action["text"]) > len("seat 0: ")
+    dice = data["dice"]
+    assert dice["ok"] is True and dice["chain_ok"] is True and dice["revealed"] is True and dice["problems"] == []
+    assert dice["rolls_checked"] == sum(len(p["nonces"]) for e in data["events"] if e["type"] == "roll"
+                                        for p in e["body"]["pools"]) > 0
+    assert dice["events_checked"] == len(log) and dice["head_seq"] == log[-1].seq
+    assert hashlib.sha256(bytes.fromhex(dice["seed"])).hexdigest() == dice["commitment"] == dice["published"]
+    assert "commitment" in dice["checked"] and "HMAC-SHA256" in dice["checked"]
+
+
+def test_a_running_matchs_replay_is_refused_and_nothing_of_it_is_told(app, client):
+    running = client.create_match("tower", humans=2, options={"setup": "chance"})
+    log = list(client.spectate(running.match_id).events(follow=False))
+    assert any(e.type == "roll" and json.loads(e.body_json).get("secret") for e in log)
+    # its log holds secret draws while it runs: none of them, nor anything else, is answered
+    for web in (TestClient(app), TestClient(app)):
+        reply = web.get(f"/api/replay/{running.match_id}")
+        assert reply.status_code == 409
+        assert reply.json() == {"error": f"the match is still being played: watch it live at /match/{running.match_id}"}
+    assert running.match().status == "active"
+    assert TestClient(app).get("/api/replay/no such match").status_code == 404
+    missing = TestClient(app).get("/api/replay/0000000000000000")
+    assert missing.status_code == 404 and missing.json()["error"]
+
+
+def test_the_replay_page_is_served_to_anyone_with_its_module(app):
+    web = TestClient(app)
+    assert "replay.js" in web.get("/replay/anything").text
+    module = web.get("/static/replay.js")
+    assert module.status_code == 200 and "javascript" in module.headers["content-type"]
+    assert "http://" not in module.text.replace("http://www.w3.org/2000/svg", "")
