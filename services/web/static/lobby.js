@@ -1,4 +1,4 @@
-// The lobby: sign in as a guest, start a match against AI, my matches (rejoin or watch).
+// The lobby: sign in as a guest, start a match against AI, my matches (rejoin or watch; replay once over).
 import {api, el, showError} from "/static/common.js";
 
 let games = [];
@@ -39,7 +39,8 @@ async function mine() {
   if (!matches.length) return;
   list.replaceChildren(...matches.map(m => el("li", {},
     `${m.game} (${m.variant}) ${m.status} `,
-    el("a", {href: `/match/${m.match_id}`, class: m.rejoin ? "rejoin" : "watch", text: m.rejoin ? "rejoin" : "watch"}))));
+    el("a", {href: `/match/${m.match_id}`, class: m.rejoin ? "rejoin" : "watch", text: m.rejoin ? "rejoin" : "watch"}),
+    ...(m.status === "active" ? [] : [" ", el("a", {href: `/replay/${m.match_id}`, class: "replay", text: "replay"})]))));
 }
 
 document.getElementById("guest").addEventListener("click", async () => {

@@ -106,6 +106,8 @@ function render() {
   const outcome = document.getElementById("outcome");
   outcome.hidden = !state.outcome;
   if (state.outcome) outcome.textContent = `${state.outcome.summary} (scores ${state.outcome.scores.join(", ")})`;
+  document.getElementById("replay-link").hidden = state.status === "active";  // over: its log is public
+  document.getElementById("replay").href = `/replay/${matchId}`;
   const actions = busy ? [] : state.actions;
   document.getElementById("actions").replaceChildren(...actions.map(a => el("li", {},
     el("button", {class: "action", "data-index": a.index, "data-kind": a.kind, onclick: () => choose(a), text: a.label}))));
