@@ -26,11 +26,13 @@ each roll of the dice. The answer:
 """
 from __future__ import annotations
 
+import gzip
 import json
+from collections import OrderedDict
 
 from anyio import to_thread
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import Response
 
 from services.client.client import ENDED
 from services.web.api import guarded
@@ -114,10 +116,40 @@ def step_text(engine, kind: str, body: dict, before) -> str:
     return f"seat {body['seat']}: {label}"
 
 
+KEPT = 8  # finished matches whose replay is kept, answered again without a call or a rebuild
+
+
 @guarded
 async def replay(request: Request):
-    platform: Platform = request.app.state.platform
+    """The replay as JSON, gzipped when the browser takes it (a long match's views are about a
+    megabyte, a twentieth of that compressed). An ended match never changes again, so the last
+    few answers are kept on the app and given again as they are."""
     match_id = need_match_id(request.path_params["match_id"])
+    state = request.app.state
+    kept: OrderedDict | None = getattr(state, "replays", None)
+    if kept is None:
+        kept = state.replays = OrderedDict()
+    bodies = kept.get(match_id)
+    if bodies is None:
+        answer = await replay_of(state.platform, match_id)
+        bodies = kept[match_id] = await to_thread.run_sync(encoded, answer)
+        while len(kept) > KEPT:
+            kept.popitem(last=False)
+    kept.move_to_end(match_id)
+    plain, zipped = bodies
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(zipped, media_type="application/json",
+                        headers={"content-encoding": "gzip", "vary": "accept-encoding"})
+    return Response(plain, media_type="application/json", headers={"vary": "accept-encoding"})
+
+
+def encoded(answer: dict) -> tuple[bytes, bytes]:
+    """The answer as JSON bytes, plain and gzipped."""
+    plain = json.dumps(answer, separators=(",", ":")).encode()
+    return plain, gzip.compress(plain, compresslevel=5)
+
+
+async def replay_of(platform: Platform, match_id: str) -> dict:
     read = await call(read_finished, platform, match_id)
     match, events, session, verdict = read["match"], read["events"], read["session"], read["verdict"]
     if not events:
@@ -129,7 +161,7 @@ async def replay(request: Request):
     except Exception as exc:
         raise Refused(502, f"the match's log does not replay through the {match.game} rules: {exc}") from exc
     shown = json.loads(match.view_json) if match.view_json else None
-    return JSONResponse({
+    return {
         "match_id": match.match_id, "game": match.game, "variant": match.variant, "status": match.status,
         "seats": [{"index": s.index, "kind": s.kind, "name": s.name} for s in match.seats],
         "outcome": json.loads(match.outcome_json) if match.outcome_json else None,
@@ -140,4 +172,4 @@ async def replay(request: Request):
                  "events_checked": verdict.events_checked, "problems": list(verdict.problems),
                  "head": verdict.head, "head_seq": verdict.head_seq, "chain_version": verdict.chain_version,
                  "checked": CHECKED},
-    })
+    }

@@ -54,7 +54,10 @@ def finished_tower(client):
 def test_a_finished_tower_match_replays_step_by_step_with_the_engines_spectator_views(app, finished_tower):
     reply = TestClient(app).get(f"/api/replay/{finished_tower.match_id}")  # no session: anyone may
     assert reply.status_code == 200, reply.text
+    assert reply.headers["content-encoding"] == "gzip"  # about a megabyte of views, a twentieth of it sent
     data = reply.json()
+    plain = TestClient(app).get(f"/api/replay/{finished_tower.match_id}", headers={"accept-encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.json() == data
     spectator = finished_tower.client.spectate(finished_tower.match_id)
     log = list(spectator.events(follow=False))
     assert [(e["seq"], e["type"], e["body"]) for e in data["events"]] == [
@@ -84,6 +87,40 @@ def test_a_finished_tower_match_replays_step_by_step_with_the_engines_spectator_
     assert dice["events_checked"] == len(log) and dice["head_seq"] == log[-1].seq
     assert hashlib.sha256(bytes.fromhex(dice["seed"])).hexdigest() == dice["commitment"] == dice["published"]
     assert "commitment" in dice["checked"] and "HMAC-SHA256" in dice["checked"]
+
+
+def views_replayed(game: str, data: dict) -> None:
+    """Each step's view is the engine's spectator view of the log replayed up to that step."""
+    engine = engine_for(game)
+    logged = [LoggedEvent(e["seq"], e["type"], json.dumps(e["body"]), "", "") for e in data["events"]]
+    for step in data["steps"]:
+        state = replay_events(engine, [e for e in logged if e.seq <= step["seq"]])
+        assert step["view"] == json.loads(json.dumps(engine.view(state, None))), (game, step["index"])
+
+
+@pytest.mark.parametrize("game,variant", [("incantris", ""), ("wizards", ""), ("race", "secret-start")])
+def test_a_match_of_any_game_ended_by_a_resignation_replays_and_verifies(app, client, game, variant):
+    first = client.create_match(game, humans=2, variant=variant)
+    rng = random.Random(5)
+    for _ in range(12):
+        match = first.match()
+        if match.status != "active":
+            break
+        seat = first.seats[match.to_act]
+        seat.act(rng.choice(seat.legal_actions()), expected_version=seat.version)
+    if first.match().status == "active":
+        first.seats[1].resign()
+    data = TestClient(app).get(f"/api/replay/{first.match_id}").json()
+    assert data["status"] == "finished" and data["rebuilt"] is True and data["dice"]["ok"] is True, data.get("error")
+    assert sum(s["type"] == "action" for s in data["steps"]) >= 3
+    views_replayed(game, data)
+    if game == "incantris":  # the arena its tiles make, for the board
+        assert all(len(s["arena"]) > 100 for s in data["steps"] if s["view"].get("tiles"))
+    if game == "race":  # a private event's body is shown once the match is over
+        assert not any(e["body"].get("redacted") for e in data["events"])
+        assert any("visible_to" in e["body"] for e in data["events"])
+        assert any(e["body"].get("secret") and "?" not in e["body"]["pools"][0]["results"] for e in data["events"]
+                   if e["type"] == "roll")
 
 
 def test_a_running_matchs_replay_is_refused_and_nothing_of_it_is_told(app, client):
