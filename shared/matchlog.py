@@ -40,8 +40,8 @@ def replay_steps(engine: GameEngine, events: Iterable[LoggedEvent]) -> Iterator[
 
 def replay_events(engine: GameEngine, events: Iterable[LoggedEvent]):
     state = None
-    for _, _, state in replay_steps(engine, events):
-        pass
+    for step in replay_steps(engine, events):
+        state = step[2]
     if state is None:
         raise ValueError("the log has no match_created event")
     return state

@@ -10,6 +10,8 @@ One module per job:
   the event loop, with the platform's refusals turned into messages a person reads;
 * `api`: the JSON routes (guest sign-in, games, start a match, my matches, act, resign);
 * `relay`: a match's WebSocket: the seat's view, its legal actions and the match's events;
+* `replay`: a finished match's replay for anyone: its whole log, the spectator's view after each
+  step as the game's engine rebuilds it, and the platform's verdict on its dice;
 * `pages`: the HTML pages and the static files (plain JS modules, no build step);
 * `metrics`: its Prometheus figures; `app` wires it all; `main` serves it on uvicorn.
 """
