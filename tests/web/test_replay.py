@@ -123,6 +123,30 @@ def test_a_match_of_any_game_ended_by_a_resignation_replays_and_verifies(app, cl
                    if e["type"] == "roll")
 
 
+def test_a_finished_match_whose_log_was_edited_in_redis_reads_not_verified_with_the_problem(app, client, redis_url):
+    """The verdict is the platform's Dice.Verify on the stored log, not the web's say-so: a die's
+    face changed in Redis after the end is reported, and the page is told so."""
+    import redis
+
+    from services.core.store import log_key
+
+    first = client.create_match("race", humans=1)
+    play_to_the_end(first, seed=2)
+    r = redis.Redis.from_url(redis_url)
+    key = log_key(first.match_id)
+    entries = r.xrange(key)
+    at, data = next((i, d) for i, d in entries if d[b"type"] == b"roll")
+    body = json.loads(data[b"body"])
+    body["pools"][0]["results"][0] = body["pools"][0]["results"][0] % 6 + 1
+    r.delete(key)
+    for entry_id, fields in entries:
+        if entry_id == at:
+            fields[b"body"] = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+        r.xadd(key, fields, id=entry_id)
+    dice = TestClient(app).get(f"/api/replay/{first.match_id}").json()["dice"]
+    assert dice["ok"] is False and dice["problems"] and any("edited" in p for p in dice["problems"]), dice
+
+
 def test_a_running_matchs_replay_is_refused_and_nothing_of_it_is_told(app, client):
     running = client.create_match("tower", humans=2, options={"setup": "chance"})
     log = list(client.spectate(running.match_id).events(follow=False))
