@@ -168,3 +168,12 @@ def test_the_replay_page_is_served_to_anyone_with_its_module(app):
     module = web.get("/static/replay.js")
     assert module.status_code == 200 and "javascript" in module.headers["content-type"]
     assert "http://" not in module.text.replace("http://www.w3.org/2000/svg", "")
+
+
+def test_the_clients_events_without_following_are_the_whole_log_so_far(client):
+    """Seat.events(follow=False), which the tests above read the log with, gives every event up
+    to the newest one now, not only the first (its own GetMatch moves the seat's last_seq)."""
+    running = client.create_match("tower", humans=2, options={"setup": "chance"})
+    spectator = client.spectate(running.match_id)
+    last = spectator.match().last_seq
+    assert last > 3 and [e.seq for e in spectator.events(follow=False)] == list(range(1, last + 1))
