@@ -57,7 +57,8 @@ function showDice() {
   const verdict = document.getElementById("verdict");
   verdict.className = "verdict " + (dice.ok ? "ok" : "bad");
   verdict.textContent = dice.ok
-    ? `Dice verified: ${dice.rolls_checked} dice recomputed from the seed, ${dice.events_checked} events chained`
+    ? `Dice verified: ${dice.rolls_checked ? dice.rolls_checked + " dice recomputed from the seed" : "no die was rolled"}, ` +
+      `${dice.events_checked} events chained`
     : `NOT verified: ${dice.problems.length} problem(s) found`;
   document.getElementById("checked").textContent = dice.checked;
   document.getElementById("commitment").textContent = dice.commitment;
