@@ -20,6 +20,24 @@ def click_and_wait(page, selector: str) -> None:
     page.wait_for_function(f"document.body.dataset.step !== '{step}'")
 
 
+def drawn_as_step(page, index: int) -> None:
+    """The board is the drawing of that step's view: each Character where it stands, a Pennant flag
+    on each territory holding Pennants, a face-down token wherever the view has one."""
+    view = page.evaluate(f"async () => (await (await fetch('/api/replay/' + location.pathname.split('/').pop()))"
+                         f".json()).steps[{index}].view")
+    drawn = page.evaluate("""() => {
+      const svg = document.querySelector('#board-svg');
+      return {version: svg.dataset.version, pennants: svg.querySelectorAll('.pennant').length,
+              face_down: svg.querySelectorAll('[data-token=face-down]').length,
+              at: Object.fromEntries([...svg.querySelectorAll('.character')].map(c => [c.dataset.seat, c.dataset.at]))};
+    }""")
+    assert drawn["version"] == str(index)
+    assert drawn["at"] == {str(seat): player["at"] for seat, player in enumerate(view["players"])}
+    assert drawn["pennants"] == sum(1 for square in view["board"].values() if square["pennants"])
+    assert drawn["face_down"] == sum(1 for square in view["board"].values()
+                                     if square["token"] is not None and not square["token"]["up"])
+
+
 def test_a_finished_tower_match_is_replayed_step_by_step_with_its_dice_verified(browser, web, shots):
     page = browser.new_context().new_page()
     match_id = start_match(page, web.url, "tower")
@@ -64,12 +82,14 @@ def test_a_finished_tower_match_is_replayed_step_by_step_with_its_dice_verified(
         click_and_wait(page, "#next")
     at_four = (page.evaluate(CURRENT), page.evaluate(BOARD))
     assert int(at_four[0]) > int(at_one[0]) and page.inner_text("#step-count") == f"step 4 of {steps}"
+    drawn_as_step(page, 4)
     for _ in range(3):
         click_and_wait(page, "#back")
     assert (page.evaluate(CURRENT), page.evaluate(BOARD)) == at_one  # back where it was
     click_and_wait(page, "#last")
     at_end = (page.evaluate(CURRENT), page.evaluate(BOARD))
     assert at_end[1] != at_start[1], "the board at the end is not the board at the set-up"
+    drawn_as_step(page, steps)
     assert page.is_disabled("#next") and page.locator("#outcome").is_visible()
     assert page.locator("#log li.current").filter(has_text="resigns").count() == 1
     page.fill("#slider", "2")
