@@ -19,7 +19,9 @@ each roll of the dice. The answer:
      "events":  [{"seq", "type", "body"}, ...]           the whole log, in full
      "steps":   [{"index", "seq", "first_seq", "last_seq", "type", "seat", "text", "view"}, ...]
                 step i is the state after event `seq`; its events are first_seq..last_seq
-                (what that step caused, up to the next step)
+                (what that step caused, up to the next step); an Incantris step has its
+                "arena", a Wizards step its "world" (by parts)
+     "parts":   the distinct values the Wizards steps' worlds are made of
      "rebuilt": true when the last step's view is the one the platform shows now
      "dice":    {"commitment", "seed", "revealed", "ok", "chain_ok", "rolls_checked",
                  "events_checked", "problems", "head", "head_seq", "chain_version", "checked"}}
@@ -36,7 +38,7 @@ from starlette.responses import Response
 
 from services.client.client import ENDED
 from services.web.api import guarded
-from services.web.platform import Platform, Refused, call, incantris_arena, need_match_id
+from services.web.platform import Platform, Refused, call, incantris_arena, need_match_id, wizards_world
 from services.web.relay import event_json
 
 CHECKED = ("The dice seed's SHA-256 is the commitment published before the first roll; every die was "
@@ -67,9 +69,13 @@ def read_finished(platform: Platform, match_id: str) -> dict:
     return {"match": match, "events": events, "session": session, "verdict": verdict}
 
 
-def rebuild(game: str, events: list) -> tuple[list[dict], dict | None]:
+def rebuild(game: str, events: list) -> tuple[list[dict], dict | None, list]:
     """The steps of the log as the engine replays it, each with the spectator's view after it,
-    and the last step's view (CPU work: a worker thread's)."""
+    the last step's view, and the parts of the Wizards boards (CPU work: a worker thread's).
+
+    A Wizards step carries what the page draws of the islands (platform.wizards_world) as
+    {key: index into parts}: most of a board (its hexes, its tiles) is the same from one step
+    to the next, so each distinct value is sent once however many steps share it."""
     from shared.engine.registry import engine_for
     from shared.eventlog import LoggedEvent
     from shared.matchlog import replay_steps
@@ -78,6 +84,16 @@ def rebuild(game: str, events: list) -> tuple[list[dict], dict | None]:
     logged = [LoggedEvent(e.seq, e.type, e.body_json, e.prev_hash, e.hash, e.salt) for e in events]
     steps: list[dict] = []
     arenas: dict[str, list] = {}
+    parts: list = []
+    part_of: dict[str, int] = {}
+
+    def part(value) -> int:
+        text = json.dumps(value, sort_keys=True)
+        if text not in part_of:
+            part_of[text] = len(parts)
+            parts.append(value)
+        return part_of[text]
+
     view = None
     for event, before, state in replay_steps(engine, logged):
         body = event.body
@@ -90,6 +106,8 @@ def rebuild(game: str, events: list) -> tuple[list[dict], dict | None]:
             if tiles not in arenas:
                 arenas[tiles] = incantris_arena(view["tiles"])
             step["arena"] = arenas[tiles]
+        if game == "wizards":
+            step["world"] = {key: part(value) for key, value in wizards_world(view).items()}
         steps.append(step)
     if not steps:
         raise Refused(502, "the match's log has no match_created event: there is nothing to replay")
@@ -98,7 +116,7 @@ def rebuild(game: str, events: list) -> tuple[list[dict], dict | None]:
     for i, step in enumerate(steps):
         step["first_seq"] = events[0].seq if i == 0 else step["seq"]
         step["last_seq"] = steps[i + 1]["seq"] - 1 if i + 1 < len(steps) else events[-1].seq
-    return steps, view
+    return steps, view, parts
 
 
 def step_text(engine, kind: str, body: dict, before) -> str:
@@ -155,7 +173,7 @@ async def replay_of(platform: Platform, match_id: str) -> dict:
     if not events:
         raise Refused(502, f"the platform gave no events for match {match_id}")
     try:
-        steps, last_view = await to_thread.run_sync(rebuild, match.game, events)
+        steps, last_view, parts = await to_thread.run_sync(rebuild, match.game, events)
     except Refused:
         raise
     except Exception as exc:
@@ -165,7 +183,8 @@ async def replay_of(platform: Platform, match_id: str) -> dict:
         "match_id": match.match_id, "game": match.game, "variant": match.variant, "status": match.status,
         "seats": [{"index": s.index, "kind": s.kind, "name": s.name} for s in match.seats],
         "outcome": json.loads(match.outcome_json) if match.outcome_json else None,
-        "events": [event_json(e) for e in events], "steps": steps, "rebuilt": shown == last_view,
+        "events": [event_json(e) for e in events], "steps": steps, "parts": parts,
+        "rebuilt": shown == last_view,
         "dice": {"commitment": session.commitment or match.dice_commitment, "published": match.dice_commitment,
                  "seed": session.seed, "revealed": session.revealed and verdict.revealed, "ok": verdict.ok,
                  "chain_ok": verdict.chain_ok, "rolls_checked": verdict.rolls_checked,

@@ -116,6 +116,13 @@ def test_a_match_of_any_game_ended_by_a_resignation_replays_and_verifies(app, cl
     views_replayed(game, data)
     if game == "incantris":  # the arena its tiles make, for the board
         assert all(len(s["arena"]) > 100 for s in data["steps"] if s["view"].get("tiles"))
+    if game == "wizards":  # what the page draws of the islands at each step, from its parts
+        from services.web.platform import wizards_world
+
+        for step in data["steps"]:
+            world = {key: data["parts"][i] for key, i in step["world"].items()}
+            assert world == json.loads(json.dumps(wizards_world(step["view"]))), step["index"]
+        assert len(data["parts"]) < sum(len(s["world"]) for s in data["steps"])  # shared, not repeated
     if game == "race":  # a private event's body is shown once the match is over
         assert not any(e["body"].get("redacted") for e in data["events"])
         assert any("visible_to" in e["body"] for e in data["events"])

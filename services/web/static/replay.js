@@ -4,6 +4,7 @@
 import {api, el, showError} from "/static/common.js";
 import * as incantris from "/static/incantris.js";
 import * as tower from "/static/tower.js";
+import * as wizards from "/static/wizards.js";
 
 const matchId = location.pathname.split("/").pop();
 let data = null, realm = null, places = null, at = 0;
@@ -68,11 +69,14 @@ function showDice() {
 }
 
 function draw(step) {
-  const state = {view: step.view, version: step.index, arena: step.arena};
+  const state = {view: step.view, version: step.index, arena: step.arena, seat: null,
+    world: step.world && Object.fromEntries(Object.entries(step.world).map(([k, i]) => [k, data.parts[i]]))};
   if (data.game === "tower" && realm && step.view && step.view.board) {
     tower.draw(svg, realm, places, state, {}, () => {});
   } else if (data.game === "incantris" && step.arena) {
     incantris.draw(svg, state, [], () => {});
+  } else if (data.game === "wizards" && state.world) {
+    wizards.draw(svg, state, [], () => {});
   } else {
     svg.setAttribute("viewBox", "0 0 620 60");
     const t = document.createElementNS("http://www.w3.org/2000/svg", "text");
