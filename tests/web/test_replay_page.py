@@ -99,3 +99,32 @@ def test_a_finished_tower_match_is_replayed_step_by_step_with_its_dice_verified(
 
     page.goto(web.url)  # the lobby lists it, with its replay
     page.wait_for_selector(f"#mine a.replay[href='/replay/{match_id}']")
+
+
+def test_a_finished_wizards_match_is_replayed_on_the_islands_board(browser, web, ai_platform):
+    """The Wizards replay draws with the match page's board (wizards.js): the tiles laid during
+    the match appear on the islands as the replay reaches them."""
+    import random
+
+    import grpc
+
+    from services.client import Client
+
+    first = Client(grpc.insecure_channel(ai_platform.address)).create_match("wizards", humans=2)
+    rng = random.Random(1)
+    for _ in range(30):
+        if first.match().status != "active":
+            break
+        seat = first.seats[first.match().to_act]
+        seat.act(rng.choice(seat.legal_actions()), expected_version=seat.version)
+    if first.match().status == "active":
+        first.seats[1].resign()
+    page = browser.new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{web.url}/replay/{first.match_id}")
+    page.wait_for_function("document.body.dataset.step === '0'", timeout=30_000)
+    laid_at_start = page.locator("#board-svg .tile-name").count()
+    click_and_wait(page, "#last")
+    assert page.locator("#board-svg .tile-name").count() > laid_at_start
+    assert page.get_attribute("body", "data-verified") == "ok" and not errors, errors
