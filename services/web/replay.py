@@ -22,7 +22,8 @@ each roll of the dice. The answer:
                 (what that step caused, up to the next step); an Incantris step has its
                 "arena", a Wizards step its "world" (by parts)
      "parts":   the distinct values the Wizards steps' worlds are made of
-     "rebuilt": true when the last step's view is the one the platform shows now
+     "rebuilt": true when the log replayed whole and its last view is the one the platform shows
+     "replay_problem": why the log stopped replaying (an edited log), or null
      "dice":    {"commitment", "seed", "revealed", "ok", "chain_ok", "rolls_checked",
                  "events_checked", "problems", "head", "head_seq", "chain_version", "checked"}}
 """
@@ -69,9 +70,10 @@ def read_finished(platform: Platform, match_id: str) -> dict:
     return {"match": match, "events": events, "session": session, "verdict": verdict}
 
 
-def rebuild(game: str, events: list) -> tuple[list[dict], dict | None, list]:
+def rebuild(game: str, events: list) -> tuple[list[dict], dict | None, list, str | None]:
     """The steps of the log as the engine replays it, each with the spectator's view after it,
-    the last step's view, and the parts of the Wizards boards (CPU work: a worker thread's).
+    the last step's view, the parts of the Wizards boards, and why the log stopped replaying
+    before its end if it did (None: it replayed whole) (CPU work: a worker thread's).
 
     A Wizards step carries what the page draws of the islands (platform.wizards_world) as
     {key: index into parts}: most of a board (its hexes, its tiles) is the same from one step
@@ -94,8 +96,17 @@ def rebuild(game: str, events: list) -> tuple[list[dict], dict | None, list]:
             parts.append(value)
         return part_of[text]
 
-    view = None
-    for event, before, state in replay_steps(engine, logged):
+    view, problem = None, None
+    stepping = replay_steps(engine, logged)
+    while True:
+        try:
+            event, before, state = next(stepping)
+        except StopIteration:
+            break
+        except Exception as exc:  # an edited log may not replay: what replays is still shown, and why it stops
+            after = f"after event {steps[-1]['seq']}" if steps else "from its start"
+            problem = f"the log does not replay through the {game} rules {after}: {exc}"
+            break
         body = event.body
         seat = body.get("seat") if event.type in ("action", "resigned") else None
         view = json.loads(json.dumps(engine.view(state, None)))  # as JSON has it: lists, string keys
@@ -116,7 +127,7 @@ def rebuild(game: str, events: list) -> tuple[list[dict], dict | None, list]:
     for i, step in enumerate(steps):
         step["first_seq"] = events[0].seq if i == 0 else step["seq"]
         step["last_seq"] = steps[i + 1]["seq"] - 1 if i + 1 < len(steps) else events[-1].seq
-    return steps, view, parts
+    return steps, view, parts, problem
 
 
 def step_text(engine, kind: str, body: dict, before) -> str:
@@ -173,7 +184,7 @@ async def replay_of(platform: Platform, match_id: str) -> dict:
     if not events:
         raise Refused(502, f"the platform gave no events for match {match_id}")
     try:
-        steps, last_view, parts = await to_thread.run_sync(rebuild, match.game, events)
+        steps, last_view, parts, problem = await to_thread.run_sync(rebuild, match.game, events)
     except Refused:
         raise
     except Exception as exc:
@@ -184,7 +195,7 @@ async def replay_of(platform: Platform, match_id: str) -> dict:
         "seats": [{"index": s.index, "kind": s.kind, "name": s.name} for s in match.seats],
         "outcome": json.loads(match.outcome_json) if match.outcome_json else None,
         "events": [event_json(e) for e in events], "steps": steps, "parts": parts,
-        "rebuilt": shown == last_view,
+        "rebuilt": problem is None and shown == last_view, "replay_problem": problem,
         "dice": {"commitment": session.commitment or match.dice_commitment, "published": match.dice_commitment,
                  "seed": session.seed, "revealed": session.revealed and verdict.revealed, "ok": verdict.ok,
                  "chain_ok": verdict.chain_ok, "rolls_checked": verdict.rolls_checked,

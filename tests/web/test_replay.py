@@ -112,6 +112,7 @@ def test_a_match_of_any_game_ended_by_a_resignation_replays_and_verifies(app, cl
         first.seats[1].resign()
     data = TestClient(app).get(f"/api/replay/{first.match_id}").json()
     assert data["status"] == "finished" and data["rebuilt"] is True and data["dice"]["ok"] is True, data.get("error")
+    assert data["replay_problem"] is None
     assert sum(s["type"] == "action" for s in data["steps"]) >= 3
     views_replayed(game, data)
     if game == "incantris":  # the arena its tiles make, for the board
@@ -150,8 +151,33 @@ def test_a_finished_match_whose_log_was_edited_in_redis_reads_not_verified_with_
         if entry_id == at:
             fields[b"body"] = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
         r.xadd(key, fields, id=entry_id)
-    dice = TestClient(app).get(f"/api/replay/{first.match_id}").json()["dice"]
+    reply = TestClient(app).get(f"/api/replay/{first.match_id}")
+    assert reply.status_code == 200, reply.text  # the verdict is given even when the edited log no longer replays
+    data = reply.json()
+    dice = data["dice"]
     assert dice["ok"] is False and dice["problems"] and any("edited" in p for p in dice["problems"]), dice
+    # the changed face leads the rules elsewhere: the rebuilt match is not the platform's, or stops
+    assert data["rebuilt"] is False
+    assert data["replay_problem"] is None or data["replay_problem"].startswith("the log does not replay")
+
+
+def test_a_log_that_stops_replaying_gives_the_steps_before_and_says_where(client):
+    """An action the rules refuse (an edited log) ends the rebuilt steps there, with why."""
+    from services.web.replay import rebuild
+
+    first = client.create_match("race", humans=1)
+    play_to_the_end(first, seed=3)
+    log = [LoggedEvent(e.seq, e.type, e.body_json, e.prev_hash, e.hash, e.salt)
+           for e in client.spectate(first.match_id).events(follow=False)]
+    whole, _, _, problem = rebuild("race", log)
+    assert problem is None
+    second = [e for e in log if e.type == "action"][1]
+    body = {**json.loads(second.body_json), "action": {"kind": "fly"}}
+    edited = [LoggedEvent(e.seq, e.type, json.dumps(body), e.prev_hash, e.hash) if e is second else e for e in log]
+    steps, _, _, problem = rebuild("race", edited)
+    assert [(s["seq"], s["view"]) for s in steps] == [(s["seq"], s["view"]) for s in whole[:len(steps)]]
+    assert steps[-1]["seq"] < second.seq == whole[len(steps)]["seq"]  # up to the edited action, not past it
+    assert problem.startswith(f"the log does not replay through the race rules after event {steps[-1]['seq']}: ")
 
 
 def test_a_running_matchs_replay_is_refused_and_nothing_of_it_is_told(app, client):

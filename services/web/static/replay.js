@@ -145,5 +145,6 @@ async function start() {
   showDice();
   showLog();
   go(0);
+  if (data.replay_problem) showError(data.replay_problem);  // an edited log: what replays is still shown
 }
 start();
