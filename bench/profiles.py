@@ -7,6 +7,8 @@ the functions that take the most of it, own time first (a figure to read, not a 
     resolution  one Combat.Resolve through the match driver in process: Redis, rules, dice,
                 the commit (armed behind the driver's back, as bench/overhead.py arms it)
     games       random full Tower, Incantris and Wizards games, in process
+    matching    one matchmaker matching a backlog of 2,000 queued Tower tickets (4 seats), in
+                process, until every ticket is seated (a Redis of its own: nothing else's queue)
 """
 from __future__ import annotations
 
@@ -106,12 +108,46 @@ def games(top: int, seconds: float = 3.0) -> str:
     return "".join(out)
 
 
+async def _match_backlog(redis_url: str, count: int, profile: cProfile.Profile) -> int:
+    import secrets
+
+    from services.core.config import Settings
+    from services.matchmaking.matchmaker import Matchmaker, MatchmakerSettings
+    from services.runtime.app import Platform
+
+    platform = Platform(Settings.from_env({"REDIS_URL": redis_url, "AI_ENABLED": "0"}))
+    invite, now = "profile-" + secrets.token_hex(4), int(time.time() * 1000)
+    for i in range(count):
+        await platform.tickets.create("tower", "standard", [f"{invite}-{i}"], 4, 1000, False, 600, invite, now + i)
+    matchmaker = Matchmaker(platform.tickets, platform.matches, "board", "combat", MatchmakerSettings())
+    formed = 0
+    profile.enable()
+    while formed < count // 4:
+        formed += await matchmaker.cycle()
+    profile.disable()
+    await platform.close()
+    return formed
+
+
+def matching(top: int, count: int = 2000) -> str:
+    from tests.support.redis_db import RedisServer
+
+    profile = cProfile.Profile()
+    with RedisServer(durable=False) as own:
+        started = time.perf_counter()
+        formed = asyncio.run(_match_backlog(own.url, count, profile))
+        took = time.perf_counter() - started
+    return report(profile, f"one matchmaker seating {count} queued tickets ({formed} matches, {took:.1f}s with "
+                           "the queueing)", formed, top)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", nargs="?", default="all", choices=["battle", "resolution", "games", "all"])
+    parser.add_argument("what", nargs="?", default="all",
+                        choices=["battle", "resolution", "games", "matching", "all"])
     parser.add_argument("--top", type=int, default=12)
     args = parser.parse_args(argv)
-    for name, run in (("battle", battle), ("resolution", resolution), ("games", games)):
+    for name, run in (("battle", battle), ("resolution", resolution), ("games", games), ("matching", matching)):
         if args.what in (name, "all"):
             print(run(args.top), flush=True)
 
