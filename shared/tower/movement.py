@@ -28,6 +28,7 @@ A path is a list of legs, each `["walk", territory]` (to a touching territory) o
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from shared.engine import RuleViolation
@@ -65,7 +66,15 @@ def _cave_exit(p: Pack, character: str, exit_to: str, left: int, bonus_used: boo
 
 
 def reachable(start: str, character: str, occupied: set[str] | frozenset[str]) -> dict[str, list[list[str]]]:
-    """Every destination this turn with one path to it (fewest legs, then by name)."""
+    """Every destination this turn with one path to it (fewest legs, then by name): lists of
+    the caller's own, from a search done once per (start, character, occupied) (_reachable)."""
+    return {dest: [list(leg) for leg in legs] for dest, legs in _reachable(start, character, frozenset(occupied))}
+
+
+@lru_cache(maxsize=4096)
+def _reachable(start: str, character: str, occupied: frozenset[str]) -> tuple:
+    """reachable's search, frozen: ((destination, ((via, to), ...)), ...). The pack never
+    changes in a process, so the answer depends on these three alone."""
     p = pack()
     first: Node = (start, p.characters[character].moves, False, False)
     came: dict[Node, Node | None] = {first: None}
@@ -92,15 +101,15 @@ def reachable(start: str, character: str, occupied: set[str] | frozenset[str]) -
             queue.append(nxt)
             if to not in occupied and to not in found:
                 found[to] = nxt
-    paths = {}
+    paths = []
     for dest, node in found.items():
         legs = []
         back = came[node]
         while back is not None:
-            legs.append(leg_to[node])
+            legs.append(tuple(leg_to[node]))
             node, back = back, came[back]
-        paths[dest] = legs[::-1]
-    return paths
+        paths.append((dest, tuple(legs[::-1])))
+    return tuple(paths)
 
 
 def check_path(start: str, character: str, occupied: set[str] | frozenset[str], path: list[list[str]]) -> str:
