@@ -50,6 +50,8 @@ Readings:
 """
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from shared.hexgrid import Hex
 from shared.wizards import resolution, spells, tasks, turns
 from shared.wizards.adversaries import clockwise, demon_at, here, remove_demon
@@ -68,9 +70,16 @@ STRANDED_POINTS = {"lair": 25, "cottage": 20, "water": 20, "island": 15}  # 7.30
 
 
 # --- stranded (7.3031) ---------------------------------------------------------------------
-def island_of(w: World, h: Hex, lost: frozenset = frozenset()) -> set:
+def island_of(w: World, h: Hex, lost: frozenset = frozenset()) -> frozenset:
     """The land spaces a player can walk to from `h` (walls respected; never into a Territory
-    taken by Evil, 12.41)."""
+    taken by Evil, 12.41). Searched once per world, space and lost Territories (World.memo)."""
+    key = ("island", h, lost)
+    if key not in w.memo:
+        w.memo[key] = _walk_island(w, h, lost)
+    return w.memo[key]
+
+
+def _walk_island(w: World, h: Hex, lost: frozenset) -> frozenset:
     seen, todo = {h}, [h]
     while todo:
         x = todo.pop()
@@ -78,10 +87,10 @@ def island_of(w: World, h: Hex, lost: frozenset = frozenset()) -> set:
             if n not in seen and w.is_land(n) and w.tile_of(n) not in lost and not w.wall_between(x, n):
                 seen.add(n)
                 todo.append(n)
-    return seen
+    return frozenset(seen)
 
 
-def _swim_off(w: World, water: set, island: set, reach: int, lost: frozenset = frozenset()) -> bool:
+def _swim_off(w: World, water: set, island: Collection, reach: int, lost: frozenset = frozenset()) -> bool:
     """From these Water spaces, can he reach land off `island` swimming `reach` spaces (not in a
     Territory taken by Evil, 12.41)?"""
     frontier = set(water)

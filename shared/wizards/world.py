@@ -43,6 +43,9 @@ class World:
     island: dict[Hex, int] = field(default_factory=dict)
     by_kind: dict[str, tuple[Hex, ...]] = field(default_factory=dict)
     tiles: tuple[str, ...] = ()
+    # answers derived from this world alone (islands walked from a space ...), each found once:
+    # a World is never changed after it is built
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     # --- reading -----------------------------------------------------------------
     def is_land(self, h: Hex) -> bool:
