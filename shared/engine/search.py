@@ -39,6 +39,7 @@ from shared.engine.playout import sample_chance
 Policy = Callable[[dict, int, list[dict], random.Random], dict]
 Determinize = Callable[[dict, int, random.Random], Any]
 Value = Callable[[GameEngine, Any, int], float]
+Observe = Callable[[Any, int], dict]
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,10 @@ class Search:
     horizon: int | None = None  # rollout steps after the tree before the position is judged
     value: Value = outcome_value
     max_steps: int = 20_000
+    # what the policy is shown of a SAMPLED state when it plays a seat (None: engine.view); a game
+    # may hand a cheaper reading whose choices are the same as on the view (the state is a sample,
+    # so nothing real is shown)
+    observe: Observe | None = None
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         """The policy signature: one of `legal`."""
@@ -150,6 +155,7 @@ class Search:
     def _iterate(self, root: Node, root_keys: list[bytes], root_legal: list[dict], view: dict, seat: int,
                  rng: random.Random) -> None:
         engine, policy = self.engine, self.policy
+        observe = self.observe or engine.view
         state = self.determinize(view, seat, rng)
         path: list[Node] = []
         node: Node | None = root
@@ -174,7 +180,7 @@ class Search:
             else:
                 actions = engine.legal_actions(state, who)
                 if who != seat or node is None or len(actions) == 1:
-                    state, _ = engine.apply(state, who, policy(engine.view(state, who), who, actions, rng))
+                    state, _ = engine.apply(state, who, policy(observe(state, who), who, actions, rng))
                     continue
                 child = self._select(node, [canonical_json(a) for a in actions], actions, rng)
             path.append(child)

@@ -36,13 +36,23 @@ def value(engine: GameEngine, state, seat: int) -> float:
     return (1 - MARGIN_WEIGHT) * win + MARGIN_WEIGHT * (0.5 + margin / 2)
 
 
+def glance(state, seat: int) -> dict:
+    """What the normal policy is shown of a sampled state inside the search: the state's own JSON,
+    not copied nor redacted. policy.choose reads a face-down token's side only, the Tower's and the
+    Ramp's steps only by number, so it chooses on this exactly as on the view
+    (tests/tower/test_levels.py holds it), at a third less of a rollout's time."""
+    data = dict(state.to_json())
+    data["you"] = seat
+    return data
+
+
 def easy(noise: float = EASY_NOISE):
     return noisy(choose, noise)
 
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = None) -> Search:
     return Search(engine_for("tower"), determinize, choose, budget=budget, exploration=exploration,
-                  horizon=horizon, value=value)
+                  horizon=horizon, value=value, observe=glance)
 
 
 def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = None):

@@ -225,3 +225,19 @@ def test_levels_play_whole_matches_seeing_only_their_views():
     final, _ = policy_playout(E, MatchConfig(2), lambda v, s, legal, rng: (hard if s == 0 else easy)(v, s, legal, rng),
                               random.Random(3))
     assert E.outcome(final) is not None
+
+
+def test_the_normal_policy_chooses_on_the_searchs_glance_exactly_as_on_the_view():
+    """levels.glance (the sampled state's JSON, unredacted, shown to the rollout policy) gives the same choices
+    as the view, and the policy leaves the state it glanced at unchanged."""
+    n = 0
+    for seed, seats in ((31, 2), (32, 3), (33, 4)):
+        for k, state in enumerate(positions(seed, seats, every=2)):
+            seat = E.actor(state)
+            legal = E.legal_actions(state, seat)
+            before = E.encode(state)
+            assert choose(levels.glance(state, seat), seat, legal, random.Random(k)) == \
+                choose(E.view(state, seat), seat, legal, random.Random(k))
+            assert E.encode(state) == before
+            n += 1
+    assert n > 100
