@@ -66,6 +66,7 @@ class Node:
     total: float = 0.0
     available: int = 0
     children: dict[bytes, "Node"] = field(default_factory=dict)
+    favoured: dict | None = None  # the normal policy's pick here (the root's, asked once)
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
@@ -107,6 +108,10 @@ class Search:
     # may hand a cheaper reading whose choices are the same as on the view (the state is a sample,
     # so nothing real is shown)
     observe: Observe | None = None
+    # progressive bias towards the normal policy's own pick at each of the seat's decisions in the
+    # tree: tried first, and `bias / (visits + 1)` added to its UCT score, so that a search of few
+    # iterations leaves the policy's choice only for one that did better in its samples
+    bias: float = 0.0
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         """The policy signature: one of `legal`."""
@@ -139,18 +144,32 @@ class Search:
                       [(root.children[k].action, root.children[k].visits, root.children[k].mean()) for k in keys])
 
     # --- one iteration ---------------------------------------------------------------
-    def _select(self, node: Node, keys: list[bytes], legal: list[dict], rng: random.Random) -> Node:
+    def _select(self, node: Node, keys: list[bytes], legal: list[dict], rng: random.Random,
+                favoured: dict | None) -> Node:
         for key, action in zip(keys, legal):
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = Node(action)
             child.available += 1
+        pick = node.children[canonical_json(favoured)] if favoured is not None else None
+        if pick is not None and pick.visits == 0:
+            return pick
         untried = [node.children[k] for k in keys if node.children[k].visits == 0]
         if untried:
             return rng.choice(untried)
-        c = self.exploration
-        return max((node.children[k] for k in keys),
-                   key=lambda ch: ch.mean() + c * math.sqrt(math.log(ch.available) / ch.visits))
+        c, bias = self.exploration, self.bias
+
+        def score(ch: Node) -> float:
+            u = ch.mean() + c * math.sqrt(math.log(ch.available) / ch.visits)
+            return u + bias / (ch.visits + 1) if ch is pick else u
+
+        return max((node.children[k] for k in keys), key=score)
+
+    def _favoured(self, state: Any, view: dict | None, seat: int, legal: list[dict], rng: random.Random) -> dict | None:
+        if not self.bias:
+            return None
+        seen = view if view is not None else (self.observe or self.engine.view)(state, seat)
+        return self.policy(seen, seat, legal, random.Random(rng.getrandbits(32)))
 
     def _iterate(self, root: Node, root_keys: list[bytes], root_legal: list[dict], view: dict, seat: int,
                  rng: random.Random) -> None:
@@ -175,14 +194,17 @@ class Search:
                 continue
             if first and who == seat:
                 # the decision asked about: the legal actions handed in, never the sample's own
-                child = self._select(root, root_keys, root_legal, rng)
+                if root.favoured is None and self.bias:
+                    root.favoured = self._favoured(state, view, seat, root_legal, rng)
+                child = self._select(root, root_keys, root_legal, rng, root.favoured)
                 first = False
             else:
                 actions = engine.legal_actions(state, who)
                 if who != seat or node is None or len(actions) == 1:
                     state, _ = engine.apply(state, who, policy(observe(state, who), who, actions, rng))
                     continue
-                child = self._select(node, [canonical_json(a) for a in actions], actions, rng)
+                child = self._select(node, [canonical_json(a) for a in actions], actions, rng,
+                                     self._favoured(state, None, seat, actions, rng))
             path.append(child)
             state, _ = engine.apply(state, who, child.action)
             # a child visited for the first time is the one node this iteration adds

@@ -23,6 +23,7 @@ from shared.tower.policy import choose
 EASY_NOISE = 0.35
 HARD_BUDGET = Budget(iterations=48, ms=900.0)
 HARD_EXPLORATION = 0.6
+HARD_BIAS = 0.0
 MARGIN_WEIGHT = 0.5  # share of the value given to the Pennant margin, the rest to the win
 
 
@@ -50,10 +51,12 @@ def easy(noise: float = EASY_NOISE):
     return noisy(choose, noise)
 
 
-def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = None) -> Search:
+def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = None,
+           bias: float = HARD_BIAS) -> Search:
     return Search(engine_for("tower"), determinize, choose, budget=budget, exploration=exploration,
-                  horizon=horizon, value=value, observe=glance)
+                  horizon=horizon, value=value, observe=glance, bias=bias)
 
 
-def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = None):
-    return search(budget, exploration, horizon).choose
+def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = None,
+         bias: float = HARD_BIAS):
+    return search(budget, exploration, horizon, bias).choose
