@@ -4,7 +4,7 @@ the first-named level seat i mod seats, every other seat the second level), and 
 level thinks per decision with a choice (p50 and p95; forced decisions are left out).
 
     python -m bench.strength --game tower --matches 40 [--seats 2] [--iterations I] [--ms M]
-                             [--exploration C] [--bias B] [--horizon H]
+                             [--exploration C] [--bias B] [--horizon H] [--keep K]
                              [--pairs hard-normal,normal-easy] [--seed S]
 
 A win is 1, a k-way tie 1/k of one; the win rate of the first-named level comes with its 95%
@@ -38,7 +38,8 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def levels_for(game: str, args) -> dict:
     """The three levels' policies; hard with the budget asked for, when one is asked for."""
     policies = {"easy": policy_for(game, "easy"), "normal": policy_for(game, "normal")}
-    if any(x is not None for x in (args.iterations, args.ms, args.exploration, args.bias, args.horizon)):
+    if any(x is not None for x in (args.iterations, args.ms, args.exploration, args.bias, args.horizon,
+                                       args.keep)):
         if game != "tower":
             raise SystemExit("--iterations/--ms/--exploration tune Tower's search only")
         from shared.engine.search import Budget
@@ -48,7 +49,8 @@ def levels_for(game: str, args) -> dict:
                         ms=args.ms if args.ms is not None else levels.HARD_BUDGET.ms)
         policies["hard"] = levels.hard(
             budget, args.exploration if args.exploration is not None else levels.HARD_EXPLORATION,
-            args.horizon, args.bias if args.bias is not None else levels.HARD_BIAS)
+            args.horizon, args.bias if args.bias is not None else levels.HARD_BIAS,
+            args.keep if args.keep is not None else levels.HARD_SHORTLIST)
     else:
         policies["hard"] = policy_for(game, "hard")
     return policies
@@ -91,6 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--exploration", type=float, default=None)
     ap.add_argument("--bias", type=float, default=None)
     ap.add_argument("--horizon", type=int, default=None)
+    ap.add_argument("--keep", type=int, default=None, help="destinations the search weighs on a move (0: all)")
     ap.add_argument("--pairs", default="hard-normal,normal-easy")
     args = ap.parse_args(argv)
     policies = levels_for(args.game, args)

@@ -112,6 +112,9 @@ class Search:
     # tree: tried first, and `bias / (visits + 1)` added to its UCT score, so that a search of few
     # iterations leaves the policy's choice only for one that did better in its samples
     bias: float = 0.0
+    # the root's candidates among the legal actions (None: all of them): a game may keep the few its
+    # policy rates best, so that a small budget is not spread over hopeless moves
+    candidates: Callable[[dict, int, list[dict]], list[dict]] | None = None
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         """The policy signature: one of `legal`."""
@@ -124,6 +127,12 @@ class Search:
         if len(legal) == 1:
             return Result(legal[0], 0, 0.0, [(legal[0], 0, 0.0)])
         local = random.Random(rng.getrandbits(64))
+        offered = legal
+        if self.candidates is not None:
+            kept = [a for a in self.candidates(view, seat, legal) if a in legal]
+            legal = kept or legal
+        if len(legal) == 1:
+            return Result(legal[0], 0, 0.0, [(a, 0, 0.0) for a in offered])
         root = Node()
         keys = [canonical_json(a) for a in legal]
         for key, action in zip(keys, legal):

@@ -18,12 +18,14 @@ from shared.engine.search import Budget, Search, outcome_value
 from shared.tower.determinize import determinize
 from shared.tower.pack import pack
 from shared.tower.pennants import scores
+from shared.tower import policy
 from shared.tower.policy import choose
 
 EASY_NOISE = 0.35
 HARD_BUDGET = Budget(iterations=48, ms=900.0)
 HARD_EXPLORATION = 0.6
-HARD_BIAS = 0.0
+HARD_BIAS = 1.0
+HARD_SHORTLIST = 5  # destinations the search weighs on a move (0: all of them)
 MARGIN_WEIGHT = 0.5  # share of the value given to the Pennant margin, the rest to the win
 
 
@@ -47,16 +49,37 @@ def glance(state, seat: int) -> dict:
     return data
 
 
+def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLIST) -> list[dict]:
+    """The root's candidates for a move or a flight: the `keep` destinations the normal policy rates
+    best (policy._go's values, without its noise) and passing where it is allowed; every action of
+    any other decision (a battle's, a spell's, set-up's: there are few)."""
+    if not any(a["kind"] in ("move", "fly") for a in legal):
+        return legal
+    here = view["players"][seat]["at"]
+
+    def rate(a: dict) -> float:
+        if a["kind"] not in ("move", "fly"):
+            return float("-inf")
+        t = a["to"]
+        if t == here:
+            return policy._value(view, seat, t) if view["board"][t]["token"] is None else -0.5
+        return policy._value(view, seat, t) + policy._near_unknown(view, t)
+
+    ranked = sorted((a for a in legal if a["kind"] in ("move", "fly")), key=rate, reverse=True)
+    return ranked[:keep] + [a for a in legal if a["kind"] not in ("move", "fly")]
+
+
 def easy(noise: float = EASY_NOISE):
     return noisy(choose, noise)
 
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = None,
-           bias: float = HARD_BIAS) -> Search:
+           bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST) -> Search:
+    candidates = (lambda v, s, legal: shortlist(v, s, legal, keep)) if keep else None
     return Search(engine_for("tower"), determinize, choose, budget=budget, exploration=exploration,
-                  horizon=horizon, value=value, observe=glance, bias=bias)
+                  horizon=horizon, value=value, observe=glance, bias=bias, candidates=candidates)
 
 
 def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = None,
-         bias: float = HARD_BIAS):
-    return search(budget, exploration, horizon, bias).choose
+         bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST):
+    return search(budget, exploration, horizon, bias, keep).choose

@@ -23,8 +23,9 @@ from tests.tower.scenario import E
 from tests.tower.test_view import shuffle_hidden
 
 
-def positions(seed: int, seats: int = 2, every: int = 7, choice_only: bool = True) -> list:
-    """States of one normal-policy match, every `every`-th one where a seat has a choice to make."""
+def positions(seed: int, seats: int = 2, every: int = 7, choice_only: bool = True, policy=choose) -> list:
+    """States of one match (the normal policy's, or random play's with policy=None), every `every`-th one
+    where a seat has a choice to make."""
     found = []
     count = {"n": 0}
 
@@ -36,7 +37,10 @@ def positions(seed: int, seats: int = 2, every: int = 7, choice_only: bool = Tru
         if count["n"] % every == 0:
             found.append(state)
 
-    _, log = policy_playout(E, MatchConfig(seats), choose, random.Random(seed))
+    if policy is None:
+        _, log = random_playout(E, MatchConfig(seats), random.Random(seed))
+    else:
+        _, log = policy_playout(E, MatchConfig(seats), policy, random.Random(seed))
     state = E.setup(MatchConfig(seats))  # replayed, to look at every state the policy met
     for step in log:
         keep(state)
@@ -122,19 +126,20 @@ def test_the_search_is_repeatable_for_a_seed():
 
 
 def test_hard_never_answers_an_illegal_action():
-    """Many positions of 2, 3 and 4 players, every kind of decision: the answer is one of the legal actions."""
-    search = small(3)
+    """Many positions of 2, 3 and 4 players, from normal and from random play, every kind of decision: the answer
+    is one of the legal actions."""
+    search = levels.search(Budget(iterations=3, ms=None), bias=1.0)
     kinds = set()
     n = 0
-    for seed, seats in ((1, 2), (2, 3), (3, 4), (4, 2)):
-        for state in positions(seed, seats, every=4):
+    for seed, seats, policy in ((1, 2, choose), (2, 3, choose), (3, 4, choose), (4, 2, None), (5, 3, None)):
+        for state in positions(seed, seats, every=7, policy=policy):
             seat = E.actor(state)
             legal = E.legal_actions(state, seat)
             pick = search.choose(E.view(state, seat), seat, legal, random.Random(seed))
             assert pick in legal
             kinds.add(pick["kind"])
             n += 1
-    assert n > 60 and "move" in kinds
+    assert n > 60 and {"move", "fight"} <= kinds
 
 
 def test_hard_cannot_see_what_its_seat_cannot():
