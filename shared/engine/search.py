@@ -20,6 +20,11 @@ Each iteration:
    a game may blend in its normalized score, or judge a rollout cut off at the horizon) and adds
    it to every node of the path.
 
+Two optional aids for small budgets: a progressive `bias` towards the normal policy's own pick
+at each of the seat's decisions in the tree (tried first, and a bonus that fades with its
+visits), and a game's `candidates` for the root (the few actions its policy rates best), so
+that a few dozen iterations are not spread over hopeless moves.
+
 The answer is the root's most visited action (then the best mean, then the first listed), always
 one of the legal actions it was handed. The budget is iterations and/or milliseconds: with
 iterations alone the search is deterministic for a given seed (tests); a wall-clock budget is
