@@ -13,6 +13,10 @@
               described in services/cli/choosing.py                                  renderer_for(name)
     schemas   the package folder of the game's JSON Schemas (shared/engine/jsonschemas.py
               names the files; none: the game publishes no schemas)                   schemas_folder(name)
+    levels    optional "module:function" per AI level other than normal, each
+              returning the level's policy (`{"easy": ..., "hard": ...}`); a level
+              a game does not name is the default of shared/engine/levels.py
+              (easy: the policy with noise; hard: none without a search)     policy_for(name, level)
 
 Every part is imported the first time it is asked for, so one broken game cannot stop the others.
 Services, AI tasks, the terminal client, the docs and the tests all look games up here.
@@ -38,18 +42,21 @@ class Game:
     policy: str
     renderer: str | None = None
     schemas: str | None = None
+    levels: tuple[tuple[str, str], ...] = ()
 
 
 GAMES: dict[str, Game] = {}
 
 _engines: dict[str, GameEngine] = {}
+_levels: dict[str, dict[str, Callable]] = {}
 
 
 def register(name: str, *, engine: str, policy: str, renderer: str | None = None,
-             schemas: str | None = None) -> Game:
+             schemas: str | None = None, levels: dict[str, str] | None = None) -> Game:
     """Host a game under `name` (registering a name again replaces its parts)."""
-    GAMES[name] = Game(name, engine, policy, renderer, schemas)
+    GAMES[name] = Game(name, engine, policy, renderer, schemas, tuple(sorted((levels or {}).items())))
     _engines.pop(name, None)
+    _levels.pop(name, None)
     return GAMES[name]
 
 
@@ -74,9 +81,32 @@ def engine_for(name: str) -> GameEngine:
     return _engines[name]
 
 
-def policy_for(name: str) -> Callable:
-    """The function choosing an AI seat's action in `name`: policy(view, seat, legal, rng)."""
-    return _attribute(GAMES[name].policy)
+def policy_for(name: str, level: str = "normal") -> Callable:
+    """The function choosing an AI seat's action in `name` at an AI level (easy, normal, hard;
+    shared/engine/levels.py): policy(view, seat, legal, rng). KeyError for a game the platform
+    does not host or a level the game does not have (hard needs a registered search)."""
+    from shared.engine import levels as ai_levels
+
+    if level == "normal":
+        return _attribute(GAMES[name].policy)
+    if level not in ai_levels.LEVELS:
+        raise KeyError(f"no AI level {level!r}; the levels are {', '.join(ai_levels.LEVELS)}")
+    made = _levels.setdefault(name, {})
+    if level not in made:
+        named = dict(GAMES[name].levels)
+        if level in named:
+            made[level] = _attribute(named[level])()
+        elif level == "easy":
+            made[level] = ai_levels.noisy(_attribute(GAMES[name].policy))
+        else:
+            raise KeyError(f"{name} has no {level!r} AI level")
+    return made[level]
+
+
+def levels_for(name: str) -> tuple[str, ...]:
+    """The AI levels `name` offers, easiest first."""
+    named = dict(GAMES[name].levels)
+    return tuple(lv for lv in ("easy", "normal", "hard") if lv != "hard" or lv in named)
 
 
 def renderer_for(name: str) -> ModuleType | None:
@@ -97,7 +127,8 @@ def schemas_folder(name: str) -> Path | None:
 
 
 register("tower", engine="shared.tower.engine:TowerEngine", policy="shared.tower.policy:choose",
-         renderer="shared.tower.render", schemas="shared.tower.schemas")
+         renderer="shared.tower.render", schemas="shared.tower.schemas",
+         levels={"easy": "shared.tower.levels:easy", "hard": "shared.tower.levels:hard"})
 register("incantris", engine="shared.incantris.engine:IncantrisEngine", policy="shared.incantris.policy:choose",
          renderer="shared.incantris.render", schemas="shared.incantris.schemas")
 register("wizards", engine="shared.wizards.engine:WizardsEngine", policy="shared.wizards.policy:choose",

@@ -1,0 +1,233 @@
+"""Determinized Monte Carlo tree search over the engine contract (information-set MCTS, in
+the style of OpenSpiel's IS-MCTS and boardgame.io's MCTS bot), for an AI seat that sees only
+its own view.
+
+Each iteration:
+
+1. samples a whole state consistent with the seat's VIEW (the game's `determinize(view, seat,
+   rng) -> state`; never the real state, which the search is not given);
+2. walks down a tree of the seat's own decisions, keyed by the action (its canonical JSON):
+   at a node, every legal action of this determinization counts as available once; one not
+   tried yet is expanded, otherwise UCT picks the child with the best
+   `mean + c * sqrt(ln(available) / visits)` (the availability count of IS-MCTS stands in for
+   the parent's visits, since the actions on offer change with the determinization). A decision
+   with one legal action is taken without a node. Chance steps are answered by sampling the
+   engine's chance request (dice, shuffles); the other seats play the game's normal policy on
+   their own view of the sampled state;
+3. once past the tree, plays on with the normal policy for every seat (the rollout), to the end
+   of the match or for `horizon` steps;
+4. scores the end for the seat (`value`: by default 1 for a win, a share of a tie, 0 for a loss;
+   a game may blend in its normalized score, or judge a rollout cut off at the horizon) and adds
+   it to every node of the path.
+
+Two optional aids for small budgets: a progressive `bias` towards the normal policy's own pick
+at each of the seat's decisions in the tree (tried first, and a bonus that fades with its
+visits), and a game's `candidates` for the root (the few actions its policy rates best), so
+that a few dozen iterations are not spread over hopeless moves.
+
+The answer is the root's most visited action (then the best mean, then the first listed), always
+one of the legal actions it was handed. The budget is iterations and/or milliseconds: with
+iterations alone the search is deterministic for a given seed (tests); a wall-clock budget is
+for serving, and a search stops at whichever limit comes first.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from shared.engine.contract import CHANCE, TERMINAL, GameEngine, canonical_json
+from shared.engine.playout import sample_chance
+
+Policy = Callable[[dict, int, list[dict], random.Random], dict]
+Determinize = Callable[[dict, int, random.Random], Any]
+Value = Callable[[GameEngine, Any, int], float]
+Observe = Callable[[Any, int], dict]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one decision may think: at most `iterations` iterations and at most `ms`
+    milliseconds of wall clock (None: no such limit; at least one of them must be set)."""
+
+    iterations: int | None = 64
+    ms: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.ms is None:
+            raise ValueError("a search budget needs iterations or milliseconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError("a search budget needs at least one iteration")
+
+
+@dataclass
+class Node:
+    """A decision of the searching seat, reached by `action` from its parent."""
+
+    action: dict | None = None
+    visits: int = 0
+    total: float = 0.0
+    available: int = 0
+    children: dict[bytes, "Node"] = field(default_factory=dict)
+    favoured: dict | None = None  # the normal policy's pick here (the root's, asked once)
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+@dataclass
+class Result:
+    """What a search chose, with what it saw: iterations run, milliseconds taken, and the
+    root's children (action, visits, mean value) in the order the legal list gave them."""
+
+    action: dict
+    iterations: int
+    ms: float
+    children: list[tuple[dict, int, float]]
+
+
+def outcome_value(engine: GameEngine, state: Any, seat: int) -> float:
+    """1 for a win, 1/k for a k-way tie, 0 for a loss; 0.5 for a match not over (a cut rollout)."""
+    result = engine.outcome(state)
+    if result is None:
+        return 0.5
+    return 1.0 / len(result.winners) if seat in result.winners else 0.0
+
+
+@dataclass
+class Search:
+    """One game's search: its engine, how to sample a state from a view, the policy that plays
+    the other seats and the rollouts, and the tuning."""
+
+    engine: GameEngine
+    determinize: Determinize
+    policy: Policy
+    budget: Budget = field(default_factory=Budget)
+    exploration: float = 0.7
+    horizon: int | None = None  # rollout steps after the tree before the position is judged
+    value: Value = outcome_value
+    max_steps: int = 20_000
+    # what the policy is shown of a SAMPLED state when it plays a seat (None: engine.view); a game
+    # may hand a cheaper reading whose choices are the same as on the view (the state is a sample,
+    # so nothing real is shown)
+    observe: Observe | None = None
+    # progressive bias towards the normal policy's own pick at each of the seat's decisions in the
+    # tree: tried first, and `bias / (visits + 1)` added to its UCT score, so that a search of few
+    # iterations leaves the policy's choice only for one that did better in its samples
+    bias: float = 0.0
+    # the root's candidates among the legal actions (None: all of them): a game may keep the few its
+    # policy rates best, so that a small budget is not spread over hopeless moves
+    candidates: Callable[[dict, int, list[dict]], list[dict]] | None = None
+
+    def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+        """The policy signature: one of `legal`."""
+        return self.run(view, seat, legal, rng).action
+
+    def run(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> Result:
+        if not legal:
+            raise ValueError("a search needs at least one legal action")
+        start = time.perf_counter()
+        if len(legal) == 1:
+            return Result(legal[0], 0, 0.0, [(legal[0], 0, 0.0)])
+        local = random.Random(rng.getrandbits(64))
+        offered = legal
+        if self.candidates is not None:
+            kept = [a for a in self.candidates(view, seat, legal) if a in legal]
+            legal = kept or legal
+        if len(legal) == 1:
+            return Result(legal[0], 0, 0.0, [(a, 0, 0.0) for a in offered])
+        root = Node()
+        keys = [canonical_json(a) for a in legal]
+        for key, action in zip(keys, legal):
+            root.children[key] = Node(action)
+        deadline = None if self.budget.ms is None else start + self.budget.ms / 1000.0
+        iterations = 0
+        while True:
+            if self.budget.iterations is not None and iterations >= self.budget.iterations:
+                break
+            if deadline is not None and iterations > 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, keys, legal, view, seat, local)
+            iterations += 1
+        order = {k: i for i, k in enumerate(keys)}
+        best_key = max(keys, key=lambda k: (root.children[k].visits, root.children[k].mean(), -order[k]))
+        ms = (time.perf_counter() - start) * 1000.0
+        return Result(root.children[best_key].action, iterations, ms,
+                      [(root.children[k].action, root.children[k].visits, root.children[k].mean()) for k in keys])
+
+    # --- one iteration ---------------------------------------------------------------
+    def _select(self, node: Node, keys: list[bytes], legal: list[dict], rng: random.Random,
+                favoured: dict | None) -> Node:
+        for key, action in zip(keys, legal):
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = Node(action)
+            child.available += 1
+        pick = node.children[canonical_json(favoured)] if favoured is not None else None
+        if pick is not None and pick.visits == 0:
+            return pick
+        untried = [node.children[k] for k in keys if node.children[k].visits == 0]
+        if untried:
+            return rng.choice(untried)
+        c, bias = self.exploration, self.bias
+
+        def score(ch: Node) -> float:
+            u = ch.mean() + c * math.sqrt(math.log(ch.available) / ch.visits)
+            return u + bias / (ch.visits + 1) if ch is pick else u
+
+        return max((node.children[k] for k in keys), key=score)
+
+    def _favoured(self, state: Any, view: dict | None, seat: int, legal: list[dict], rng: random.Random) -> dict | None:
+        if not self.bias:
+            return None
+        seen = view if view is not None else (self.observe or self.engine.view)(state, seat)
+        return self.policy(seen, seat, legal, random.Random(rng.getrandbits(32)))
+
+    def _iterate(self, root: Node, root_keys: list[bytes], root_legal: list[dict], view: dict, seat: int,
+                 rng: random.Random) -> None:
+        engine, policy = self.engine, self.policy
+        observe = self.observe or engine.view
+        state = self.determinize(view, seat, rng)
+        path: list[Node] = []
+        node: Node | None = root
+        first = True
+        rollout = 0
+        for _ in range(self.max_steps):
+            who = engine.actor(state)
+            if who == TERMINAL:
+                break
+            if node is None:
+                rollout += 1
+                if self.horizon is not None and rollout > self.horizon:
+                    break
+            if who == CHANCE:
+                request = engine.chance_request(state)
+                state, _ = engine.apply_chance(state, sample_chance(request, rng))
+                continue
+            if first and who == seat:
+                # the decision asked about: the legal actions handed in, never the sample's own
+                if root.favoured is None and self.bias:
+                    root.favoured = self._favoured(state, view, seat, root_legal, rng)
+                child = self._select(root, root_keys, root_legal, rng, root.favoured)
+                first = False
+            else:
+                actions = engine.legal_actions(state, who)
+                if who != seat or node is None or len(actions) == 1:
+                    state, _ = engine.apply(state, who, policy(observe(state, who), who, actions, rng))
+                    continue
+                child = self._select(node, [canonical_json(a) for a in actions], actions, rng,
+                                     self._favoured(state, None, seat, actions, rng))
+            path.append(child)
+            state, _ = engine.apply(state, who, child.action)
+            # a child visited for the first time is the one node this iteration adds
+            node = child if child.visits > 0 else None
+            if node is None:
+                rollout = 0
+        value = self.value(engine, state, seat)
+        root.visits += 1
+        root.total += value
+        for n in path:
+            n.visits += 1
+            n.total += value

@@ -1,0 +1,248 @@
+"""Tower's AI levels and the search under `hard` (shared/engine/search.py, shared/tower/determinize.py,
+shared/tower/levels.py): a determinization keeps all that the seat sees and fills in only what the view
+hides (view.py: face-down Tokens, the Tower's ring, the Ramp tokens); the search is repeatable for a seed,
+spends exactly its budget of iterations, always answers a legal action and cannot tell apart two states
+that look alike to its seat."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shared.engine import CHANCE, MatchConfig
+from shared.engine import registry
+from shared.engine.playout import policy_playout, random_playout
+from shared.engine.search import Budget
+from shared.tower import levels
+from shared.tower.determinize import determinize
+from shared.tower.pack import pack
+from shared.tower.policy import choose
+from tests.tower.scenario import E
+from tests.tower.test_view import shuffle_hidden
+
+
+def positions(seed: int, seats: int = 2, every: int = 7, choice_only: bool = True, policy=choose) -> list:
+    """States of one match (the normal policy's, or random play's with policy=None), every `every`-th one
+    where a seat has a choice to make."""
+    found = []
+    count = {"n": 0}
+
+    def keep(state):
+        who = E.actor(state)
+        if who < 0 or (choice_only and len(E.legal_actions(state, who)) < 2):
+            return
+        count["n"] += 1
+        if count["n"] % every == 0:
+            found.append(state)
+
+    if policy is None:
+        _, log = random_playout(E, MatchConfig(seats), random.Random(seed))
+    else:
+        _, log = policy_playout(E, MatchConfig(seats), policy, random.Random(seed))
+    state = E.setup(MatchConfig(seats))  # replayed, to look at every state the policy met
+    for step in log:
+        keep(state)
+        if step[0] == "chance":
+            state, _ = E.apply_chance(state, step[1])
+        else:
+            state, _ = E.apply(state, step[1], step[2])
+    return found
+
+
+# --- the determinizer -----------------------------------------------------------------
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), seats=st.sampled_from([2, 3, 4]))
+def test_a_determinization_is_a_valid_state_that_looks_to_the_seat_exactly_like_its_view(seed, seats):
+    """View (what a seat may see): for random reachable states, determinize(view(state, seat)) is a state that
+    keeps every invariant and whose view for that seat is the view it came from; the same seat acts, with the
+    same legal actions."""
+    rng, fill = random.Random(seed), random.Random(seed ^ 0x5EED)
+    checked = {"n": 0}
+
+    def check(state):
+        if state.stage == "over":
+            return
+        seat = fill.randrange(state.seats)
+        v = E.view(state, seat)
+        sample = determinize(v, seat, fill)
+        E.check_invariants(sample)
+        assert E.view(sample, seat) == v
+        who = E.actor(sample)
+        assert who == E.actor(state)
+        if who >= 0:
+            assert E.legal_actions(sample, who) == E.legal_actions(state, who)
+        elif who == CHANCE:
+            assert E.chance_request(sample) == E.chance_request(state)
+        checked["n"] += 1
+
+    random_playout(E, MatchConfig(seats=seats), rng, on_state=check)
+    assert checked["n"] > 50
+
+
+def test_a_determinization_fills_what_is_hidden_from_the_pack_and_differs_from_seed_to_seed():
+    """Set up the Game 1: face-down castle tokens have their terrain's back (every Home Castle token not face
+    up is among them), spell tokens the blank back; the Tower holds the Characters no seat holds."""
+    state = positions(3, seats=2, every=5)[2]
+    v = E.view(state, 0)
+    samples = [determinize(v, 0, random.Random(k)) for k in range(8)]
+    p = pack()
+    for s in samples:
+        for t, sq in s.board.items():
+            tok = sq["token"]
+            if tok is None or tok["up"]:
+                assert tok == state.board[t]["token"]
+                continue
+            kind = tok["id"].split(":")[0]
+            if sq["castle"]:
+                assert tok["id"] in p.castle_tokens_of(p.territories[t].terrain, s.removed["characters"])
+            else:
+                assert kind == "spell"
+        homes_real = sorted(sq["token"]["id"] for sq in state.board.values()
+                            if sq["token"] and sq["token"]["id"].startswith("home:"))
+        homes = sorted(sq["token"]["id"] for sq in s.board.values()
+                       if sq["token"] and sq["token"]["id"].startswith("home:"))
+        assert homes == homes_real, "Home Castle tokens never leave the board"
+        assert sorted(c for c in s.tower["chambers"] if c) == sorted(c for c in state.tower["chambers"] if c)
+    assert len({E.encode(s) for s in samples}) > 1
+
+
+# --- the search -------------------------------------------------------------------------
+def small(iterations: int = 6):
+    return levels.search(Budget(iterations=iterations, ms=None))
+
+
+def test_the_search_is_repeatable_for_a_seed():
+    """Same view, same seed, an iteration budget: the same choice from the same statistics."""
+    search = small(8)
+    for state in positions(11, every=9)[:4]:
+        seat = E.actor(state)
+        legal = E.legal_actions(state, seat)
+        v = E.view(state, seat)
+        a = search.run(v, seat, legal, random.Random(42))
+        b = search.run(v, seat, legal, random.Random(42))
+        assert a.action == b.action and a.children == b.children and a.iterations == b.iterations == 8
+
+
+def test_hard_never_answers_an_illegal_action():
+    """Many positions of 2, 3 and 4 players, from normal and from random play, every kind of decision: the answer
+    is one of the legal actions."""
+    search = levels.search(Budget(iterations=3, ms=None), bias=1.0)
+    kinds = set()
+    n = 0
+    for seed, seats, policy in ((1, 2, choose), (2, 3, choose), (3, 4, choose), (4, 2, None), (5, 3, None)):
+        for state in positions(seed, seats, every=7, policy=policy):
+            seat = E.actor(state)
+            legal = E.legal_actions(state, seat)
+            pick = search.choose(E.view(state, seat), seat, legal, random.Random(seed))
+            assert pick in legal
+            kinds.add(pick["kind"])
+            n += 1
+    assert n > 60 and {"move", "fight"} <= kinds
+
+
+def test_hard_cannot_see_what_its_seat_cannot():
+    """View: two states that differ only in what the seat cannot see (face-down tokens swapped, the Tower's ring
+    turned, the Ramp tokens swapped) get the same choice, from the same statistics, for the same seed."""
+    search = small(8)
+    compared = 0
+    for state in positions(21, every=6)[:6]:
+        other = shuffle_hidden(state, random.Random(7))
+        if E.encode(other) == E.encode(state):
+            continue
+        seat = E.actor(state)
+        legal = E.legal_actions(state, seat)
+        assert E.view(state, seat) == E.view(other, seat) and E.legal_actions(other, seat) == legal
+        a = search.run(E.view(state, seat), seat, legal, random.Random(5))
+        b = search.run(E.view(other, seat), seat, legal, random.Random(5))
+        assert (a.action, a.children) == (b.action, b.children)
+        compared += 1
+    assert compared >= 4
+
+
+def test_the_budget_is_respected_iterations_counted_and_the_clock_stops_a_timed_search():
+    """An iteration budget runs exactly that many iterations (one determinization each, every visit counted at the
+    root); a wall-clock budget stops soon after its time."""
+    state = positions(5, every=5)[3]
+    seat = E.actor(state)
+    legal = E.legal_actions(state, seat)
+    v = E.view(state, seat)
+    calls = {"n": 0}
+
+    def counting(view, s, rng):
+        calls["n"] += 1
+        return determinize(view, s, rng)
+
+    search = small(13)
+    search.determinize = counting
+    result = search.run(v, seat, legal, random.Random(1))
+    assert result.iterations == 13 == calls["n"]
+    assert sum(visits for _, visits, _ in result.children) == 13
+    timed = levels.search(Budget(iterations=None, ms=60.0))
+    result = timed.run(v, seat, legal, random.Random(1))
+    assert result.iterations >= 1 and result.ms < 60.0 + 400.0
+    with pytest.raises(ValueError):
+        Budget(iterations=None, ms=None)
+
+
+def test_a_forced_decision_is_answered_without_searching():
+    state = next(s for s in positions(5, every=1, choice_only=False)
+                 if len(E.legal_actions(s, E.actor(s))) == 1)
+    seat = E.actor(state)
+    legal = E.legal_actions(state, seat)
+    result = small(10).run(E.view(state, seat), seat, legal, random.Random(1))
+    assert result.action == legal[0] and result.iterations == 0
+
+
+# --- the levels ---------------------------------------------------------------------------
+def test_the_registry_offers_three_levels_and_normal_is_todays_policy():
+    assert registry.policy_for("tower") is choose and registry.policy_for("tower", "normal") is choose
+    assert registry.levels_for("tower") == ("easy", "normal", "hard")
+    assert callable(registry.policy_for("tower", "easy")) and callable(registry.policy_for("tower", "hard"))
+    assert registry.policy_for("incantris", "easy") is registry.policy_for("incantris", "easy")
+    assert registry.levels_for("incantris") == ("easy", "normal")
+    with pytest.raises(KeyError):
+        registry.policy_for("incantris", "hard")
+    with pytest.raises(KeyError):
+        registry.policy_for("tower", "grandmaster")
+
+
+def test_easy_plays_the_normal_choice_most_of_the_time_but_not_always():
+    """easy is the normal scorer with noise, not a random player."""
+    easy = levels.easy()
+    same = differ = 0
+    for k, state in enumerate(positions(8, every=2)):
+        seat = E.actor(state)
+        legal = E.legal_actions(state, seat)
+        v = E.view(state, seat)
+        a = easy(v, seat, legal, random.Random(k))
+        b = choose(v, seat, legal, random.Random(k))
+        same, differ = (same + 1, differ) if a == b else (same, differ + 1)
+        assert a in legal
+    assert differ > 0 and same > 1.2 * differ
+
+
+def test_levels_play_whole_matches_seeing_only_their_views():
+    """A match of easy against hard (a small budget) ends, every pick legal."""
+    hard = levels.hard(Budget(iterations=2, ms=None))
+    easy = levels.easy()
+    final, _ = policy_playout(E, MatchConfig(2), lambda v, s, legal, rng: (hard if s == 0 else easy)(v, s, legal, rng),
+                              random.Random(3))
+    assert E.outcome(final) is not None
+
+
+def test_the_normal_policy_chooses_on_the_searchs_glance_exactly_as_on_the_view():
+    """levels.glance (the sampled state's JSON, unredacted, shown to the rollout policy) gives the same choices
+    as the view, and the policy leaves the state it glanced at unchanged."""
+    n = 0
+    for seed, seats in ((31, 2), (32, 3), (33, 4)):
+        for k, state in enumerate(positions(seed, seats, every=2)):
+            seat = E.actor(state)
+            legal = E.legal_actions(state, seat)
+            before = E.encode(state)
+            assert choose(levels.glance(state, seat), seat, legal, random.Random(k)) == \
+                choose(E.view(state, seat), seat, legal, random.Random(k))
+            assert E.encode(state) == before
+            n += 1
+    assert n > 100
