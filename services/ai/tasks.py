@@ -66,7 +66,8 @@ def ai_key() -> bytes:
 
 
 def play_turn_once(seat: Seat, version: int) -> tuple[str, str]:
-    """One AI turn of `seat` at `version`: (what happened: "acted", "stale" or "over"; the game).
+    """One AI turn of `seat` at `version`, at the level its match gave the seat (MatchView.seats;
+    a stand-in for a human seat plays normal): (what happened: "acted", "stale" or "over"; the game).
     Seat.act's own retries are off: the channel's (on UNAVAILABLE, with the same action id) and the
     task's back-off are the only ones."""
     view, listed = seat.match_and_actions()  # the view and the legal actions, asked at once
@@ -78,8 +79,11 @@ def play_turn_once(seat: Seat, version: int) -> tuple[str, str]:
         actions = listed()  # a tile's placements come in pages
         if seat.version != version or not actions:
             return "stale", view.game
-        choice = policy_for(view.game)(json.loads(view.view_json), seat.seat, [a.action for a in actions],
-                                       random.Random(f"{seat.match_id}:{version}"))
+        level = next((s.level for s in view.seats if s.index == seat.seat), "") or "normal"
+        thinking = time.perf_counter()
+        choice = policy_for(view.game, level)(json.loads(view.view_json), seat.seat, [a.action for a in actions],
+                                              random.Random(f"{seat.match_id}:{version}"))
+        METRICS.ai_think_seconds.labels(view.game, level).observe(time.perf_counter() - thinking)
         seat.act(next(a for a in actions if a.action == choice), action_id=f"ai:{seat.match_id}:{version}",
                  expected_version=version, attempts=1)
     except grpc.RpcError as exc:

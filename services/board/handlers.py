@@ -55,7 +55,7 @@ class BoardHandlers:
         view = board_pb2.MatchView(
             match_id=rec.match_id, game=rec.game, variant=rec.config.variant, version=rec.version,
             status=rec.status, to_act=engine.actor(rec.state),
-            seats=[common_pb2.Seat(index=s.index, kind=s.kind, name=s.name) for s in rec.seats],
+            seats=[common_pb2.Seat(index=s.index, kind=s.kind, name=s.name, level=s.level) for s in rec.seats],
             your_seat=-1 if seat is None else seat,
             view_json=json.dumps(engine.view(rec.state, seat), sort_keys=True),
             outcome_json=json.dumps(outcome.to_dict()) if outcome else "",

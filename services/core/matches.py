@@ -38,6 +38,7 @@ from typing import AsyncIterator, Sequence
 
 from services.core import ai_seats, clocks
 from services.core import seats as seat_tokens
+from services.core.ai_levels import checked_level
 from services.core.ai_turns import AiTurns, TurnNotifier
 from services.core.deadlines import Deadlines
 from services.core.dice_sessions import PoolSpec
@@ -115,6 +116,7 @@ class SeatInfo:
     kind: str
     name: str
     player: str = ""  # the player seated here (a human seat); the seat token goes to them alone
+    level: str = ""  # an AI seat's level (easy, normal, hard: services/core/ai_levels.py)
 
 
 @dataclass
@@ -356,10 +358,10 @@ class Matches:
     # --- creation ---------------------------------------------------------------------
     async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict,
                      match_id: str | None = None, *, players: Sequence[str] = (), rated: bool = False,
-                     time_control: clocks.TimeControl | None = None) -> Created:
-        """A new match. `players` names the player of each seat ("" for AI seats); a rated
-        match changes its players' ratings when it ends; `time_control` (checked by
-        clocks.checked) gives it a clock."""
+                     time_control: clocks.TimeControl | None = None, levels: Sequence[str] = ()) -> Created:
+        """A new match. `players` names the player of each seat ("" for AI seats); `levels` each
+        AI seat's level ("" = normal); a rated match changes its players' ratings when it ends;
+        `time_control` (checked by clocks.checked) gives it a clock."""
         if game not in game_names():
             raise BadRequest(f"unknown game {game!r}; this platform hosts {', '.join(game_names())}")
         engine = engine_for(game)
@@ -386,8 +388,12 @@ class Matches:
         tokens = {i: ai_seats.derive(ai_key, match_id, i) if kind == "ai" else seat_tokens.issue(match_id, i)
                   for i, (kind, _) in enumerate(seats)}
         players = list(players) or [""] * len(seats)
+        levels = list(levels) or [""] * len(seats)
         seat_list = [{"index": i, "kind": k, "name": n or f"{k} {i + 1}", "player": players[i] if k == "human" else ""}
                      for i, (k, n) in enumerate(seats)]
+        for entry, level in zip(seat_list, levels):
+            if entry["kind"] == "ai":
+                entry["level"] = checked_level(game, level)
         rec = await self.store.load(match_id)  # the dice session just made: seed, cursor, log head
         created = {"game": game, "config": config.to_dict(), "seats": seat_list}
         control = time_control or clocks.TimeControl()
@@ -738,7 +744,8 @@ class Matches:
         return MatchRecord(
             match_id=match_id, game=raw["game"].decode(),
             config=MatchConfig.from_dict(json.loads(raw["config"])),
-            seats=[SeatInfo(s["index"], s["kind"], s["name"], s.get("player", "")) for s in json.loads(raw["seats"])],
+            seats=[SeatInfo(s["index"], s["kind"], s["name"], s.get("player", ""), s.get("level", ""))
+                   for s in json.loads(raw["seats"])],
             token_hashes=json.loads(raw["tokens"]), status=raw["status"].decode(), version=int(raw["v"]),
             seq=int(raw["seq"]), head=raw["head"].decode(), cursor=int(raw["cursor"]),
             commitment=raw["commitment"].decode(), state=engine.decode(raw["s"]), raw=raw,

@@ -119,6 +119,9 @@ class _Metrics:
                                 ["game", "result"])
         self.ai_turn_seconds = Histogram("archmage_ai_turn_seconds", "AI turn task latency (read, think, act)",
                                          ["game"], buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+        self.ai_think_seconds = Histogram("archmage_ai_think_seconds", "An AI seat's choice alone, by game and level",
+                                          ["game", "level"],
+                                          buckets=(0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5))
         self.ai_queue_failures = Counter(
             "archmage_ai_queue_failures_total", "AI turns that could not be queued when due (retried later)")
         self.ai_turns_requeued = Counter(

@@ -24,7 +24,7 @@ from services.players.credentials import Credentials
 from services.players.ratings import Ratings
 from services.rpc.edge import current_bearer
 from services.rpc.quotas import peer_of
-from shared.engine.registry import engine_for, game_names
+from shared.engine.registry import engine_for, game_names, levels_for
 
 SERVICE = matchmaking_pb2.DESCRIPTOR.services_by_name["Matchmaking"]
 MAX_OPTIONS_BYTES = 16_384
@@ -143,13 +143,15 @@ class MatchmakingHandlers:
     async def CreateMatch(self, request, context):
         """The caller plays every human seat (a match with human seats needs a credential)."""
         seats = [(s.kind, s.name) for s in request.seats]
+        if any(s.level and s.kind != "ai" for s in request.seats):
+            raise BadRequest("a level is an AI seat's: a human seat plays at its player's own")
         control = clocks.from_pb(request.time_control)
         player = await self._player() if any(kind == "human" for kind, _ in seats) else ""
         await self._count("matches", player, context)
         created = await self.matches.create(request.game, request.variant, seats,
                                             parse_options(request.options_json),
                                             players=[player if kind == "human" else "" for kind, _ in seats],
-                                            time_control=control)
+                                            time_control=control, levels=[s.level for s in request.seats])
         return matchmaking_pb2.CreatedMatch(
             match_id=created.match_id, dice_commitment=created.commitment, version=created.version,
             seat_tokens=[matchmaking_pb2.SeatToken(seat=i, token=t) for i, t in sorted(created.tokens.items())])
@@ -203,5 +205,6 @@ class MatchmakingHandlers:
             except Exception:  # a game whose engine is not installed is not offered
                 continue
             games.append(matchmaking_pb2.GameInfo(name=e.name, title=e.title, min_seats=e.min_seats,
-                                                  max_seats=e.max_seats, variants=list(e.variants)))
+                                                  max_seats=e.max_seats, variants=list(e.variants),
+                                                  ai_levels=levels_for(name)))
         return matchmaking_pb2.Games(games=games)

@@ -30,6 +30,7 @@ class QueuedTicket:
     invite: str
     created_ms: int
     clock: str = ""  # the time control of the match wanted, canonical JSON; "" = no clock
+    ai_level: str = ""  # the level of AI seats filling its match ("" = normal)
 
     @property
     def size(self) -> int:

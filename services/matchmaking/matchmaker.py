@@ -201,8 +201,10 @@ class Matchmaker:
         players = [(t.ticket_id, p) for t in proposal.tickets for p in t.party]
         seats = [("human", p) for _, p in players] + [("ai", f"AI {i + 1}") for i in range(proposal.ai_seats)]
         clock = proposal.tickets[0].clock  # every ticket of a proposal asked for the same one
+        level = proposal.tickets[0].ai_level  # the AI that fills it plays at its oldest ticket's level
         created = await self.matches.create(game, variant, seats, {}, match_id=proposal_id, rated=True,
                                             players=[p for _, p in players] + [""] * proposal.ai_seats,
+                                            levels=[""] * len(players) + [level] * proposal.ai_seats,
                                             time_control=clocks.from_dict(json.loads(clock)) if clock else None)
         assignments: dict[str, dict] = {}
         for seat, (ticket_id, player) in enumerate(players):

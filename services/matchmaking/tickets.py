@@ -280,7 +280,8 @@ class TicketStore:
 
     # --- creation and reading -----------------------------------------------------------
     async def create(self, game: str, variant: str, party: list[str], seats: int, rating: int,
-                     ai_welcome: bool, max_wait_s: int, invite: str, now_ms: int, clock: str = "") -> TicketRecord:
+                     ai_welcome: bool, max_wait_s: int, invite: str, now_ms: int, clock: str = "",
+                     ai_level: str = "") -> TicketRecord:
         queue = queue_name(game, variant)
         ticket_id = ticket_id_for(queue)
         # the owner alone is marked now; each other member when they accept (AcceptTicket)
@@ -291,6 +292,7 @@ class TicketStore:
         forming = len(party) > 1
         fields = {"game": game, "variant": variant, "party": json.dumps(party), "seats": seats, "rating": rating,
                   "ai": int(ai_welcome), "max_wait_ms": max_wait_s * 1000, "invite": invite, "clock": clock,
+                  "ai_level": ai_level,
                   "state": "forming" if forming else "queued", "accepted": json.dumps(party[:1]),
                   "created": now_ms, "expires": now_ms + self.ticket_ttl_s * 1000,
                   "keep": self.keep_s}  # how long a finished ticket stays readable, whoever finishes it
@@ -522,4 +524,5 @@ def _record(ticket_id: str, queue: str, raw: dict) -> TicketRecord:
         created_ms=created, expires_ms=int(f["expires"]),
         assignment=json.loads(f["assignment"]) if "assignment" in f else None,
         queued=QueuedTicket(ticket_id, party, int(f["seats"]), int(f["rating"]), f["ai"] == "1",
-                            int(f["max_wait_ms"]), f["invite"], created, f.get("clock", "")), accepted=accepted)
+                            int(f["max_wait_ms"]), f["invite"], created, f.get("clock", ""),
+                            f.get("ai_level", "")), accepted=accepted)

@@ -8,6 +8,7 @@ from archmage.common.v1 import common_pb2
 from archmage.matchmaking.v1 import matchmaking_pb2
 
 from services.core import clocks
+from services.core.ai_levels import checked_level
 from services.core.errors import BadRequest, PermissionDenied
 from services.matchmaking.tickets import TicketRecord
 from shared.engine.registry import engine_for, game_names
@@ -47,7 +48,8 @@ def checked_ticket_request(req, player: str) -> dict:
     if len(req.invite_code) > 64:
         raise BadRequest("an invite code is at most 64 characters")
     control = clocks.from_pb(req.time_control)
-    return {"game": req.game, "variant": variant, "party": party, "seats": req.seats,
+    ai_level = checked_level(req.game, req.ai_level, "ai_level")
+    return {"game": req.game, "variant": variant, "party": party, "seats": req.seats, "ai_level": ai_level,
             "ai_welcome": req.ai_welcome, "max_wait_s": req.max_wait_s, "invite": req.invite_code,
             "clock": json.dumps(control.to_dict(), sort_keys=True) if control.clocked else ""}
 

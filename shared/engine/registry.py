@@ -133,3 +133,4 @@ register("incantris", engine="shared.incantris.engine:IncantrisEngine", policy="
          renderer="shared.incantris.render", schemas="shared.incantris.schemas")
 register("wizards", engine="shared.wizards.engine:WizardsEngine", policy="shared.wizards.policy:choose",
          renderer="shared.wizards.render", schemas="shared.wizards.schemas")
+
