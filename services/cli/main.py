@@ -129,12 +129,13 @@ def cmd_verify(args) -> int:
 
 def games_help() -> str:
     """The games this client knows, with their seats and variants, for --help."""
-    from shared.engine.registry import engine_for, game_names
+    from shared.engine.registry import engine_for, game_names, levels_for
 
     lines = ["games:"]
     for name in game_names():
         e = engine_for(name)
-        lines.append(f"  {name:<10} {e.title}: {e.min_seats}-{e.max_seats} seats; variants {', '.join(e.variants)}")
+        lines.append(f"  {name:<10} {e.title}: {e.min_seats}-{e.max_seats} seats; variants {', '.join(e.variants)};"
+                     f" AI levels {', '.join(levels_for(name))}")
     return "\n".join(lines)
 
 

@@ -108,13 +108,14 @@ def cmd_play(args) -> int:
     if not args.game:
         raise SystemExit("which game? archmage play GAME (see archmage --help for the games)")
     if not args.campaign:
-        play_match(stubs, args.game, args.variant or "", args.ai, args.options or "", time_control(args.clock))
+        play_match(stubs, args.game, args.variant or "", args.ai, args.options or "", time_control(args.clock),
+                   args.level)
         return 0
     # a campaign: its games in order, each carrying the record the last one returned
     record = None
     while True:
         options = json.dumps({"campaign": record}) if record else ""
-        outcome = play_match(stubs, args.game, "campaign", args.ai, options)
+        outcome = play_match(stubs, args.game, "campaign", args.ai, options, level=args.level)
         if outcome is None:
             return 0  # left
         record = outcome.get("campaign")
@@ -124,13 +125,13 @@ def cmd_play(args) -> int:
         print(f"on to game {record['game']} of the campaign")
 
 
-def play_match(stubs, game: str, variant: str, ai: int, options_json: str, clock=None) -> dict | None:
-    """Create a match with the player in seat 0 and `ai` AI seats (and `clock`, a TimeControl, if
-    any), and play it to the end. Returns the outcome, or None if the player left."""
+def play_match(stubs, game: str, variant: str, ai: int, options_json: str, clock=None, level: str = "") -> dict | None:
+    """Create a match with the player in seat 0 and `ai` AI seats at `level` (and `clock`, a
+    TimeControl, if any), and play it to the end. Returns the outcome, or None if the player left."""
     from archmage.matchmaking.v1 import matchmaking_pb2
 
     seats = [matchmaking_pb2.SeatSpec(kind="human", name="you")] + [
-        matchmaking_pb2.SeatSpec(kind="ai", name=f"AI {i + 1}") for i in range(ai)]
+        matchmaking_pb2.SeatSpec(kind="ai", name=f"AI {i + 1}", level=level) for i in range(ai)]
     created = stubs[2].CreateMatch(matchmaking_pb2.CreateMatchRequest(
         game=game, variant=variant, seats=seats, options_json=options_json, time_control=clock))
     print(f"match {created.match_id} created; dice commitment {created.dice_commitment[:16]}...")
@@ -433,6 +434,8 @@ def add_commands(sub) -> None:
     p.add_argument("--match", default="", help="rejoin this match (with --seat-token)")
     p.add_argument("--seat-token", default="", help="the seat token you were given for the match")
     p.add_argument("--ai", type=int, default=1, help="how many AI opponents")
+    p.add_argument("--level", default="", choices=["", "easy", "normal", "hard"],
+                   help="the AI opponents' level (normal by default; `archmage --help` lists each game's)")
     p.add_argument("--variant", "--scenario", dest="variant", default="")
     p.add_argument("--options", default="", help="game options as a JSON object")
     p.add_argument("--clock", default="", help="a clock: turn:SECONDS[+BANK] or total:SECONDS, then ,forfeit to "

@@ -129,13 +129,14 @@ class Client:
         return self.matchmaking.ListGames(matchmaking_pb2.ListGamesRequest(), timeout=self.timeout)
 
     def create_match(self, game: str, ai: int = 0, humans: int = 1, variant: str = "", options: dict | None = None,
-                     name: str = "me") -> "Seat":
-        """A new match with `humans` seats for this player (seats 0..humans-1) and `ai` AI seats;
-        the Seat of the first human seat (the others are in `.seats`)."""
+                     name: str = "me", level: str = "") -> "Seat":
+        """A new match with `humans` seats for this player (seats 0..humans-1) and `ai` AI seats
+        at `level` (easy, normal, hard; "" = normal); the Seat of the first human seat (the others
+        are in `.seats`)."""
         from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 
         seats = [mm.SeatSpec(kind="human", name=name if humans == 1 else f"{name} {i + 1}") for i in range(humans)]
-        seats += [mm.SeatSpec(kind="ai") for _ in range(ai)]
+        seats += [mm.SeatSpec(kind="ai", level=level) for _ in range(ai)]
         created = self.matchmaking.CreateMatch(mm.CreateMatchRequest(
             game=game, variant=variant, seats=seats, options_json=json.dumps(options) if options else ""),
             metadata=self.auth, timeout=self.timeout)
