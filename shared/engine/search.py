@@ -66,7 +66,7 @@ class Budget:
 class Node:
     """A decision of the searching seat, reached by `action` from its parent."""
 
-    action: dict | None = None
+    action: dict = field(default_factory=dict)  # the root's is empty
     visits: int = 0
     total: float = 0.0
     available: int = 0
@@ -204,6 +204,7 @@ class Search:
                     break
             if who == CHANCE:
                 request = engine.chance_request(state)
+                assert request is not None, "a CHANCE state names its dice"
                 state, _ = engine.apply_chance(state, sample_chance(request, rng))
                 continue
             if first and who == seat:

@@ -15,10 +15,10 @@ from shared.engine.contract import GameEngine
 from shared.engine.levels import noisy
 from shared.engine.registry import engine_for
 from shared.engine.search import Budget, Search, outcome_value
+from shared.tower import policy
 from shared.tower.determinize import determinize
 from shared.tower.pack import pack
 from shared.tower.pennants import scores
-from shared.tower import policy
 from shared.tower.policy import choose
 
 EASY_NOISE = 0.35

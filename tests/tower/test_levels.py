@@ -11,8 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared.engine import CHANCE, MatchConfig
-from shared.engine import registry
+from shared.engine import CHANCE, MatchConfig, registry
 from shared.engine.playout import policy_playout, random_playout
 from shared.engine.search import Budget
 from shared.tower import levels
