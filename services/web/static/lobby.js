@@ -1,11 +1,13 @@
 // The lobby: sign in as a guest, start a match against AI, my matches (rejoin or watch; replay once over).
 import {api, el, showError} from "/static/common.js";
+import {setupQueue} from "/static/queue.js";
 
 let games = [];
 
 async function start() {
+  let me;
   try {
-    await api("/api/me");
+    me = await api("/api/me");
   } catch (err) {
     if (err.status === 401) {
       document.getElementById("signin").hidden = false;
@@ -22,6 +24,7 @@ async function start() {
   select.replaceChildren(...games.map(g => el("option", {value: g.name, text: g.title})));
   select.value = games.some(g => g.name === "tower") ? "tower" : games[0].name;
   variants();
+  setupQueue(games, me.ticket);
   await mine();
 }
 
