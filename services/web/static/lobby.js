@@ -58,4 +58,11 @@ document.getElementById("new").addEventListener("submit", async (e) => {
     location.href = made.url;
   } catch (err) { showError(err.message); }
 });
+document.getElementById("watch-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  // a match id, or a match page's address pasted whole
+  const id = document.getElementById("watch-id").value.trim().replace(/\/+$/, "").split("/").pop();
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return showError("a match id is letters, digits, - and _");
+  location.href = `/match/${id}`;
+});
 start();
