@@ -1,6 +1,7 @@
 // The lobby: sign in as a guest, start a match against AI, my matches (rejoin or watch; replay once over).
 import {api, el, showError} from "/static/common.js";
 import {setupQueue} from "/static/queue.js";
+import {followTurns} from "/static/turns.js";
 
 let games = [];
 
@@ -26,6 +27,7 @@ async function start() {
   variants();
   setupQueue(games, me.ticket);
   await mine();
+  followTurns(mine);
 }
 
 function variants() {
@@ -40,7 +42,9 @@ async function mine() {
   const {matches} = await api("/api/matches");
   const list = document.getElementById("mine");
   if (!matches.length) return;
-  list.replaceChildren(...matches.map(m => el("li", {},
+  document.body.dataset.listed = String(matches.length);
+  list.replaceChildren(...matches.map(m => el("li", {"data-match": m.match_id},
+    el("span", {class: "your-turn", text: "your turn", ...(m.your_turn && m.status === "active" ? {} : {hidden: ""})}),
     `${m.game} (${m.variant}) ${m.status} `,
     el("a", {href: `/match/${m.match_id}`, class: m.rejoin ? "rejoin" : "watch", text: m.rejoin ? "rejoin" : "watch"}),
     ...(m.status === "active" ? [] : [" ", el("a", {href: `/replay/${m.match_id}`, class: "replay", text: "replay"})]))));
