@@ -13,7 +13,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from services.web import api, metrics, pages, queue, relay, replay, turns
+from services.web import api, metrics, pages, queue, relay, replay, rulehelp, turns
 from services.web.platform import Platform
 from services.web.sessions import Signer
 from services.web.settings import WebSettings
@@ -42,6 +42,7 @@ def build_app(settings: WebSettings, platform: Platform | None = None) -> Starle
         Route("/api/matches/{match_id}/resign", api.resign, methods=["POST"]),
         Route("/api/matches/{match_id}/query", api.query, methods=["POST"]),
         Route("/api/realm/tower", api.realm),
+        Route("/api/rules/{game}", rulehelp.rules),
         Route("/api/tickets", queue.create, methods=["POST"]),
         Route("/api/tickets/{ticket_id}", queue.get),
         Route("/api/tickets/{ticket_id}/cancel", queue.cancel, methods=["POST"]),

@@ -6,6 +6,7 @@ import * as incantris from "/static/incantris.js";
 import * as tower from "/static/tower.js";
 import * as wizards from "/static/wizards.js";
 import * as record from "/static/wizards-record.js";
+import {attachHelp} from "/static/rulehelp.js";
 
 const matchId = location.pathname.split("/").pop();
 let state = null, realm = null, places = null, busy = false, sheetVersion = null;
@@ -157,7 +158,7 @@ async function connect() {
   const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/matches/${matchId}`);
   socket.onmessage = (message) => {
     const data = JSON.parse(message.data);
-    if (data.type === "state") { state = data; busy = false; render(); }
+    if (data.type === "state") { state = data; busy = false; render(); attachHelp(() => state); }
     else if (data.type === "events") addEvents(data.events);
     else if (data.type === "error") { showError(data.error); document.getElementById("turn").textContent = "not connected"; }
   };
