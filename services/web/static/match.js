@@ -103,7 +103,7 @@ function render() {
   document.getElementById("who").textContent = state.seat === null ? "watching" : `you play seat ${state.seat}`;
   document.body.dataset.watching = state.seat === null ? "yes" : "no";
   document.getElementById("choices-title").textContent = state.seat === null
-    ? "Watching as a spectator: read-only (what every spectator sees)" : "Your choices";
+    ? "Watching: read-only, as every spectator sees it" : "Your choices";
   const turn = document.getElementById("turn");
   turn.textContent = state.status !== "active" ? "The match is over"
     : state.to_act === state.seat ? "Your move" : state.to_act >= 0 ? `Waiting for ${seatName(state.to_act)}` : "Dice are rolling";

@@ -10,7 +10,7 @@ function line(action) {
   const entry = help && help[action.kind];
   if (!entry) return action.label;
   const source = entry.reading ? "reading of the rules" : "rulebook";
-  return `${action.label} (${source}: ${entry.section})` + (entry.clause ? ` "${entry.clause}"` : "");
+  return `${source}, ${entry.section}: ${action.label}` + (entry.clause ? ` ("${entry.clause}")` : "");
 }
 
 function actionUnder(node, state) {
