@@ -62,8 +62,8 @@ async def on_ticket(request: Request, rpc: str):
     except Refused as exc:
         if exc.status == 404:
             raise Refused(404, NO_TICKET) from None
-        if exc.status == 409 and rpc == "CancelTicket":
-            raise Refused(409, BEING_MATCHED) from None
+        if exc.status == 409 and rpc == "CancelTicket" and "matching" in exc.message:
+            raise Refused(409, BEING_MATCHED) from None  # else the platform's own words (assigned, expired)
         raise
     return session, ticket
 

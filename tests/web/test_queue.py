@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from services.web.app import build_app
-from services.web.queue import NO_TICKET
+from services.web.queue import BEING_MATCHED, NO_TICKET
 from services.web.sessions import COOKIE, Signer
 from services.web.settings import WebSettings
 
@@ -65,6 +65,8 @@ def test_two_guests_with_one_invite_code_are_seated_together_each_with_only_thei
         assert state["type"] == "state" and state["seat"] == final["assignment"]["seat"]
         mine = [m for m in player.get("/api/matches").json()["matches"] if m["match_id"] == match_id]
         assert mine and mine[0]["rejoin"] is True and mine[0]["seats"] == [final["assignment"]["seat"]]
+        late = player.post(f"/api/tickets/{final['ticket_id']}/cancel")  # seated already: the platform says so
+        assert late.status_code == 409 and "assigned" in late.json()["error"], late.text
 
 
 def test_a_queued_ticket_is_cancelled_and_the_player_may_queue_again(app):
@@ -104,3 +106,20 @@ def test_a_bad_queue_request_is_refused_with_a_reason(app):
     assert unknown.status_code == 400 and "chess" in unknown.json()["error"]
     assert player.get("/api/me").json()["ticket"] is None
 
+
+
+def test_a_ticket_being_matched_already_cannot_be_cancelled_and_the_page_is_told_why(app, platform):
+    from services.matchmaking.tickets import split_ticket_id
+
+    player = guest(app)
+    ticket = player.post("/api/tickets", json={"game": "race", "seats": 4, "invite_code": secrets.token_hex(4),
+                                               "max_wait_s": 600}).json()
+    queue, _ = split_ticket_id(ticket["ticket_id"])
+    # a matchmaker claims it for a match it is making (as a cycle does), for the next minute
+    claimed = platform.run(platform.platform.tickets.claim(queue, [ticket["ticket_id"]], "web-test-proposal",
+                                                           int(time.time() * 1000) + 60_000))
+    assert claimed
+    refused = player.post(f"/api/tickets/{ticket['ticket_id']}/cancel")
+    assert refused.status_code == 409 and refused.json() == {"error": BEING_MATCHED}
+    assert player.get(f"/api/tickets/{ticket['ticket_id']}").json()["state"] == "matching"
+    assert player.get("/api/me").json()["ticket"] == ticket["ticket_id"]  # still followed: its seat is coming
