@@ -1,7 +1,8 @@
 """The lobby's queue and watching in a real browser (headless Debian Chromium through Playwright):
 a guest queues, sees the ticket wait and cancels it; queues again with "AI may fill" and no wait,
 lands on the match page with the assigned seat and plays; the rules help follows the pointer; a
-browser with no session opens the match's address and watches it read-only."""
+browser with no session opens the match's address and watches it read-only; back in the lobby,
+the match's "your turn" badge lights."""
 from __future__ import annotations
 
 import secrets
@@ -56,7 +57,11 @@ def test_a_guest_queues_lands_on_the_match_plays_and_a_visitor_watches(browser, 
     visitor = visitor_context.new_page()
     frames: list[str] = []
     visitor.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
-    visitor.goto(f"{web.url}/match/{match_id}")
+    visitor.goto(web.url)  # the lobby, not signed in: the match's address pasted into "watch"
+    visitor.wait_for_selector("#signin:not([hidden])")
+    visitor.fill("#watch-id", f"{web.url}/match/{match_id}")
+    visitor.click("#watch-go")
+    visitor.wait_for_url(f"**/match/{match_id}")
     visitor.wait_for_selector("#board-svg path.territory", state="attached")
     visitor.wait_for_function("document.querySelector('#who').textContent === 'watching'")
     assert visitor.locator("#actions button").count() == 0 and visitor.locator("#resign").is_hidden()
@@ -70,5 +75,22 @@ def test_a_guest_queues_lands_on_the_match_plays_and_a_visitor_watches(browser, 
     player.goto(web.url)  # back in the lobby: the match is listed, the turns socket is live
     player.wait_for_selector(f"#mine li[data-match='{match_id}']")
     player.wait_for_function("document.body.dataset.turns === 'live'")
+    # the AI answers in the set-up and the turn comes back to the player, who is in the lobby: the badge lights
+    player.wait_for_selector(f"#mine li[data-match='{match_id}'] .your-turn:not([hidden])", timeout=30_000)
+    # a match started elsewhere with the lobby open (the same player, through the API): its notice arrives
+    # live and brings it into the list with its badge lit
+    import grpc
+
+    from services.client import Client
+    from services.web.sessions import COOKIE, Signer
+
+    cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+    token = Signer(web.settings.secret, web.settings.session_s).load(cookie).token
+    with grpc.insecure_channel(web.settings.platform_addr) as channel:
+        elsewhere = Client(channel, token=token).create_match("race", humans=2)
+        player.wait_for_function(f"document.body.dataset.lastNotice === 'your_turn:{elsewhere.match_id}'",
+                                 timeout=15_000)
+    player.wait_for_selector(f"#mine li[data-match='{elsewhere.match_id}'] .your-turn:not([hidden])")
+    shots(player, "lobby-your-turn", board=False)
     visitor_context.close()
     context.close()
