@@ -46,10 +46,14 @@ class TurnFollower:
         from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 
         while not self.stopped.is_set():
-            self.stream = self.client.matchmaking.WatchMyTurns(mm.WatchMyTurnsRequest(after_id=self.after_id),
-                                                               metadata=self.client.auth)
+            stream = self.client.matchmaking.WatchMyTurns(mm.WatchMyTurnsRequest(after_id=self.after_id),
+                                                          metadata=self.client.auth)
+            self.stream = stream
+            if self.stopped.is_set():  # stopped while the call was being made: nobody cancels it after this
+                stream.cancel()
+                return
             try:
-                for notice in self.stream:
+                for notice in stream:
                     self.after_id = notice.id
                     if notice.at_ms >= self.since_ms:
                         self.hand(notice)
