@@ -55,6 +55,11 @@ def test_two_guests_with_one_invite_code_are_seated_together_each_with_only_thei
     assert finals[1]["assignment"]["match_id"] == match_id and finals[0]["assignment"]["ai_seats"] == 0
     assert sorted(f["assignment"]["seat"] for f in finals) == [0, 1]
     assert finals[0]["assignment"]["url"] == f"/match/{match_id}"
+    tokens = [Signer(KEY, 600).load(p.cookies[COOKIE]).seats[match_id] for p in players]
+    assert tokens[0] != tokens[1]
+    for player, other, final in zip(players, reversed(tokens), finals):  # no answer nor cookie has the other's
+        assert other not in player.get(f"/api/tickets/{final['ticket_id']}").text
+        assert other not in Signer(KEY, 600).load(player.cookies[COOKIE]).seats.values()
     for player, final in zip(players, finals):
         session = Signer(KEY, 600).load(player.cookies[COOKIE])
         assert list(session.seats) == [match_id] and session.ticket == ""  # only their own seat's token
