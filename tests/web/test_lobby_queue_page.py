@@ -52,6 +52,18 @@ def test_a_guest_queues_lands_on_the_match_plays_and_a_visitor_watches(browser, 
     version = player.get_attribute("body", "data-version")
     first.click()
     player.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+    for _ in range(40):  # through the set-up to a move, whose destinations are targets on the board
+        player.wait_for_selector("#actions button.action", timeout=30_000)
+        if player.locator("#board-svg .territory.target").count():
+            break
+        version = player.get_attribute("body", "data-version")
+        player.locator("#actions button.action").first.click()
+        player.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+    target = player.locator("#board-svg .territory.target").first
+    target.hover(force=True)
+    player.wait_for_function("document.querySelector('#rule-help').dataset.kind === 'move'")
+    from shared.tower.movement import MOVEMENT
+    assert player.inner_text("#rule-help").startswith(f"rulebook, {MOVEMENT}: "), player.inner_text("#rule-help")
 
     visitor_context = browser.new_context()  # no session at all
     visitor = visitor_context.new_page()
