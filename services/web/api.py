@@ -9,6 +9,7 @@ with 401 and a message), checks the request, then makes one call to the platform
     POST /api/matches/{match_id}/act        {"action", "service", "version", "action_id"}: an offered action
     POST /api/matches/{match_id}/resign     {"action_id"}: resign your seat
     POST /api/matches/{match_id}/query      {"kind", ...}: a read-only board query (Board.Query) for your seat
+    POST/GET /api/tickets...                queueing through matchmaking (services/web/queue.py)
     GET  /api/realm/tower                   the Wizard's Realm: territories, rings, rivers, bridges (public content)
 
 A refusal answers {"error": message} with its status; nothing is changed by a refused request."""
@@ -83,7 +84,8 @@ async def guest(request: Request):
 async def me(request: Request):
     session = session_of(request)
     left = request.app.state.settings.session_s - (time.time() - session.issued)
-    return JSONResponse({"signed_in": True, "name": session.name, "session_left_s": int(left)})
+    return JSONResponse({"signed_in": True, "name": session.name, "session_left_s": int(left),
+                         "ticket": session.ticket or None})
 
 
 @guarded

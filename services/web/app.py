@@ -13,7 +13,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from services.web import api, metrics, pages, relay, replay
+from services.web import api, metrics, pages, queue, relay, replay, rulehelp, turns
 from services.web.platform import Platform
 from services.web.sessions import Signer
 from services.web.settings import WebSettings
@@ -42,8 +42,13 @@ def build_app(settings: WebSettings, platform: Platform | None = None) -> Starle
         Route("/api/matches/{match_id}/resign", api.resign, methods=["POST"]),
         Route("/api/matches/{match_id}/query", api.query, methods=["POST"]),
         Route("/api/realm/tower", api.realm),
+        Route("/api/rules/{game}", rulehelp.rules),
+        Route("/api/tickets", queue.create, methods=["POST"]),
+        Route("/api/tickets/{ticket_id}", queue.get),
+        Route("/api/tickets/{ticket_id}/cancel", queue.cancel, methods=["POST"]),
         Route("/api/replay/{match_id}", replay.replay),
         WebSocketRoute("/ws/matches/{match_id}", relay.match_socket),
+        WebSocketRoute("/ws/turns", turns.turns_socket),
         Route("/metrics", metrics.metrics),
         Route("/healthz", healthz),
         Mount("/static", StaticFiles(directory=pages.STATIC), name="static"),

@@ -97,7 +97,7 @@ class Platform:
         mine = client.matchmaking.ListMyMatches(matchmaking_pb2.ListMyMatchesRequest(limit=20),
                                                 metadata=client.auth, timeout=self.timeout)
         return [{"match_id": m.match_id, "game": m.game, "variant": m.variant, "status": m.status,
-                 "seats": list(m.seats)} for m in mine.matches]
+                 "seats": list(m.seats), "your_turn": m.your_turn} for m in mine.matches]
 
     def seat(self, token: str, match_id: str, seat_token: str | None) -> Seat:
         """The player's seat in the match (their seat token), or a spectator's handle."""

@@ -7,6 +7,7 @@ To the page, JSON messages:
     {"type": "events", "events"}  the match's events (seq, type, body) as this seat may see them:
                                   on connecting every one so far, then each as it happens
     {"type": "error", "error"}    a refusal (the socket is then closed with code 4400+)
+Anyone may open one: with no session, or no seat in the match, the page watches as a spectator.
 The page acts through POST /api/matches/{id}/act (the same rules as any client), and the
 events it causes come back here like everyone else's.
 
@@ -91,6 +92,16 @@ def same_origin(websocket: WebSocket) -> bool:
     return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
 
 
+def watcher(app, cookie: str | None, match_id: str):
+    """Who the socket reads the match as: the player's seat when their session holds it; a
+    spectator when it does not, or when there is no session at all (anyone may watch, and sees
+    only what the platform shows a spectator). A forged or expired cookie is still refused."""
+    if not cookie:
+        return app.state.platform.seat("", match_id, None)
+    session = app.state.signer.load(cookie)
+    return app.state.platform.seat(session.token, match_id, session.seats.get(match_id))
+
+
 async def match_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     app = websocket.app
@@ -100,9 +111,8 @@ async def match_socket(websocket: WebSocket) -> None:
         try:
             if not same_origin(websocket):
                 raise Refused(403, "a match socket opens only from this site's own pages")
-            session = app.state.signer.load(websocket.cookies.get(COOKIE))
             match_id = need_match_id(websocket.path_params["match_id"])
-            seat = app.state.platform.seat(session.token, match_id, session.seats.get(match_id))
+            seat = watcher(app, websocket.cookies.get(COOKIE), match_id)
             state = await call(match_state, seat)
         except (Refused, BadSession) as exc:
             status = exc.status if isinstance(exc, Refused) else 401

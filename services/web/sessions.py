@@ -1,6 +1,7 @@
 """A player's session in a signed cookie: the platform's session credential (a guest's, from
 Players.SignInAsGuest), when it was issued, and the seat tokens of the matches the player
-started here (the newest few), so a page can rejoin them. Nothing is kept on the server: any
+started here or was seated in by matchmaking (the newest few), so a page can rejoin them, and
+the ticket it is queued with. Nothing is kept on the server: any
 replica reads any cookie signed with the same key.
 
 The cookie is a JWT signed with HMAC-SHA256 (PyJWT, as the platform's own credentials are JWTs),
@@ -33,6 +34,7 @@ class Session:
     issued: float
     name: str = ""
     seats: dict[str, str] = field(default_factory=dict)  # match id -> seat token, oldest first
+    ticket: str = ""  # the matchmaking ticket the player queued from this browser, until it ends
 
     def remember(self, match_id: str, seat_token: str) -> None:
         self.seats.pop(match_id, None)
@@ -48,7 +50,7 @@ class Signer:
 
     def dump(self, session: Session) -> str:
         claims = {"t": session.token, "iat": session.issued, "exp": session.issued + self.max_age_s,
-                  "n": session.name, "s": session.seats}
+                  "n": session.name, "s": session.seats, "q": session.ticket}
         return jwt.encode(claims, self.key, algorithm="HS256")
 
     def load(self, cookie: str | None, now: float | None = None) -> Session:
@@ -61,4 +63,5 @@ class Signer:
             raise BadSession("your session cookie is not one this site signed: sign in again") from None
         if (now if now is not None else time.time()) >= data["exp"]:
             raise ExpiredSession("your session has expired: sign in as a guest again")
-        return Session(data["t"], data["iat"], data.get("n", ""), dict(data.get("s", {})))
+        return Session(data["t"], data["iat"], data.get("n", ""), dict(data.get("s", {})),
+                       str(data.get("q", "")))

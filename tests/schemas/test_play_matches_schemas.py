@@ -93,3 +93,18 @@ def test_resigning_writes_events_views_and_outcomes_the_schemas_allow(game):
         _check(jsonschemas.validator(None, "outcome"), outcome, f"{game} outcome")
         assert not set(outcome.get("resigned", [])) & set(outcome["winners"]), "a resigned seat never wins"
     _check(jsonschemas.validator(None, "platform-events", "resigned"), {"seat": 1, "action_id": "a1"}, "resigned")
+
+
+def test_every_incantris_action_kind_the_engine_takes_has_its_schema():
+    """The published action schema names every kind the engine accepts, with its fields: random
+    play of one scenario never offers the campaign's purchases or crystal-sap's sapping, so the
+    kinds are compared with the engine's own table (shared/incantris/engine.py FIELDS)."""
+    from shared.incantris.engine import FIELDS, OPTIONAL
+
+    v = jsonschemas.validator("incantris", "actions")
+    samples = {"str": "x", "int": 1, "bool": True, "hex": [0, 0], "target": "x"}
+    for kind, fields in FIELDS.items():
+        action = {"kind": kind, **{f: samples[t] for f, t in fields.items()}}
+        _check(v, action, f"incantris action {kind}")
+        for f, t in OPTIONAL.get(kind, {}).items():
+            _check(v, {**action, f: samples[t]}, f"incantris action {kind} with {f}")

@@ -50,9 +50,12 @@ def shots(tmp_path_factory):
     folder = tmp_path_factory.getbasetemp() / "screenshots"
     folder.mkdir(exist_ok=True)
 
-    def save(page, name: str):
+    def save(page, name: str, board: bool = True):
         path = folder / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)
+        if not board:  # a page with no board (the lobby)
+            print(f"screenshot of the {name} page: {path}")
+            return path
         page.locator("#board-svg").screenshot(path=str(folder / f"{name}-board.png"))
         print(f"screenshot of the {name} page: {path} (the board alone: {folder / f'{name}-board.png'})")
         return path

@@ -1,11 +1,14 @@
 // The lobby: sign in as a guest, start a match against AI, my matches (rejoin or watch; replay once over).
 import {api, el, showError} from "/static/common.js";
+import {setupQueue} from "/static/queue.js";
+import {followTurns} from "/static/turns.js";
 
 let games = [];
 
 async function start() {
+  let me;
   try {
-    await api("/api/me");
+    me = await api("/api/me");
   } catch (err) {
     if (err.status === 401) {
       document.getElementById("signin").hidden = false;
@@ -22,7 +25,9 @@ async function start() {
   select.replaceChildren(...games.map(g => el("option", {value: g.name, text: g.title})));
   select.value = games.some(g => g.name === "tower") ? "tower" : games[0].name;
   variants();
+  setupQueue(games, me.ticket);
   await mine();
+  followTurns(mine);
 }
 
 function variants() {
@@ -37,7 +42,9 @@ async function mine() {
   const {matches} = await api("/api/matches");
   const list = document.getElementById("mine");
   if (!matches.length) return;
-  list.replaceChildren(...matches.map(m => el("li", {},
+  document.body.dataset.listed = String(matches.length);
+  list.replaceChildren(...matches.map(m => el("li", {"data-match": m.match_id},
+    el("span", {class: "your-turn", text: "your turn", ...(m.your_turn && m.status === "active" ? {} : {hidden: ""})}),
     `${m.game} (${m.variant}) ${m.status} `,
     el("a", {href: `/match/${m.match_id}`, class: m.rejoin ? "rejoin" : "watch", text: m.rejoin ? "rejoin" : "watch"}),
     ...(m.status === "active" ? [] : [" ", el("a", {href: `/replay/${m.match_id}`, class: "replay", text: "replay"})]))));
@@ -54,5 +61,12 @@ document.getElementById("new").addEventListener("submit", async (e) => {
       variant: document.getElementById("variant").value, ai: +document.getElementById("ai").value});
     location.href = made.url;
   } catch (err) { showError(err.message); }
+});
+document.getElementById("watch-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  // a match id, or a match page's address pasted whole
+  const id = document.getElementById("watch-id").value.trim().replace(/\/+$/, "").split("/").pop();
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return showError("a match id is letters, digits, - and _");
+  location.href = `/match/${id}`;
 });
 start();

@@ -6,6 +6,7 @@ import * as incantris from "/static/incantris.js";
 import * as tower from "/static/tower.js";
 import * as wizards from "/static/wizards.js";
 import * as record from "/static/wizards-record.js";
+import {attachHelp} from "/static/rulehelp.js";
 
 const matchId = location.pathname.split("/").pop();
 let state = null, realm = null, places = null, busy = false, sheetVersion = null;
@@ -100,6 +101,9 @@ function render() {
   document.body.dataset.status = state.status;
   document.getElementById("title").textContent = `${state.game} · ${state.variant}`;
   document.getElementById("who").textContent = state.seat === null ? "watching" : `you play seat ${state.seat}`;
+  document.body.dataset.watching = state.seat === null ? "yes" : "no";
+  document.getElementById("choices-title").textContent = state.seat === null
+    ? "Watching: read-only, as every spectator sees it" : "Your choices";
   const turn = document.getElementById("turn");
   turn.textContent = state.status !== "active" ? "The match is over"
     : state.to_act === state.seat ? "Your move" : state.to_act >= 0 ? `Waiting for ${seatName(state.to_act)}` : "Dice are rolling";
@@ -154,7 +158,7 @@ async function connect() {
   const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/matches/${matchId}`);
   socket.onmessage = (message) => {
     const data = JSON.parse(message.data);
-    if (data.type === "state") { state = data; busy = false; render(); }
+    if (data.type === "state") { state = data; busy = false; render(); attachHelp(() => state); }
     else if (data.type === "events") addEvents(data.events);
     else if (data.type === "error") { showError(data.error); document.getElementById("turn").textContent = "not connected"; }
   };

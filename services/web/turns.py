@@ -1,0 +1,129 @@
+"""The lobby's one socket for the player's turns, /ws/turns: Matchmaking.WatchMyTurns relayed.
+
+To the page, JSON messages:
+    {"type": "ready"}             the stream is followed: the page reads its list of matches now
+    {"type": "notice", "kind": "your_turn" | "ended", "match_id", "game", "seat", "version",
+     "deadline_ms", "at_ms"}      a notice sent since the page connected (the notices the platform
+                                  kept from before are skipped: on "ready" the page reads where each
+                                  match stands from GET /api/matches, whose `your_turn` is the platform's)
+    {"type": "error", "error"}    a refusal; the socket is then closed (4401: sign in again)
+
+The stream is followed on a worker thread (the client is blocking), resumed after the last
+notice seen when it drops, and cancelled when the page goes away. One socket a lobby page."""
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import grpc
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from services.client.client import RETRYABLE
+from services.web import metrics
+from services.web.relay import same_origin
+from services.web.sessions import COOKIE, BadSession
+
+SLACK_MS = 500  # a notice sent this long before the socket opened is still relayed (clocks apart by a little)
+
+
+def notice_json(notice) -> dict:
+    return {"type": "notice", "kind": notice.kind, "match_id": notice.match_id, "game": notice.game,
+            "seat": notice.seat, "version": notice.version, "deadline_ms": notice.deadline_ms, "at_ms": notice.at_ms}
+
+
+class TurnFollower:
+    """WatchMyTurns on a thread, each notice from `since_ms` on handed to the loop's queue."""
+
+    def __init__(self, client, since_ms: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue):
+        self.client, self.since_ms, self.loop, self.queue = client, since_ms, loop, queue
+        self.after_id = ""
+        self.stopped = threading.Event()
+        self.stream = None
+        self.thread = threading.Thread(target=self.run, daemon=True, name="follow-turns")
+
+    def run(self) -> None:
+        from archmage.matchmaking.v1 import matchmaking_pb2 as mm
+
+        while not self.stopped.is_set():
+            stream = self.client.matchmaking.WatchMyTurns(mm.WatchMyTurnsRequest(after_id=self.after_id),
+                                                          metadata=self.client.auth)
+            self.stream = stream
+            if self.stopped.is_set():  # stopped while the call was being made: nobody cancels it after this
+                stream.cancel()
+                return
+            try:
+                for notice in stream:
+                    self.after_id = notice.id
+                    if notice.at_ms >= self.since_ms:
+                        self.hand(notice)
+                return
+            except grpc.RpcError as exc:
+                if self.stopped.is_set():
+                    return
+                if exc.code() not in RETRYABLE:
+                    self.hand(exc)
+                    return
+                time.sleep(0.5)
+
+    def hand(self, item) -> None:
+        if self.stopped.is_set():
+            return
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
+        except RuntimeError:
+            self.stop()
+
+    def start(self) -> "TurnFollower":
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopped.set()
+        if self.stream is not None:
+            self.stream.cancel()
+
+
+async def turns_socket(websocket: WebSocket) -> None:
+    await websocket.accept()
+    app = websocket.app
+    follower = None
+    metrics.SOCKETS.inc()
+    try:
+        if not same_origin(websocket):
+            await websocket.send_json({"type": "error", "error": "the turns socket opens only from this site's own "
+                                                                 "pages", "status": 403})
+            await websocket.close(4403)
+            return
+        try:
+            session = app.state.signer.load(websocket.cookies.get(COOKIE))
+        except BadSession as exc:
+            await websocket.send_json({"type": "error", "error": str(exc), "status": 401})
+            await websocket.close(4401)
+            return
+        queue: asyncio.Queue = asyncio.Queue()
+        since = int(time.time() * 1000) - SLACK_MS
+        follower = TurnFollower(app.state.platform.client(session.token), since, asyncio.get_running_loop(),
+                                queue).start()
+        await websocket.send_json({"type": "ready"})
+        closed = asyncio.ensure_future(websocket.receive())
+        while True:
+            got = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
+            if closed in done:
+                got.cancel()
+                return
+            item = got.result()
+            if isinstance(item, grpc.RpcError):
+                status = 401 if item.code() == grpc.StatusCode.UNAUTHENTICATED else 502
+                await websocket.send_json({"type": "error", "status": status,
+                                           "error": item.details() or "your turns stopped"})
+                await websocket.close(4401 if status == 401 else 4400)
+                return
+            await websocket.send_json(notice_json(item))
+    except WebSocketDisconnect:
+        return
+    finally:
+        metrics.SOCKETS.dec()
+        if follower is not None:
+            follower.stop()
