@@ -2,8 +2,8 @@
 afflictions, Boats; partners gathering Gems; the Evil attacks past Day 14): it ends, invariants hold, no
 view leaks hidden information (Gem Cards, face-down and removed tiles, another player's Gem Record),
 no step's events as the platform logs and shows them (services/core/visibility.py) tell a seat or a
-spectator what 14.3 hides, states round-trip through bytes and a replay of the log reproduces the match. Random play from set-up
-of every variant and seat count is tests/engine/test_conformance.py's, for every game."""
+spectator what 14.3 hides, states round-trip through bytes and a replay of the log reproduces the
+match. Random play from set-up of every variant and seat count is tests/engine/test_conformance.py's, for every game."""
 from __future__ import annotations
 
 import json
@@ -91,7 +91,8 @@ def tells(body, gems: set, secrets: set) -> str | None:
     if not isinstance(body, dict):
         return None
     for w, g in gems:
-        if (body.get("wizard") == w and (body.get("gem") == g or body.get("kind") == "partner_gem")) or body.get(w) == g:
+        named = body.get("wizard") == w and (body.get("gem") == g or body.get("kind") == "partner_gem")
+        if named or body.get(w) == g:
             return f"the Gem Record entry {w}: {g}"
     for letter, w in secrets:
         if (body.get("letter") == letter and body.get("wizard") == w) or body.get(letter) == w:
