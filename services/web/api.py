@@ -106,14 +106,16 @@ async def my_matches(request: Request):
 async def create_match(request: Request):
     session = session_of(request)
     body = await body_of(request)
-    game, variant, ai = body.get("game"), body.get("variant", ""), body.get("ai", 1)
+    game, variant, ai, level = body.get("game"), body.get("variant", ""), body.get("ai", 1), body.get("level", "")
     if not isinstance(game, str) or not game:
         raise Refused(400, "say which game: 'game' is one of the names /api/games lists")
     if not isinstance(variant, str):
         raise Refused(400, "'variant' is a variant's name, or empty for the game's first")
+    if not isinstance(level, str):
+        raise Refused(400, "'level' is the AI seats' level, one of the game's ai_levels (/api/games)")
     if not isinstance(ai, int) or isinstance(ai, bool) or ai not in AI_SEATS:
         raise Refused(400, f"'ai' is how many AI seats: {AI_SEATS.start} to {AI_SEATS.stop - 1}")
-    seat = await call(request.app.state.platform.create, session.token, game, variant, ai)
+    seat = await call(request.app.state.platform.create, session.token, game, variant, ai, level)
     session.remember(seat.match_id, seat.token)
     return with_cookie(request, JSONResponse({"match_id": seat.match_id, "seat": seat.seat,
                                               "url": f"/match/{seat.match_id}"}, status_code=201), session)

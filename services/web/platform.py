@@ -85,10 +85,10 @@ class Platform:
 
     def games(self) -> list[dict]:
         return [{"name": g.name, "title": g.title, "min_seats": g.min_seats, "max_seats": g.max_seats,
-                 "variants": list(g.variants)} for g in self.client().games().games]
+                 "variants": list(g.variants), "ai_levels": list(g.ai_levels)} for g in self.client().games().games]
 
-    def create(self, token: str, game: str, variant: str, ai: int) -> Seat:
-        return self.client(token).create_match(game, ai=ai, variant=variant, name="guest")
+    def create(self, token: str, game: str, variant: str, ai: int, level: str = "") -> Seat:
+        return self.client(token).create_match(game, ai=ai, variant=variant, name="guest", level=level)
 
     def my_matches(self, token: str) -> list[dict]:
         from archmage.matchmaking.v1 import matchmaking_pb2

@@ -87,6 +87,9 @@ async def create(request: Request):
     body = await body_of(request)
     game, variant, invite = body.get("game"), body.get("variant", ""), body.get("invite_code", "")
     seats, wait, ai = body.get("seats", 0), body.get("max_wait_s", 30), body.get("ai_welcome", False)
+    level = body.get("ai_level", "")
+    if not isinstance(level, str):
+        raise Refused(400, "'ai_level' is the level of the AI that fills the match, one of the game's ai_levels")
     if not isinstance(game, str) or not game:
         raise Refused(400, "say which game: 'game' is one of the names /api/games lists")
     if not isinstance(variant, str) or not isinstance(invite, str):
@@ -98,7 +101,7 @@ async def create(request: Request):
         raise Refused(400, "'ai_welcome' is true or false: may AI fill the match")
     ticket = await call(ticket_call, request.app.state.platform, session.token, "CreateTicket",
                         mm.CreateTicketRequest(game=game, variant=variant, seats=seats, ai_welcome=ai,
-                                               max_wait_s=wait, invite_code=invite))
+                                               max_wait_s=wait, invite_code=invite, ai_level=level))
     session.ticket = ticket.ticket_id
     response = settled(request, session, ticket)
     response.status_code = 201

@@ -197,3 +197,18 @@ def test_an_action_sent_again_with_its_action_id_is_a_replay_not_a_stale_page(ap
     assert first.status_code == again.status_code == 200, (first.text, again.text)
     assert first.json()["replayed"] is False and again.json() == {**first.json(), "replayed": True}
     assert seat.match().version == first.json()["version"]
+
+
+def test_the_lobby_offers_each_game_s_ai_levels_and_a_match_gets_the_level_chosen(owner, app):
+    """The levels a game offers (GameInfo.ai_levels) reach the page; a match started with one
+    seats its AI at it, and a level the game has not is refused with the platform's words."""
+    games = {g["name"]: g for g in owner.get("/api/games").json()["games"]}
+    assert games["tower"]["ai_levels"] == ["easy", "normal", "hard"]
+    made = owner.post("/api/matches", json={"game": "tower", "ai": 1, "level": "easy"})
+    assert made.status_code == 201, made.text
+    from archmage.board.v1 import board_pb2
+
+    view = app.state.platform.client().board.GetMatch(board_pb2.GetMatchRequest(match_id=made.json()["match_id"]))
+    assert [(s.kind, s.level) for s in view.seats] == [("human", ""), ("ai", "easy")]
+    refused = owner.post("/api/matches", json={"game": "race", "ai": 1, "level": "hard"})
+    assert refused.status_code == 400 and "easy, normal" in refused.text, refused.text

@@ -28,3 +28,10 @@ export function el(tag, attrs = {}, ...children) {
   node.append(...children);
   return node;
 }
+
+/** A game's AI levels as the options of `select`, normal chosen (the platform's default). */
+export function levels(select, game) {
+  const offered = game.ai_levels && game.ai_levels.length ? game.ai_levels : ["normal"];
+  select.replaceChildren(...offered.map(v => el("option", {value: v, text: v})));
+  select.value = offered.includes("normal") ? "normal" : offered[0];
+}

@@ -1,5 +1,5 @@
 // The lobby: sign in as a guest, start a match against AI, my matches (rejoin or watch; replay once over).
-import {api, el, showError} from "/static/common.js";
+import {api, el, levels, showError} from "/static/common.js";
 import {setupQueue} from "/static/queue.js";
 import {followTurns} from "/static/turns.js";
 
@@ -33,6 +33,7 @@ async function start() {
 function variants() {
   const game = games.find(g => g.name === document.getElementById("game").value);
   document.getElementById("variant").replaceChildren(...game.variants.map(v => el("option", {value: v, text: v})));
+  levels(document.getElementById("level"), game);
   const ai = document.getElementById("ai");
   ai.min = Math.max(1, game.min_seats - 1); ai.max = game.max_seats - 1;
   if (+ai.value < +ai.min) ai.value = ai.min;
@@ -58,7 +59,8 @@ document.getElementById("new").addEventListener("submit", async (e) => {
   e.preventDefault();
   try {
     const made = await api("/api/matches", {game: document.getElementById("game").value,
-      variant: document.getElementById("variant").value, ai: +document.getElementById("ai").value});
+      variant: document.getElementById("variant").value, ai: +document.getElementById("ai").value,
+      level: document.getElementById("level").value});
     location.href = made.url;
   } catch (err) { showError(err.message); }
 });

@@ -2,7 +2,7 @@
 // an invite code; the ticket's state and time waited, polled once a second (GET /api/tickets/{id}:
 // the answer that brings the seat must set the session cookie), Cancel, and on assignment the
 // match page with the seat the session now holds.
-import {api, el, showError} from "/static/common.js";
+import {api, el, levels, showError} from "/static/common.js";
 
 let games = [], ticketId = null, timer = null;
 const $ = (id) => document.getElementById(id);
@@ -16,6 +16,7 @@ function variants() {
   const seats = [el("option", {value: 0, text: "any"})];
   for (let n = game.min_seats; n <= game.max_seats; n++) seats.push(el("option", {value: n, text: String(n)}));
   $("q-seats").replaceChildren(...seats);
+  levels($("q-level"), game);
 }
 
 function show(ticket) {
@@ -65,7 +66,7 @@ $("queue").addEventListener("submit", async (e) => {
     showError("");
     const ticket = await api("/api/tickets", {game: $("q-game").value, variant: $("q-variant").value,
       seats: +$("q-seats").value, ai_welcome: $("q-ai").checked, max_wait_s: Math.max(0, +$("q-wait").value || 0),
-      invite_code: $("q-invite").value.trim()});
+      invite_code: $("q-invite").value.trim(), ai_level: $("q-level").value});
     show(ticket);
     follow(ticket.ticket_id);
   } catch (err) { showError(err.message); }
