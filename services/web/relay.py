@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from urllib.parse import urlsplit
 
 import grpc
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from services.client.client import RETRYABLE
 from services.web import metrics
+from services.web.following import StreamFollower
 from services.web.platform import Refused, call, match_state, need_match_id
 from services.web.sessions import COOKIE, BadSession
 
@@ -36,53 +35,29 @@ def event_json(event) -> dict:
     return {"seq": event.seq, "type": event.type, "body": json.loads(event.body_json) if event.body_json else {}}
 
 
-class Follower:
-    """WatchMatch from `seq` on a thread, each event handed to the loop's queue; stop() cancels."""
+class Follower(StreamFollower):
+    """WatchMatch from `seq` on a thread, each event handed to the loop's queue with the time it
+    came (None once the match is over, an RpcError when the stream failed); stop() cancels."""
 
     def __init__(self, seat, seq: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue):
-        self.seat, self.seq, self.loop, self.queue = seat, seq, loop, queue
-        self.stopped = threading.Event()
-        self.stream = None
-        self.thread = threading.Thread(target=self.run, daemon=True, name=f"follow-{seat.match_id}")
+        super().__init__(loop, queue, f"follow-{seat.match_id}")
+        self.seat, self.seq = seat, seq
 
-    def run(self) -> None:
+    def open(self):
         from archmage.board.v1 import board_pb2
 
-        board = self.seat.client.board
-        while not self.stopped.is_set():
-            self.stream = board.WatchMatch(board_pb2.WatchMatchRequest(match_id=self.seat.match_id, from_seq=self.seq),
-                                           metadata=self.seat.meta)
-            try:
-                for event in self.stream:
-                    self.seq = max(self.seq, event.seq)
-                    self.hand(event)
-                self.hand(None)  # the server ended the stream: the match is over
-                return
-            except grpc.RpcError as exc:
-                if self.stopped.is_set():
-                    return
-                if exc.code() not in RETRYABLE:
-                    self.hand(exc)
-                    return
-                time.sleep(0.2)
+        request = board_pb2.WatchMatchRequest(match_id=self.seat.match_id, from_seq=self.seq)
+        return self.seat.client.board.WatchMatch(request, metadata=self.seat.meta)
 
-    def hand(self, item) -> None:
-        """Give the loop an event (None: the match is over; an RpcError: the stream failed)."""
-        if self.stopped.is_set():
-            return
-        try:
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, (time.perf_counter(), item))
-        except RuntimeError:  # the page's loop is gone: nobody to tell
-            self.stop()
+    def got(self, event) -> None:
+        self.seq = max(self.seq, event.seq)
+        self.hand(event)
 
-    def start(self) -> "Follower":
-        self.thread.start()
-        return self
+    def ended(self) -> None:
+        self.hand(None)  # the server ended the stream: the match is over
 
-    def stop(self) -> None:
-        self.stopped.set()
-        if self.stream is not None:
-            self.stream.cancel()
+    def wrap(self, item):
+        return time.perf_counter(), item
 
 
 def same_origin(websocket: WebSocket) -> bool:

@@ -13,14 +13,13 @@ notice seen when it drops, and cancelled when the page goes away. One socket a l
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 
 import grpc
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from services.client.client import RETRYABLE
 from services.web import metrics
+from services.web.following import StreamFollower
 from services.web.relay import same_origin
 from services.web.sessions import COOKIE, BadSession
 
@@ -32,56 +31,26 @@ def notice_json(notice) -> dict:
             "seat": notice.seat, "version": notice.version, "deadline_ms": notice.deadline_ms, "at_ms": notice.at_ms}
 
 
-class TurnFollower:
+class TurnFollower(StreamFollower):
     """WatchMyTurns on a thread, each notice from `since_ms` on handed to the loop's queue."""
 
-    def __init__(self, client, since_ms: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue):
-        self.client, self.since_ms, self.loop, self.queue = client, since_ms, loop, queue
-        self.after_id = ""
-        self.stopped = threading.Event()
-        self.stream = None
-        self.thread = threading.Thread(target=self.run, daemon=True, name="follow-turns")
+    RETRY_S = 0.5
 
-    def run(self) -> None:
+    def __init__(self, client, since_ms: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue):
+        super().__init__(loop, queue, "follow-turns")
+        self.client, self.since_ms = client, since_ms
+        self.after_id = ""
+
+    def open(self):
         from archmage.matchmaking.v1 import matchmaking_pb2 as mm
 
-        while not self.stopped.is_set():
-            stream = self.client.matchmaking.WatchMyTurns(mm.WatchMyTurnsRequest(after_id=self.after_id),
-                                                          metadata=self.client.auth)
-            self.stream = stream
-            if self.stopped.is_set():  # stopped while the call was being made: nobody cancels it after this
-                stream.cancel()
-                return
-            try:
-                for notice in stream:
-                    self.after_id = notice.id
-                    if notice.at_ms >= self.since_ms:
-                        self.hand(notice)
-                return
-            except grpc.RpcError as exc:
-                if self.stopped.is_set():
-                    return
-                if exc.code() not in RETRYABLE:
-                    self.hand(exc)
-                    return
-                time.sleep(0.5)
+        return self.client.matchmaking.WatchMyTurns(mm.WatchMyTurnsRequest(after_id=self.after_id),
+                                                    metadata=self.client.auth)
 
-    def hand(self, item) -> None:
-        if self.stopped.is_set():
-            return
-        try:
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
-        except RuntimeError:
-            self.stop()
-
-    def start(self) -> "TurnFollower":
-        self.thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.stopped.set()
-        if self.stream is not None:
-            self.stream.cancel()
+    def got(self, notice) -> None:
+        self.after_id = notice.id
+        if notice.at_ms >= self.since_ms:
+            self.hand(notice)
 
 
 async def turns_socket(websocket: WebSocket) -> None:

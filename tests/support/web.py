@@ -58,3 +58,23 @@ def start_match(page, url: str, game: str, variant: str = "", ai: int = 1) -> st
     page.click("#create")
     page.wait_for_url("**/match/*")
     return page.url.rsplit("/", 1)[1]
+
+
+KEY = b"k" * 32  # the test web app's cookie key: tests read and sign sessions with it (Signer(KEY, 600))
+
+
+def web_app(platform_addr: str):
+    """The web app in front of a platform, for Starlette's test client (no server of its own)."""
+    from services.web.app import build_app
+    from services.web.settings import WebSettings
+
+    return build_app(WebSettings(platform_addr=platform_addr, secret=KEY, session_s=600))
+
+
+def guest(app):
+    """A test client signed in as a new guest."""
+    from starlette.testclient import TestClient
+
+    client = TestClient(app)
+    assert client.post("/api/guest").status_code == 200
+    return client

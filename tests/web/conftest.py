@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.terminal import ai_server
-from tests.support.web import WebThread
+from tests.support.web import WebThread, web_app
 
 
 @pytest.fixture(scope="module")
@@ -13,6 +13,12 @@ def ai_platform(redis_url):
     server = ai_server(redis_url)
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def app(platform):
+    """The web app (Starlette's test client drives it) in front of the suite's platform."""
+    return web_app(platform.address)
 
 
 @pytest.fixture(scope="module")

@@ -8,22 +8,9 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
-from services.web.app import build_app
 from services.web.sessions import COOKIE, Session, Signer
 from services.web.settings import WebSettings
-
-KEY = b"k" * 32
-
-
-@pytest.fixture(scope="module")
-def app(platform):
-    return build_app(WebSettings(platform_addr=platform.address, secret=KEY, session_s=600))
-
-
-def guest(app) -> TestClient:
-    client = TestClient(app)
-    assert client.post("/api/guest").status_code == 200
-    return client
+from tests.support.web import KEY, guest
 
 
 @pytest.fixture(scope="module")

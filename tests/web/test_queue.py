@@ -7,26 +7,11 @@ from __future__ import annotations
 import secrets
 import time
 
-import pytest
 from starlette.testclient import TestClient
 
-from services.web.app import build_app
 from services.web.queue import BEING_MATCHED, NO_TICKET
 from services.web.sessions import COOKIE, Signer
-from services.web.settings import WebSettings
-
-KEY = b"q" * 32
-
-
-@pytest.fixture(scope="module")
-def app(platform):
-    return build_app(WebSettings(platform_addr=platform.address, secret=KEY, session_s=600))
-
-
-def guest(app) -> TestClient:
-    client = TestClient(app)
-    assert client.post("/api/guest").status_code == 200
-    return client
+from tests.support.web import KEY, guest
 
 
 def poll_until_over(client: TestClient, ticket_id: str, timeout: float = 20) -> dict:

@@ -13,16 +13,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from services.client import Client
-from services.web.app import build_app
-from services.web.settings import WebSettings
 from shared.engine.registry import engine_for
 from shared.eventlog import LoggedEvent
 from shared.matchlog import replay_events
-
-
-@pytest.fixture(scope="module")
-def app(platform):
-    return build_app(WebSettings(platform_addr=platform.address, secret=b"r" * 32, session_s=600))
 
 
 @pytest.fixture(scope="module")

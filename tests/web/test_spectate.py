@@ -5,18 +5,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from starlette.testclient import TestClient
 
-from services.web.app import build_app
-from services.web.settings import WebSettings
 from shared.engine.registry import engine_for
 from tests.web.test_browser import hidden_leaks
-
-
-@pytest.fixture(scope="module")
-def app(platform):
-    return build_app(WebSettings(platform_addr=platform.address, secret=b"s" * 32, session_s=600))
 
 
 def frames_until_events(ws) -> list[dict]:

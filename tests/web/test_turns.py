@@ -5,21 +5,12 @@ from __future__ import annotations
 import time
 
 import grpc
-import pytest
 from starlette.testclient import TestClient
 
 from services.client import Client
 from services.web import turns
-from services.web.app import build_app
 from services.web.sessions import COOKIE, Signer
-from services.web.settings import WebSettings
-
-KEY = b"t" * 32
-
-
-@pytest.fixture(scope="module")
-def app(platform):
-    return build_app(WebSettings(platform_addr=platform.address, secret=KEY, session_s=600))
+from tests.support.web import KEY
 
 
 def test_a_turn_coming_to_the_player_in_any_match_reaches_the_lobbys_socket(app, platform):

@@ -17,22 +17,15 @@ from starlette.testclient import TestClient
 
 from services.client import Client
 from services.core.store import match_key
-from services.web.app import build_app
 from services.web.sessions import COOKIE, Signer
-from services.web.settings import WebSettings
 from shared.engine.registry import engine_for
 from shared.wizards.pack import pack
 from shared.wizards.state import WizardsState
-from tests.support.web import start_match
+from tests.support.web import KEY, start_match
 
-KEY = b"z" * 32
 GEM_IDS = [c["id"] for c in pack().gem_cards]
 FACE_DOWN = "C3"  # the tile planted face down (as a solitaire tile lies before it is turned up)
 
-
-@pytest.fixture(scope="module")
-def app(platform):
-    return build_app(WebSettings(platform_addr=platform.address, secret=KEY, session_s=600))
 
 
 def set_up_two_seats(app, platform) -> tuple[TestClient, list]:
