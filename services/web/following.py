@@ -73,3 +73,16 @@ class StreamFollower:
         self.stopped.set()
         if self.stream is not None:
             self.stream.cancel()
+
+
+CLOSED = object()  # what next_or_closed gives once the page went away
+
+
+async def next_or_closed(queue: asyncio.Queue, closed: asyncio.Future):
+    """The queue's next item, or CLOSED as soon as the page's socket is (`closed`: its receive())."""
+    got = asyncio.ensure_future(queue.get())
+    done, _ = await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
+    if closed in done:
+        got.cancel()
+        return CLOSED
+    return got.result()

@@ -24,7 +24,7 @@ import grpc
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from services.web import metrics
-from services.web.following import StreamFollower
+from services.web.following import CLOSED, StreamFollower, next_or_closed
 from services.web.platform import Refused, call, match_state, need_match_id
 from services.web.sessions import COOKIE, BadSession
 
@@ -99,13 +99,8 @@ async def match_socket(websocket: WebSocket) -> None:
         queue: asyncio.Queue = asyncio.Queue()
         follower = Follower(seat, 0, asyncio.get_running_loop(), queue).start()
         closed = asyncio.ensure_future(websocket.receive())  # the page says nothing: only its going away
-        while True:
-            got = asyncio.ensure_future(queue.get())
-            done, _ = await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
-            if closed in done:
-                got.cancel()
-                return
-            burst = [got.result()]
+        while (first := await next_or_closed(queue, closed)) is not CLOSED:
+            burst = [first]
             while not queue.empty():
                 burst.append(queue.get_nowait())
             events = [event_json(e) for _, e in burst if e is not None and not isinstance(e, Exception)]

@@ -19,7 +19,7 @@ import grpc
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from services.web import metrics
-from services.web.following import StreamFollower
+from services.web.following import CLOSED, StreamFollower, next_or_closed
 from services.web.relay import same_origin
 from services.web.sessions import COOKIE, BadSession
 
@@ -76,13 +76,7 @@ async def turns_socket(websocket: WebSocket) -> None:
                                 queue).start()
         await websocket.send_json({"type": "ready"})
         closed = asyncio.ensure_future(websocket.receive())
-        while True:
-            got = asyncio.ensure_future(queue.get())
-            done, _ = await asyncio.wait({got, closed}, return_when=asyncio.FIRST_COMPLETED)
-            if closed in done:
-                got.cancel()
-                return
-            item = got.result()
+        while (item := await next_or_closed(queue, closed)) is not CLOSED:
             if isinstance(item, grpc.RpcError):
                 status = 401 if item.code() == grpc.StatusCode.UNAUTHENTICATED else 502
                 await websocket.send_json({"type": "error", "status": status,
