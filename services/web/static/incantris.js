@@ -71,7 +71,7 @@ export function draw(svg, state, actions, onTarget) {
       if (effect.centre) svg.append(node("circle", {cx: x, cy: y, r: SIZE * 2.6, fill: "none", stroke: "#e67e22",
         "stroke-dasharray": "3 2", class: "piece effect"}));
       svg.append(node("text", {x, y: y - SIZE * 0.8, "text-anchor": "middle", "font-size": 7, class: "piece effect",
-        "data-effect": effect.spell}, effect.spell));
+        "data-effect": effect.spell, "data-hex": key(h)}, effect.spell));
     }
   }
   for (const crystal of view.crystals || []) {
@@ -106,7 +106,7 @@ function wizardPiece(wizard, view, effects, acting) {
     "stroke-dasharray": `${around * wizard.life / Math.max(1, wizard.max)} ${around}`,
     transform: `rotate(-90 ${x} ${y})`}));
   g.append(node("circle", {cx: x, cy: y, r, fill: TEAM[team] || "#555", stroke: "#111", "stroke-width": 0.8,
-    "fill-opacity": wizard.done ? 0.55 : 1}));
+    "fill-opacity": wizard.done && !acting ? 0.55 : 1}));
   g.append(node("text", {x, y: y - 2, "text-anchor": "middle", class: "wizard-type"}, ABBREVIATION[wizard.type] || wizard.type.slice(0, 3)));
   g.append(node("text", {x, y: y + 6.5, "text-anchor": "middle", class: "wizard-life"}, `${wizard.life}`));
   effects.forEach((e, i) => {
