@@ -16,7 +16,8 @@ MAX_CLICKS = 40  # placing three wizards and activating one takes four of the se
 CASTER = "red-sorceress"  # seat 0 plays red; her Guardian Hydra (a hex, Auto) needs no roll to be cast
 SPELL = "guardian-hydra"
 
-READY = ("(document.body.dataset.status && document.body.dataset.status !== 'active') || document.querySelector('#spells button.spell') !== null || "
+READY = ("(document.body.dataset.status && document.body.dataset.status !== 'active') || "
+         "document.querySelector('#spells button.spell') !== null || "
          "document.querySelector('#actions button.action:not([disabled])') !== null")
 
 
@@ -97,5 +98,6 @@ def test_casting_spells_an_incantris_spell_is_aimed_on_the_board_with_its_range_
     assert page.locator("#board-svg [data-effect=guardian-hydra]").count() == before + 1
     assert page.locator("#log li", has_text=f"{CASTER} casts {SPELL}").count() == 1, page.inner_text("#log")
     assert page.locator("#spells button.spell").count() == 0  # one spell a turn: none is offered now
+    shots(page, "incantris-cast")
     if os.environ.get("UPDATE_DOC_IMAGES") == "1":  # the README's picture, refreshed only when asked
         shutil.copy(path.with_name("incantris-aim-board.png"), DOCS_IMAGE)

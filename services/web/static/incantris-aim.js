@@ -66,6 +66,22 @@ function placeOf(target, view) {
   return null;
 }
 
+/** What the board's marks mean, each beside a swatch drawn as the board draws it. */
+function legend() {
+  const swatch = (cls, fill) => {
+    const svg = node("svg", {width: 16, height: 12, viewBox: "0 0 16 12", class: "swatch"});
+    if (fill) svg.append(node("pattern", {id: "swatch-hatch", width: 4, height: 4, patternUnits: "userSpaceOnUse",
+      patternTransform: "rotate(45)"}, undefined));
+    const pattern = svg.querySelector("pattern");
+    if (pattern) pattern.append(node("line", {x1: 0, y1: 0, x2: 0, y2: 4, stroke: "#111", "stroke-width": 1.6}));
+    svg.append(node("rect", {x: 1, y: 1, width: 14, height: 10, fill: "#d9cfa8"}));
+    svg.append(node("rect", {x: 1, y: 1, width: 14, height: 10, class: cls, ...(fill ? {fill: "url(#swatch-hatch)"} : {})}));
+    return svg;
+  };
+  return el("p", {class: "aim-legend"}, swatch("aim-target"), " a legal target  ", swatch("shade out-of-range"),
+            " out of range  ", swatch("shade out-of-sight", true), " out of the caster's sight");
+}
+
 const spot = (place) => place.wizard ? `wizard:${place.wizard}` : `hex:${key(place.hex)}`;
 
 /** What the engine says of the spell chosen: its range and target kind, where it is cast from,
@@ -97,7 +113,7 @@ export function show(panel, svg, state, matchId, choose, redraw) {
   const group = current(state);
   if (group) {
     const status = el("p", {class: "aim-status", text: `Aiming ${group.key}: asking the engine for its range and sight...`});
-    parts.push(status);
+    parts.push(status, legend());
     if (confirming) {
       parts.push(el("div", {class: "aim-confirm", id: "aim-confirm"},
         el("span", {text: "Confirm the cast: "}),

@@ -29,6 +29,8 @@ export const key = (h) => `${h[0]},${h[1]}`;
 export {node, pixel, corners, SIZE};
 const ABBREVIATION = {shaman: "Sha", druid: "Dru", sorceress: "Sss", sorcerer: "Sor", "shadow-weaver": "SW",
                       "arcane-knight": "AK"};
+const TOKEN = {"guardian-hydra": "#1e7d5a", "spell-totem": "#7d3c98"};
+const TOKEN_NAME = {"guardian-hydra": "Hydra", "spell-totem": "Totem"};
 const BADGE = {bane: "B", entanglement: "E"};  // a spell that lies on a wizard, as its badge shows it
 
 export function draw(svg, state, actions, onTarget) {
@@ -68,10 +70,19 @@ export function draw(svg, state, actions, onTarget) {
     const where = effect.hexes || (effect.centre ? [effect.centre] : effect.hex ? [effect.hex] : []);
     for (const h of where) {
       const [x, y] = pixel(h);
-      if (effect.centre) svg.append(node("circle", {cx: x, cy: y, r: SIZE * 2.6, fill: "none", stroke: "#e67e22",
-        "stroke-dasharray": "3 2", class: "piece effect"}));
-      svg.append(node("text", {x, y: y - SIZE * 0.8, "text-anchor": "middle", "font-size": 7, class: "piece effect",
-        "data-effect": effect.spell, "data-hex": key(h)}, effect.spell));
+      const g = node("g", {class: "piece effect", "data-effect": effect.spell, "data-hex": key(h)});
+      if (effect.centre) g.append(node("circle", {cx: x, cy: y, r: SIZE * 2.6, fill: "none", stroke: "#e67e22",
+        "stroke-dasharray": "3 2"}));
+      if (effect.hex) {  // a token standing on its hex (Guardian Hydra, Spell Totem): it blocks the way and sight
+        g.append(node("circle", {cx: x, cy: y, r: SIZE * 0.62, fill: TOKEN[effect.spell] || "#7d3c98", stroke: "#111",
+          "stroke-width": 0.8}));
+        g.append(node("text", {x, y: y + 2, "text-anchor": "middle", class: "token-text"}, TOKEN_NAME[effect.spell] ||
+          effect.spell.slice(0, 5)));
+      } else {
+        g.append(node("text", {x, y: y - SIZE * 0.8, "text-anchor": "middle", "font-size": 7}, effect.spell));
+      }
+      g.append(node("title", {}, `${effect.spell} of ${effect.caster}`));
+      svg.append(g);
     }
   }
   for (const crystal of view.crystals || []) {
