@@ -31,8 +31,8 @@ def test_the_lobby_and_the_match_page_are_served_with_their_modules(app):
     client = TestClient(app)
     assert "lobby.js" in client.get("/").text
     assert "match.js" in client.get("/match/anything").text
-    for module in ("common.js", "lobby.js", "match.js", "tower.js", "incantris.js", "wizards.js", "wizards-hex.js",
-                   "wizards-place.js", "wizards-record.js"):
+    for module in ("common.js", "lobby.js", "match.js", "tower.js", "incantris.js", "incantris-aim.js", "wizards.js",
+                   "wizards-hex.js", "wizards-place.js", "wizards-record.js"):
         reply = client.get(f"/static/{module}")
         assert reply.status_code == 200 and "javascript" in reply.headers["content-type"]
         assert "http://" not in reply.text.replace("http://www.w3.org/2000/svg", "")  # nothing fetched from outside

@@ -3,6 +3,7 @@
 // Everything comes over the match's WebSocket (services/web/relay.py); acting is a POST.
 import {actionId, api, el, showError} from "/static/common.js";
 import * as incantris from "/static/incantris.js";
+import * as aim from "/static/incantris-aim.js";
 import * as tower from "/static/tower.js";
 import * as wizards from "/static/wizards.js";
 import * as record from "/static/wizards-record.js";
@@ -22,6 +23,8 @@ const seatName = (seat) => {
 
 function describe(event) {
   const b = event.body, who = (s) => seatName(s);
+  if (state?.game === "incantris" && event.type === "cast")  // the target: a wizard, a hex or a Fog Wall's hexes
+    return `${b.wizard} casts ${b.spell} at ${typeof b.target === "string" ? b.target : JSON.stringify(b.target)}`;
   switch (event.type) {
     case "match_created": return `A ${b.game} match (${b.config.variant}) for ${b.seats.length} seats`;
     case "dice_committed": return "The dice are committed (their log is verifiable once the match ends)";
@@ -78,7 +81,7 @@ function addEvents(events) {
 async function choose(action) {
   if (busy || !state) return;
   busy = true;
-  document.querySelectorAll("#actions button").forEach(b => b.disabled = true);
+  document.querySelectorAll("#actions button, #spells button").forEach(b => b.disabled = true);
   try {
     showError("");
     await api(`/api/matches/${matchId}/act`, {action: action.action, service: action.service, version: state.version,
@@ -113,7 +116,9 @@ function render() {
   document.getElementById("replay-link").hidden = state.status === "active";  // over: its log is public
   document.getElementById("replay").href = `/replay/${matchId}`;
   const actions = busy ? [] : state.actions;
-  document.getElementById("actions").replaceChildren(...actions.map(a => el("li", {},
+  // Incantris lists its casts by spell, aimed on the board (incantris-aim.js)
+  const listed = state.game === "incantris" ? actions.filter(a => a.kind !== "cast") : actions;
+  document.getElementById("actions").replaceChildren(...listed.map(a => el("li", {},
     el("button", {class: "action", "data-index": a.index, "data-kind": a.kind, onclick: () => choose(a), text: a.label}))));
   const mine = state.seat !== null && state.status === "active";
   document.getElementById("resign").hidden = !mine;
@@ -121,7 +126,9 @@ function render() {
   if (state.game === "tower" && realm && state.view) {
     tower.draw(svg, realm, places, state, targetsOf(actions), choose);
   } else if (state.game === "incantris" && state.arena) {
-    incantris.draw(svg, state, actions, choose);
+    const shown = {...state, actions};
+    incantris.draw(svg, state, aim.aiming(shown) ? [] : actions, choose);
+    aim.show(document.getElementById("spells"), svg, shown, matchId, choose, render);
   } else if (state.game === "wizards" && state.world) {
     wizards.draw(svg, state, actions, choose);
     showSheet();
