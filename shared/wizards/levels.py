@@ -18,6 +18,8 @@
 """
 from __future__ import annotations
 
+import random
+
 from shared.engine.contract import GameEngine
 from shared.engine.levels import noisy
 from shared.engine.registry import engine_for
@@ -82,11 +84,16 @@ def value(engine: GameEngine, state, seat: int) -> float:
 def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLIST) -> list[dict]:
     """The root's candidates on a move: the `keep` destinations nearest the normal policy's target
     (its walking cost, or the distance over Water; a Territory not yet seen counted up when it is
-    exploring), with ending the movement and every spell on offer; every action of any other
-    decision."""
+    exploring), with ending the movement and every spell on offer; on any other decision every action
+    when there are few, else the normal policy's pick and the first `keep` others."""
     moves = [a for a in legal if a["kind"] == "move"]
     if not moves:
-        return legal
+        if len(legal) <= keep + 1:
+            return legal
+        # many spells on offer before a roll (a Movement Spell to each space it may name): the normal
+        # policy's pick (without its noise) and the first `keep` others
+        pick = choose(view, seat, legal, random.Random(0))
+        return [pick] + [a for a in legal if a != pick][:keep]
     w = policy._world(view)
     target, field = policy._target(view, seat, w)
     seen = set(view["players"][seat]["visited"])

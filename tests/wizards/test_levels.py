@@ -215,3 +215,30 @@ def test_the_value_of_a_rollout_is_the_win_blended_with_progress():
     won = E.decode(E.encode(state))
     won.phase, won.result = "over", {"scores": [1, 0], "winners": [0], "summary": "seat 0 delivered the Gems"}
     assert levels.value(E, won, 0) > ahead and levels.value(E, won, 1) < behind
+
+
+def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
+    """On a move: at most `keep` destinations, with ending the movement and every spell; on another decision
+    with many actions (the spells before a roll), the normal policy's pick and `keep` others."""
+    seen = {"move": 0, "other": 0}
+    states = []
+    for seed, seats in ((11, 2), (23, 3)):
+        rng = random.Random(seed)
+        states += positions(build(seats=seats, days=6, prepare=equip(rng)), rng, steps=300, every=1)
+    for state in states:
+        seat = E.actor(state)
+        legal = E.legal_actions(state, seat)
+        if state.pending or len(legal) < 2:
+            continue
+        view = E.view(state, seat)
+        kept = levels.shortlist(view, seat, legal, keep=3)
+        assert kept and all(a in legal for a in kept)
+        moves = [a for a in legal if a["kind"] == "move"]
+        if moves:
+            seen["move"] += 1
+            assert sum(a["kind"] == "move" for a in kept) == min(3, len(moves))
+            assert [a for a in kept if a["kind"] != "move"] == [a for a in legal if a["kind"] != "move"]
+        elif len(legal) > 4:
+            seen["other"] += 1
+            assert len(kept) == 4 and kept[0] == choose(view, seat, legal, random.Random(0))
+    assert seen["move"] and seen["other"]
