@@ -5,7 +5,13 @@ level thinks per decision with a choice (p50 and p95; forced decisions are left 
 
     python -m bench.strength --game tower --matches 40 [--seats 2] [--iterations I] [--ms M]
                              [--exploration C] [--bias B] [--horizon H] [--keep K]
-                             [--pairs hard-normal,normal-easy] [--seed S]
+                             [--pairs hard-normal,normal-easy] [--seed S] [--days D]
+
+Wizards has no time limit of its own (a match can run for months of game days): `--days D` sets
+one (MatchConfig.options["days"], 14 by default for Wizards), and since a match cut short is lost
+by every seat (13), each Wizards match also prints where the seats got to (Order, Rank, points,
+Gems) and the pair's line the first-named level's mean progress margin over the best other seat
+(shared/wizards/levels.py `progress`: Rank, the points towards the next one, Gems).
 
 A win is 1, a k-way tie 1/k of one; the win rate of the first-named level comes with its 95%
 Wilson interval. Not a test: it prints figures, and a level that gets stronger or weaker
@@ -14,8 +20,10 @@ shows there.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
+import statistics
 import time
 from collections import defaultdict
 
@@ -40,25 +48,35 @@ def levels_for(game: str, args) -> dict:
     policies = {"easy": policy_for(game, "easy"), "normal": policy_for(game, "normal")}
     if any(x is not None for x in (args.iterations, args.ms, args.exploration, args.bias, args.horizon,
                                        args.keep)):
-        if game != "tower":
-            raise SystemExit("--iterations/--ms/--exploration tune Tower's search only")
+        if game not in ("tower", "wizards"):
+            raise SystemExit("--iterations/--ms/--exploration tune Tower's and Wizards' search only")
         from shared.engine.search import Budget
-        from shared.tower import levels
 
+        levels = importlib.import_module(f"shared.{game}.levels")
         budget = Budget(iterations=args.iterations if args.iterations is not None else levels.HARD_BUDGET.iterations,
                         ms=args.ms if args.ms is not None else levels.HARD_BUDGET.ms)
         policies["hard"] = levels.hard(
             budget, args.exploration if args.exploration is not None else levels.HARD_EXPLORATION,
-            args.horizon, args.bias if args.bias is not None else levels.HARD_BIAS,
+            args.horizon if args.horizon is not None else getattr(levels, "HARD_HORIZON", None),
+            args.bias if args.bias is not None else levels.HARD_BIAS,
             args.keep if args.keep is not None else levels.HARD_SHORTLIST)
     else:
         policies["hard"] = policy_for(game, "hard")
     return policies
 
 
+def config_for(game: str, seats: int, days: int | None) -> MatchConfig:
+    if game == "wizards":
+        return MatchConfig(seats, options={"days": days or 14})
+    if days is not None:
+        raise SystemExit("--days sets a Wizards time limit only")
+    return MatchConfig(seats)
+
+
 def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed: int, policies: dict,
-              think: dict) -> tuple[float, int]:
-    """(wins of `first`, matches played); think times go into `think` by level."""
+              think: dict, days: int | None = None, margins: list | None = None) -> tuple[float, int]:
+    """(wins of `first`, matches played); think times go into `think` by level; for Wizards, the first
+    level's progress margin over the best other seat of each match goes into `margins`."""
     engine = engine_for(game)
     wins = 0.0
     for i in range(matches):
@@ -72,12 +90,21 @@ def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed
                 think[level].append(time.perf_counter() - start)
             return action
 
-        final, _ = policy_playout(engine, MatchConfig(seats), policy, random.Random(seed + i))
+        final, _ = policy_playout(engine, config_for(game, seats, days), policy, random.Random(seed + i))
         result = engine.outcome(final)
         if mine in result.winners:
             wins += 1.0 / len(result.winners)
+        where = ""
+        if game == "wizards":
+            from shared.wizards.levels import progress
+
+            got = [progress(q) for q in final.players]
+            if margins is not None:
+                margins.append(got[mine] - max(g for j, g in enumerate(got) if j != mine))
+            where = ", " + "; ".join(f"seat {q['seat']} {q['order'] or 'no Order'} Rank {q['rank']} "
+                                     f"{sum(q['points'].values())} pts {len(q['gems'])} Gems" for q in final.players)
         print(f"  {first} v {second} match {i + 1}/{matches}: {first} in seat {mine}, scores {list(result.scores)}"
-              f" -> {'win' if result.winners == (mine,) else 'tie' if mine in result.winners else 'loss'}",
+              f" -> {'win' if result.winners == (mine,) else 'tie' if mine in result.winners else 'loss'}{where}",
               flush=True)
     return wins, matches
 
@@ -95,6 +122,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--horizon", type=int, default=None)
     ap.add_argument("--keep", type=int, default=None, help="destinations the search weighs on a move (0: all)")
     ap.add_argument("--pairs", default="hard-normal,normal-easy")
+    ap.add_argument("--days", type=int, default=None, help="Wizards: the time limit in days (14 by default)")
     args = ap.parse_args(argv)
     policies = levels_for(args.game, args)
     think: dict[str, list[float]] = defaultdict(list)
@@ -102,12 +130,18 @@ def main(argv: list[str] | None = None) -> None:
     started = time.monotonic()
     for pair in args.pairs.split(","):
         first, second = pair.split("-")
-        wins, n = play_pair(args.game, args.seats, first, second, args.matches, args.seed, policies, think)
+        margins: list[float] = []
+        wins, n = play_pair(args.game, args.seats, first, second, args.matches, args.seed, policies, think,
+                            args.days, margins)
         low, high = wilson(wins, n)
+        progress = (f"; {first}'s progress margin mean {statistics.mean(margins):+.2f}"
+                    f" (ahead in {sum(m > 0 for m in margins)}, behind in {sum(m < 0 for m in margins)})"
+                    if margins else "")
         rows.append(f"{first} v {second}: {first} wins {wins:g}/{n} = {wins / n:.1%}"
-                    f"  (95% Wilson {low:.1%} - {high:.1%})")
+                    f"  (95% Wilson {low:.1%} - {high:.1%}){progress}")
     print()
-    print(f"{args.game}, {args.seats} seats, {args.matches} matches a pair, seeds {args.seed}..."
+    limit = f", {args.days or 14}-day limit" if args.game == "wizards" else ""
+    print(f"{args.game}{limit}, {args.seats} seats, {args.matches} matches a pair, seeds {args.seed}..."
           f"{args.seed + args.matches - 1}, seats rotated, {time.monotonic() - started:.0f}s")
     for row in rows:
         print(row)

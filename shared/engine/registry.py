@@ -132,5 +132,6 @@ register("tower", engine="shared.tower.engine:TowerEngine", policy="shared.tower
 register("incantris", engine="shared.incantris.engine:IncantrisEngine", policy="shared.incantris.policy:choose",
          renderer="shared.incantris.render", schemas="shared.incantris.schemas")
 register("wizards", engine="shared.wizards.engine:WizardsEngine", policy="shared.wizards.policy:choose",
-         renderer="shared.wizards.render", schemas="shared.wizards.schemas")
+         renderer="shared.wizards.render", schemas="shared.wizards.schemas",
+         levels={"easy": "shared.wizards.levels:easy", "hard": "shared.wizards.levels:hard"})
 

@@ -1,0 +1,137 @@
+"""Wizards' AI levels (shared/engine/levels.py): easy, normal (policy.choose) and hard.
+
+* easy: the normal policy with `EASY_NOISE` of its choices (where there is one) replaced by
+  another legal action at random.
+* hard: the determinized search (shared/engine/search.py) over determinize.py's samples of
+  what the view hides (the decks' order, the Gem Cards in the boxes, the other players' secret
+  records, the Secret Wizards, face-down tiles), the normal policy playing the other seats and
+  the rollouts. A Wizards match is long (hundreds of decisions, no time limit by default), so a
+  rollout is cut after `HARD_HORIZON` steps and judged by `value`: the win (a tie shared) where
+  the match ended, blended at `PROGRESS_WEIGHT` with the seat's progress towards it over the best
+  other side (Rank, the points towards the next one, Gems on the record). `HARD_BUDGET` is what
+  one decision may spend; bench/strength.py measures its think time and strength.
+
+  A decision taken in the middle of a resolution (an encounter's choice: the view leaves its
+  stage and cards out, so no state can be rebuilt to play it on) is the normal policy's.
+  `shortlist` keeps the root's candidates few: on a move, the destinations the normal policy
+  rates best, with ending the movement and the spells on offer.
+"""
+from __future__ import annotations
+
+import random
+
+from shared.engine.contract import GameEngine
+from shared.engine.levels import noisy
+from shared.engine.registry import engine_for
+from shared.engine.search import Budget, Search, outcome_value
+from shared.hexgrid import distance
+from shared.wizards import policy
+from shared.wizards.determinize import determinize
+from shared.wizards.pack import pack
+from shared.wizards.policy import choose
+
+EASY_NOISE = 0.35
+# at most 12 iterations and 600 ms: the clock is read between iterations, so a decision may run one
+# iteration (tens of ms) past it; bench.strength measured a p95 of 0.73 s (2 seats) and 0.80 s (4) at 700
+HARD_BUDGET = Budget(iterations=12, ms=600.0)
+HARD_HORIZON = 60  # rollout steps after the tree (about two rounds of 2-4 seats) before the position is judged
+HARD_EXPLORATION = 0.5
+HARD_BIAS = 1.0
+HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
+PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
+PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
+
+
+def progress(player: dict) -> float:
+    """How far a player is on the way to delivering the Gems (13): his Rank, the share of the
+    points his next Rank needs (10.11-10.13), a quarter for having an Order at all, half a Rank
+    for each Gem on his record (only a record the state shows)."""
+    p = float(player["rank"])
+    if player["order"]:
+        p += 0.25
+        if player["rank"] < 4:
+            need = pack().orders[player["order"]]["ranks"][player["rank"]]
+            total = sum(need[t] for t in ("knowledge", "perception", "power"))
+            got = sum(min(player["points"][t], need[t]) for t in ("knowledge", "perception", "power"))
+            p += got / total if total else 0.0
+    gems = player["gems"]
+    if isinstance(gems, dict):
+        p += 0.5 * len(gems)
+    return p
+
+
+def _side(state, seat: int) -> list[int]:
+    if state.config["variant"] == "partnership":
+        first = seat - seat % 2
+        return [first, first + 1]
+    return [seat]
+
+
+def value(engine: GameEngine, state, seat: int) -> float:
+    """The end of a rollout for `seat`, in [0, 1]: (1 - w) x the win (a tie shared; 0.5 for a
+    match not over) + w x the progress margin of its side (its partnership) over the best other."""
+    win = outcome_value(engine, state, seat)
+    mine = _side(state, seat)
+    ours = max(progress(state.players[i]) for i in mine)
+    others = [progress(q) for q in state.players if q["seat"] not in mine]
+    if not others:  # solitaire: progress alone
+        margin = max(-1.0, min(1.0, ours / (2 * PROGRESS_SCALE)))
+    else:
+        margin = max(-1.0, min(1.0, (ours - max(others)) / PROGRESS_SCALE))
+    return (1 - PROGRESS_WEIGHT) * win + PROGRESS_WEIGHT * (0.5 + margin / 2)
+
+
+def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLIST) -> list[dict]:
+    """The root's candidates on a move: the `keep` destinations nearest the normal policy's target
+    (its walking cost, or the distance over Water; a Territory not yet seen counted up when it is
+    exploring), with ending the movement and every spell on offer; on any other decision every action
+    when there are few, else the normal policy's pick and the first `keep` others."""
+    moves = [a for a in legal if a["kind"] == "move"]
+    if not moves:
+        if len(legal) <= keep + 1:
+            return legal
+        # many spells on offer before a roll (a Movement Spell to each space it may name): the normal
+        # policy's pick (without its noise) and the first `keep` others
+        pick = choose(view, seat, legal, random.Random(0))
+        return [pick] + [a for a in legal if a != pick][:keep]
+    w = policy._world(view)
+    target, field = policy._target(view, seat, w)
+    seen = set(view["players"][seat]["visited"])
+
+    def rate(a: dict) -> float:
+        to = tuple(a["to"])
+        if target is None:
+            return 0.0
+        r = -field.get(to, 1 << 20) if field is not None else -2 * distance(to, target)
+        tile = w.tile_of(to)
+        if tile and tile not in seen:
+            r += 12
+        return r
+
+    ranked = sorted(moves, key=rate, reverse=True)
+    return ranked[:keep] + [a for a in legal if a["kind"] != "move"]
+
+
+def easy(noise: float = EASY_NOISE):
+    return noisy(choose, noise)
+
+
+def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = HARD_HORIZON,
+           bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST) -> Search:
+    candidates = (lambda v, s, legal: shortlist(v, s, legal, keep)) if keep else None
+    return Search(engine_for("wizards"), determinize, choose, budget=budget, exploration=exploration,
+                  horizon=horizon, value=value, bias=bias, candidates=candidates)
+
+
+def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = HARD_HORIZON,
+         bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST):
+    found = search(budget, exploration, horizon, bias, keep)
+
+    def choose_hard(view: dict, seat: int, legal: list[dict], rng) -> dict:
+        if view["pending"] or view["chance"] or view["phase"] != "play":
+            # a resolution in progress cannot be rebuilt from the view; set-up is the policy's too
+            return choose(view, seat, legal, rng)
+        return found.choose(view, seat, legal, rng)
+
+    choose_hard.__doc__ = "Wizards' hard level: the determinized search (levels.py)"
+    return choose_hard

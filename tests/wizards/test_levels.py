@@ -1,0 +1,244 @@
+"""Wizards' AI levels and the search under `hard` (shared/engine/search.py, shared/wizards/determinize.py,
+shared/wizards/levels.py): a determinization keeps all that the seat sees and fills in only what the view
+hides (14.3, views.py: the decks' order, the Gem Cards in the boxes, other players' Gem Records, Secret
+Wizard Records and False Wizards, the Secret Wizards' identities, face-down tiles); the search is
+repeatable for a seed, always answers a legal action and cannot tell apart two states that look alike to
+its seat."""
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shared.engine import CHANCE, TERMINAL, MatchConfig, registry
+from shared.engine.playout import policy_playout, sample_chance
+from shared.engine.search import Budget
+from shared.wizards import levels
+from shared.wizards.determinize import determinize
+from shared.wizards.pack import pack
+from shared.wizards.policy import choose
+from tests.wizards.scenario import ENGINE, build
+from tests.wizards.test_properties import equip, scramble
+
+E = ENGINE
+SMALL = Budget(iterations=4, ms=None)  # iterations alone: the search is repeatable for a seed
+
+
+def positions(start, rng: random.Random, steps: int = 400, every: int = 3) -> list:
+    """Decision states (a seat awaited) met by play from `start`: the normal policy mostly, a random legal
+    action a third of the time (so that Orders, Animals, spells and encounters of all kinds come up), every
+    `every`-th one kept."""
+    found, state, n = [], start, 0
+    for _ in range(steps):
+        who = E.actor(state)
+        if who == TERMINAL:
+            break
+        if who == CHANCE:
+            state, _ = E.apply_chance(state, sample_chance(E.chance_request(state), rng))
+            continue
+        legal = E.legal_actions(state, who)
+        n += 1
+        if n % every == 0:
+            found.append(state)
+        pick = rng.choice(legal) if rng.random() < 0.35 else choose(E.view(state, who), who, legal, rng)
+        state, _ = E.apply(state, who, pick)
+    return found
+
+
+def gathering(seats: int = 2, variant: str = "standard"):
+    """Everyone at Rank FOUR of the Wizards with their Mandatory Tasks done, gathering Gems (13): seat 0 holds
+    two Gems, knows the False Wizard, and a Secret Wizard (A) is on the board, known to seat 0 only; seat 1
+    holds a Gem of its own. Records agree with the Gem boxes and the markers."""
+    p = pack()
+
+    def prepare(s):
+        gem = {c["id"]: c for c in p.gem_cards}
+        false = next(n for n, g in s.gem_boxes.items() if gem[g].get("false_wizard"))
+        real = [n for n in p.high_wizards if n != false]
+        for q in s.players:
+            q["order"], q["rank"] = "wizards", 4
+        s.players[0]["gems"] = {real[0]: gem[s.gem_boxes[real[0]]]["gem"], real[1]: gem[s.gem_boxes[real[1]]]["gem"]}
+        s.players[0]["false_wizard"] = false
+        s.players[1]["gems"] = {real[2]: gem[s.gem_boxes[real[2]]]["gem"]}
+        s.secret_wizards = [{"letter": "A", "wizard": real[3], "at": list(s.players[1]["at"])}]
+        s.players[0]["secret_record"] = {"A": real[3]}
+    return prepare
+
+
+def check_determinizations(states: list, rng: random.Random) -> int:
+    checked = 0
+    for state in states:
+        for seat in range(state.seats):
+            view = E.view(state, seat)
+            sample = determinize(view, seat, random.Random(rng.getrandbits(32)))
+            E.check_invariants(sample)
+            assert E.view(sample, seat) == view, "a determinization looks different to its seat"
+            assert E.actor(sample) == E.actor(state)
+            if seat == E.actor(state) and not state.pending:
+                assert E.legal_actions(sample, seat) == E.legal_actions(state, seat)
+            checked += 1
+    return checked
+
+
+# --- the determinizer -----------------------------------------------------------------
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), seats=st.sampled_from([2, 3, 4]), partnership=st.booleans())
+def test_14_3_a_determinization_is_valid_and_looks_to_the_seat_exactly_like_its_view(seed, seats, partnership):
+    """14.3 (views.py): for random reachable states (2-4 seats, standard and partnership; Orders, Animals,
+    afflictions, Boats, Gems gathered), determinize(view(state, seat)) keeps every invariant (invariants.py)
+    and its view for that seat is the view it came from; the same seat acts, with the same legal actions
+    where no resolution is in progress."""
+    rng = random.Random(seed)
+    variant = "partnership" if partnership and seats == 4 else "standard"
+    prepare = gathering(seats, variant) if rng.random() < 0.4 else equip(rng)
+    start = build(seats=seats, days=14, prepare=prepare, variant=variant)
+    assert check_determinizations(positions(start, rng, steps=1200, every=4), rng) > 0
+
+
+def test_14_3_a_determinization_keeps_what_the_seat_knows_and_deals_the_rest_from_the_pack():
+    """14.3 / 3.11 / 7.302 6: the Gem Cards of the seat's own Gem Record and the False Wizard it knows stay in
+    their High Wizards' boxes, the Secret Wizard on its record keeps his identity; the decks are the cards not
+    seen elsewhere; the other players' records (hidden) are filled from the boxes as sampled."""
+    p = pack()
+    state = build(seats=2, days=6, prepare=gathering())
+    gem = {c["id"]: c for c in p.gem_cards}
+    mine = state.players[0]
+    boxes_seen, others = set(), set()
+    for i in range(30):
+        s = determinize(E.view(state, 0), 0, random.Random(i))
+        E.check_invariants(s)
+        for name, g in mine["gems"].items():
+            assert gem[s.gem_boxes[name]]["gem"] == g
+        assert gem[s.gem_boxes[mine["false_wizard"]]].get("false_wizard")
+        assert s.secret_wizards[0]["wizard"] == mine["secret_record"]["A"]
+        for name, g in s.players[1]["gems"].items():
+            assert gem[s.gem_boxes[name]]["gem"] == g and not gem[s.gem_boxes[name]].get("false_wizard")
+        assert s.players[1]["secret_record"] == {} and s.players[1]["false_wizard"] is None
+        assert sorted(s.decks["task"]) == sorted(state.decks["task"])
+        boxes_seen.add(tuple(sorted(s.gem_boxes.items())))
+        others.add(tuple(sorted(s.players[1]["gems"].items())))
+    assert len(boxes_seen) > 1 and len(others) > 1, "what the seat does not know is sampled, not fixed"
+    # seat 1 knows neither seat 0's Gems nor the Secret Wizard: both are sampled for it
+    ids = {determinize(E.view(state, 1), 1, random.Random(i)).secret_wizards[0]["wizard"] for i in range(30)}
+    assert len(ids) > 1
+
+
+def test_14_3_two_states_alike_to_the_seat_give_the_same_determinizations():
+    """14.3: determinize reads only the view: a state whose hidden parts are scrambled (decks, Gem boxes, other
+    records) gives, for the same random draws, the same sample."""
+    rng = random.Random(7)
+    for state in positions(build(seats=3, days=6, prepare=equip(rng)), rng, steps=200, every=10):
+        other = scramble(state, 0, rng)
+        assert E.view(other, 0) == E.view(state, 0)
+        a = determinize(E.view(state, 0), 0, random.Random(3))
+        b = determinize(E.view(other, 0), 0, random.Random(3))
+        assert E.encode(a) == E.encode(b)
+
+
+# --- the hard level -------------------------------------------------------------------
+def test_the_registry_offers_easy_normal_and_hard_for_wizards():
+    assert registry.levels_for("wizards") == ("easy", "normal", "hard")
+    for level in ("easy", "normal", "hard"):
+        assert callable(registry.policy_for("wizards", level))
+    assert registry.policy_for("wizards", "normal") is choose
+
+
+def search_positions(seed: int = 11, seats: int = 2) -> list:
+    """Decision states of play with a real choice and no resolution in progress: the search's own."""
+    rng = random.Random(seed)
+    found = positions(build(seats=seats, days=6, prepare=equip(rng)), rng, steps=300, every=1)
+    return [s for s in found if not s.pending and len(E.legal_actions(s, E.actor(s))) > 1][::4][:8]
+
+
+def test_hard_is_repeatable_for_a_seed_with_an_iteration_budget():
+    """With a budget of iterations only, the same view, legal actions and seed give the same choice and the
+    same statistics (the search's whole tree)."""
+    found = levels.search(budget=SMALL)
+    states = search_positions()
+    assert states
+    for state in states:
+        seat = E.actor(state)
+        view, legal = E.view(state, seat), E.legal_actions(state, seat)
+        a = found.run(view, seat, legal, random.Random(5))
+        b = found.run(view, seat, legal, random.Random(5))
+        assert a.action == b.action and a.children == b.children
+        assert a.action in legal
+        assert a.iterations in (0, SMALL.iterations)
+
+
+def test_hard_cannot_see_hidden_state():
+    """14.3: two states that differ only in what the seat cannot see (scramble: the decks' order, the Gem
+    boxes, the other players' secret records) give the same choice for the same seed."""
+    hard = levels.hard(budget=SMALL)
+    rng = random.Random(2)
+    for state in search_positions(seed=23, seats=3):
+        seat = E.actor(state)
+        other = scramble(state, seat, rng)
+        legal = E.legal_actions(state, seat)
+        assert E.legal_actions(other, seat) == legal
+        assert (hard(E.view(state, seat), seat, legal, random.Random(9))
+                == hard(E.view(other, seat), seat, legal, random.Random(9)))
+
+
+def test_hard_never_plays_an_illegal_action_in_a_whole_match():
+    """A whole (time-limited) match of hard against normal: policy_playout raises on an illegal action."""
+    hard = levels.hard(budget=Budget(iterations=2, ms=None), horizon=20)
+
+    def policy(view, seat, legal, rng):
+        return (hard if seat == 0 else choose)(view, seat, legal, rng)
+
+    final, _ = policy_playout(E, MatchConfig(2, options={"days": 14}), policy, random.Random(4))
+    assert E.actor(final) == TERMINAL
+
+
+def test_hard_plays_the_normal_policy_in_the_middle_of_a_resolution():
+    """An encounter's choice (the view leaves the stage out, so no state can be rebuilt): the normal
+    policy's pick, for the same seed."""
+    hard = levels.hard(budget=SMALL)
+    rng = random.Random(31)
+    found = [s for s in positions(build(seats=2, days=6, prepare=equip(rng)), rng, steps=400, every=1)
+             if s.pending]
+    assert found
+    for state in found[:10]:
+        seat = E.actor(state)
+        view, legal = E.view(state, seat), E.legal_actions(state, seat)
+        assert hard(view, seat, legal, random.Random(1)) == choose(view, seat, legal, random.Random(1))
+
+
+def test_the_value_of_a_rollout_is_the_win_blended_with_progress():
+    """In [0, 1]; a seat ahead in Rank is valued above one behind, a match won above both."""
+    state = build(seats=2, days=6)
+    state.players[0]["order"], state.players[0]["rank"] = "wizards", 2
+    ahead, behind = levels.value(E, state, 0), levels.value(E, state, 1)
+    assert 0.0 <= behind < 0.5 < ahead <= 1.0
+    won = E.decode(E.encode(state))
+    won.phase, won.result = "over", {"scores": [1, 0], "winners": [0], "summary": "seat 0 delivered the Gems"}
+    assert levels.value(E, won, 0) > ahead and levels.value(E, won, 1) < behind
+
+
+def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
+    """On a move: at most `keep` destinations, with ending the movement and every spell; on another decision
+    with many actions (the spells before a roll), the normal policy's pick and `keep` others."""
+    seen = {"move": 0, "other": 0}
+    states = []
+    for seed, seats in ((11, 2), (23, 3)):
+        rng = random.Random(seed)
+        states += positions(build(seats=seats, days=6, prepare=equip(rng)), rng, steps=300, every=1)
+    for state in states:
+        seat = E.actor(state)
+        legal = E.legal_actions(state, seat)
+        if state.pending or len(legal) < 2:
+            continue
+        view = E.view(state, seat)
+        kept = levels.shortlist(view, seat, legal, keep=3)
+        assert kept and all(a in legal for a in kept)
+        moves = [a for a in legal if a["kind"] == "move"]
+        if moves:
+            seen["move"] += 1
+            assert sum(a["kind"] == "move" for a in kept) == min(3, len(moves))
+            assert [a for a in kept if a["kind"] != "move"] == [a for a in legal if a["kind"] != "move"]
+        elif len(legal) > 4:
+            seen["other"] += 1
+            assert len(kept) == 4 and kept[0] == choose(view, seat, legal, random.Random(0))
+    assert seen["move"] and seen["other"]
