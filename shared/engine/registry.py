@@ -128,10 +128,10 @@ def schemas_folder(name: str) -> Path | None:
 
 register("tower", engine="shared.tower.engine:TowerEngine", policy="shared.tower.policy:choose",
          renderer="shared.tower.render", schemas="shared.tower.schemas",
-         levels={"easy": "shared.tower.levels:easy", "hard": "shared.tower.levels:hard"})
+         levels={"hard": "shared.tower.levels:hard"})
 register("incantris", engine="shared.incantris.engine:IncantrisEngine", policy="shared.incantris.policy:choose",
          renderer="shared.incantris.render", schemas="shared.incantris.schemas")
 register("wizards", engine="shared.wizards.engine:WizardsEngine", policy="shared.wizards.policy:choose",
          renderer="shared.wizards.render", schemas="shared.wizards.schemas",
-         levels={"easy": "shared.wizards.levels:easy", "hard": "shared.wizards.levels:hard"})
+         levels={"hard": "shared.wizards.levels:hard"})
 

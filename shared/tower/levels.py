@@ -1,6 +1,7 @@
 """Tower's AI levels (shared/engine/levels.py): easy, normal (policy.choose) and hard.
 
-* easy: the normal policy with `EASY_NOISE` of its choices (where there is one) replaced by
+* easy: the default of shared/engine/levels.py, the normal policy with `EASY_NOISE` of its
+  choices (where there is one) replaced by
   another legal action at random: it still heads for its symbols and weighs its battles most of
   the time, and now and then walks past a Castle or fights a battle it should have avoided.
 * hard: the determinized search (shared/engine/search.py) over determinize.py's samples of
@@ -12,7 +13,6 @@
 from __future__ import annotations
 
 from shared.engine.contract import GameEngine
-from shared.engine.levels import noisy
 from shared.engine.registry import engine_for
 from shared.engine.search import Budget, Search, outcome_value
 from shared.tower import policy
@@ -21,7 +21,6 @@ from shared.tower.pack import pack
 from shared.tower.pennants import scores
 from shared.tower.policy import choose
 
-EASY_NOISE = 0.35
 HARD_BUDGET = Budget(iterations=48, ms=900.0)
 HARD_EXPLORATION = 0.6
 HARD_BIAS = 1.0
@@ -67,10 +66,6 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
 
     ranked = sorted((a for a in legal if a["kind"] in ("move", "fly")), key=rate, reverse=True)
     return ranked[:keep] + [a for a in legal if a["kind"] not in ("move", "fly")]
-
-
-def easy(noise: float = EASY_NOISE):
-    return noisy(choose, noise)
 
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = None,

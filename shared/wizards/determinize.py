@@ -112,7 +112,7 @@ def determinize(view: dict[str, Any], seat: int | None, rng: random.Random) -> W
                                          if s.get("at") is not None]
     for key, name in keyed:
         cid = card_of.get(name)
-        if len(aside) < aside_count and cid in wizard_pool and cid not in aside:
+        if cid is not None and len(aside) < aside_count and cid in wizard_pool and cid not in aside:
             aside.append(cid)
             aside_for[key] = [cid]
     rest = _less(wizard_pool, aside)

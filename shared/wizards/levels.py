@@ -1,6 +1,7 @@
 """Wizards' AI levels (shared/engine/levels.py): easy, normal (policy.choose) and hard.
 
-* easy: the normal policy with `EASY_NOISE` of its choices (where there is one) replaced by
+* easy: the default of shared/engine/levels.py, the normal policy with `EASY_NOISE` of its
+  choices (where there is one) replaced by
   another legal action at random.
 * hard: the determinized search (shared/engine/search.py) over determinize.py's samples of
   what the view hides (the decks' order, the Gem Cards in the boxes, the other players' secret
@@ -21,7 +22,6 @@ from __future__ import annotations
 import random
 
 from shared.engine.contract import GameEngine
-from shared.engine.levels import noisy
 from shared.engine.registry import engine_for
 from shared.engine.search import Budget, Search, outcome_value
 from shared.hexgrid import distance
@@ -30,7 +30,6 @@ from shared.wizards.determinize import determinize
 from shared.wizards.pack import pack
 from shared.wizards.policy import choose
 
-EASY_NOISE = 0.35
 # at most 12 iterations and 600 ms: the clock is read between iterations, so a decision may run one
 # iteration (tens of ms) past it; bench.strength measured a p95 of 0.73 s (2 seats) and 0.80 s (4) at 700
 HARD_BUDGET = Budget(iterations=12, ms=600.0)
@@ -110,10 +109,6 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
 
     ranked = sorted(moves, key=rate, reverse=True)
     return ranked[:keep] + [a for a in legal if a["kind"] != "move"]
-
-
-def easy(noise: float = EASY_NOISE):
-    return noisy(choose, noise)
 
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = HARD_HORIZON,

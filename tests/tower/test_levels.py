@@ -209,7 +209,7 @@ def test_the_registry_offers_three_levels_and_normal_is_todays_policy():
 
 def test_easy_plays_the_normal_choice_most_of_the_time_but_not_always():
     """easy is the normal scorer with noise, not a random player."""
-    easy = levels.easy()
+    easy = registry.policy_for("tower", "easy")
     same = differ = 0
     for k, state in enumerate(positions(8, every=2)):
         seat = E.actor(state)
@@ -225,7 +225,7 @@ def test_easy_plays_the_normal_choice_most_of_the_time_but_not_always():
 def test_levels_play_whole_matches_seeing_only_their_views():
     """A match of easy against hard (a small budget) ends, every pick legal."""
     hard = levels.hard(Budget(iterations=2, ms=None))
-    easy = levels.easy()
+    easy = registry.policy_for("tower", "easy")
     final, _ = policy_playout(E, MatchConfig(2), lambda v, s, legal, rng: (hard if s == 0 else easy)(v, s, legal, rng),
                               random.Random(3))
     assert E.outcome(final) is not None
