@@ -3,7 +3,7 @@ normal against easy, over whole matches with fixed seeds and the seats rotated (
 the first-named level seat i mod seats, every other seat the second level), and how long each
 level thinks per decision with a choice (p50 and p95; forced decisions are left out).
 
-    python -m bench.strength --game tower --matches 40 [--seats 2] [--iterations I] [--ms M]
+    python -m bench.strength --game tower --matches 40 [--seats 2] [--variant V] [--iterations I] [--ms M]
                              [--exploration C] [--bias B] [--horizon H] [--keep K]
                              [--pairs hard-normal,normal-easy] [--seed S] [--days D]
 
@@ -12,6 +12,10 @@ one (MatchConfig.options["days"], 14 by default for Wizards), and since a match 
 by every seat (13), each Wizards match also prints where the seats got to (Order, Rank, points,
 Gems) and the pair's line the first-named level's mean progress margin over the best other seat
 (shared/wizards/levels.py `progress`: Rank, the points towards the next one, Gems).
+
+With one seat (Incantris's solo game: `--game incantris --variant solo --seats 1`) there is no
+second level at the table: a pair's first level plays every match against the game's own
+opponents, and its win rate is the level's solo win rate (the second-named level is not used).
 
 A win is 1, a k-way tie 1/k of one; the win rate of the first-named level comes with its 95%
 Wilson interval. Not a test: it prints figures, and a level that gets stronger or weaker
@@ -48,8 +52,8 @@ def levels_for(game: str, args) -> dict:
     policies = {"easy": policy_for(game, "easy"), "normal": policy_for(game, "normal")}
     if any(x is not None for x in (args.iterations, args.ms, args.exploration, args.bias, args.horizon,
                                        args.keep)):
-        if game not in ("tower", "wizards"):
-            raise SystemExit("--iterations/--ms/--exploration tune Tower's and Wizards' search only")
+        if game not in ("tower", "wizards", "incantris"):
+            raise SystemExit("--iterations/--ms/--exploration tune Tower's, Wizards' and Incantris's search only")
         from shared.engine.search import Budget
 
         levels = importlib.import_module(f"shared.{game}.levels")
@@ -65,16 +69,17 @@ def levels_for(game: str, args) -> dict:
     return policies
 
 
-def config_for(game: str, seats: int, days: int | None) -> MatchConfig:
+def config_for(game: str, seats: int, days: int | None, variant: str = "standard") -> MatchConfig:
     if game == "wizards":
-        return MatchConfig(seats, options={"days": days or 14})
+        return MatchConfig(seats, variant, options={"days": days or 14})
     if days is not None:
         raise SystemExit("--days sets a Wizards time limit only")
-    return MatchConfig(seats)
+    return MatchConfig(seats, variant)
 
 
 def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed: int, policies: dict,
-              think: dict, days: int | None = None, margins: list | None = None) -> tuple[float, int]:
+              think: dict, days: int | None = None, margins: list | None = None,
+              variant: str = "standard") -> tuple[float, int]:
     """(wins of `first`, matches played); think times go into `think` by level; for Wizards, the first
     level's progress margin over the best other seat of each match goes into `margins`."""
     engine = engine_for(game)
@@ -90,7 +95,7 @@ def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed
                 think[level].append(time.perf_counter() - start)
             return action
 
-        final, _ = policy_playout(engine, config_for(game, seats, days), policy, random.Random(seed + i))
+        final, _ = policy_playout(engine, config_for(game, seats, days, variant), policy, random.Random(seed + i))
         result = engine.outcome(final)
         if mine in result.winners:
             wins += 1.0 / len(result.winners)
@@ -115,6 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--matches", type=int, default=40)
     ap.add_argument("--seats", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--variant", default="standard", help="the match variant (Incantris: a scenario, e.g. solo)")
     ap.add_argument("--iterations", type=int, default=None)
     ap.add_argument("--ms", type=float, default=None)
     ap.add_argument("--exploration", type=float, default=None)
@@ -132,7 +138,7 @@ def main(argv: list[str] | None = None) -> None:
         first, second = pair.split("-")
         margins: list[float] = []
         wins, n = play_pair(args.game, args.seats, first, second, args.matches, args.seed, policies, think,
-                            args.days, margins)
+                            args.days, margins, args.variant)
         low, high = wilson(wins, n)
         progress = (f"; {first}'s progress margin mean {statistics.mean(margins):+.2f}"
                     f" (ahead in {sum(m > 0 for m in margins)}, behind in {sum(m < 0 for m in margins)})"
@@ -141,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
                     f"  (95% Wilson {low:.1%} - {high:.1%}){progress}")
     print()
     limit = f", {args.days or 14}-day limit" if args.game == "wizards" else ""
-    print(f"{args.game}{limit}, {args.seats} seats, {args.matches} matches a pair, seeds {args.seed}..."
+    print(f"{args.game} ({args.variant}){limit}, {args.seats} seats, {args.matches} matches a pair, seeds {args.seed}..."
           f"{args.seed + args.matches - 1}, seats rotated, {time.monotonic() - started:.0f}s")
     for row in rows:
         print(row)

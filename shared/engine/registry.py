@@ -130,7 +130,8 @@ register("tower", engine="shared.tower.engine:TowerEngine", policy="shared.tower
          renderer="shared.tower.render", schemas="shared.tower.schemas",
          levels={"hard": "shared.tower.levels:hard"})
 register("incantris", engine="shared.incantris.engine:IncantrisEngine", policy="shared.incantris.policy:choose",
-         renderer="shared.incantris.render", schemas="shared.incantris.schemas")
+         renderer="shared.incantris.render", schemas="shared.incantris.schemas",
+         levels={"hard": "shared.incantris.levels:hard"})
 register("wizards", engine="shared.wizards.engine:WizardsEngine", policy="shared.wizards.policy:choose",
          renderer="shared.wizards.render", schemas="shared.wizards.schemas",
          levels={"hard": "shared.wizards.levels:hard"})
