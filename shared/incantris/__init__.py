@@ -29,5 +29,7 @@ Modules, each with one job:
     engine      the GameEngine the platform serves: the TASKS table, the stages, settle
     queries     board queries: line of sight, range, reachable hexes, spell targets (README.md)
     policy      an AI seat that reads only its view
+    determinize the whole state a seat's view shows (everything is public), for the AI's search
+    levels      the AI levels: easy (the policy with noise), normal (policy.choose), hard (the search)
     render      the arena and events as text: named cells (a ruler), a legend, the entry points
 """
