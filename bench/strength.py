@@ -147,8 +147,8 @@ def main(argv: list[str] | None = None) -> None:
                     f"  (95% Wilson {low:.1%} - {high:.1%}){progress}")
     print()
     limit = f", {args.days or 14}-day limit" if args.game == "wizards" else ""
-    print(f"{args.game} ({args.variant}){limit}, {args.seats} seats, {args.matches} matches a pair, seeds {args.seed}..."
-          f"{args.seed + args.matches - 1}, seats rotated, {time.monotonic() - started:.0f}s")
+    print(f"{args.game} ({args.variant}){limit}, {args.seats} seats, {args.matches} matches a pair, "
+          f"seeds {args.seed}...{args.seed + args.matches - 1}, seats rotated, {time.monotonic() - started:.0f}s")
     for row in rows:
         print(row)
     for level in ("easy", "normal", "hard"):

@@ -75,7 +75,8 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
         return legal
     seen = IncantrisState.of_view(view)
     me = match.side_of_seat(seen, seat)
-    w = match.wizard(seen, seen.turn["wizard"]) if seen.turn and seen.turn.get("wizard") else None
+    acting = seen.turn.get("wizard") if seen.turn else None
+    w = match.wizard(seen, acting) if acting else None
     order: list[dict] = [choose(view, seat, legal, random.Random(0))]
     casts = [a for a in legal if a["kind"] == "cast"]
     if w is not None and casts:
