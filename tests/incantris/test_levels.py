@@ -17,6 +17,7 @@ from shared.incantris import levels
 from shared.incantris.determinize import determinize
 from shared.incantris.policy import choose
 from tests.incantris.support import E
+from tests.support.positions import decision_points
 
 # (scenario, seats): every scenario, the solo game, two to four players
 TABLES = (("battle-royale", 2), ("battle-royale", 3), ("battle-royale", 4), ("crystal-sap", 2),
@@ -25,31 +26,8 @@ TABLES = (("battle-royale", 2), ("battle-royale", 3), ("battle-royale", 4), ("cr
 
 def positions(variant: str, seats: int, seed: int, every: int = 7, policy=choose, max_steps: int = 1500) -> list:
     """States of one match (the normal policy's, or random play's with policy=None), every `every`-th one where a
-    seat has a choice to make."""
-    found = []
-    count = {"n": 0}
-
-    def keep(state):
-        who = E.actor(state)
-        if who < 0 or len(E.legal_actions(state, who)) < 2:
-            return
-        count["n"] += 1
-        if count["n"] % every == 0:
-            found.append(state)
-
-    config = MatchConfig(seats, variant)
-    if policy is None:
-        random_playout(E, config, random.Random(seed), max_steps=max_steps, on_state=keep)
-    else:
-        state = E.setup(config)
-        _, log = policy_playout(E, config, policy, random.Random(seed))
-        for step in log:  # replayed, to look at every state the policy met
-            keep(state)
-            if step[0] == "chance":
-                state, _ = E.apply_chance(state, step[1])
-            else:
-                state, _ = E.apply(state, step[1], step[2])
-    return found
+    seat has a choice to make (tests/support/positions.py)."""
+    return decision_points(E, MatchConfig(seats, variant), seed, every, policy, max_steps=max_steps)
 
 
 # --- the determinizer -----------------------------------------------------------------

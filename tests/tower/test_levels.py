@@ -18,36 +18,15 @@ from shared.tower import levels
 from shared.tower.determinize import determinize
 from shared.tower.pack import pack
 from shared.tower.policy import choose
+from tests.support.positions import decision_points
 from tests.tower.scenario import E
 from tests.tower.test_view import shuffle_hidden
 
 
 def positions(seed: int, seats: int = 2, every: int = 7, choice_only: bool = True, policy=choose) -> list:
     """States of one match (the normal policy's, or random play's with policy=None), every `every`-th one
-    where a seat has a choice to make."""
-    found = []
-    count = {"n": 0}
-
-    def keep(state):
-        who = E.actor(state)
-        if who < 0 or (choice_only and len(E.legal_actions(state, who)) < 2):
-            return
-        count["n"] += 1
-        if count["n"] % every == 0:
-            found.append(state)
-
-    if policy is None:
-        _, log = random_playout(E, MatchConfig(seats), random.Random(seed))
-    else:
-        _, log = policy_playout(E, MatchConfig(seats), policy, random.Random(seed))
-    state = E.setup(MatchConfig(seats))  # replayed, to look at every state the policy met
-    for step in log:
-        keep(state)
-        if step[0] == "chance":
-            state, _ = E.apply_chance(state, step[1])
-        else:
-            state, _ = E.apply(state, step[1], step[2])
-    return found
+    where a seat has a choice to make (tests/support/positions.py)."""
+    return decision_points(E, MatchConfig(seats), seed, every, policy, choice_only)
 
 
 # --- the determinizer -----------------------------------------------------------------
