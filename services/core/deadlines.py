@@ -39,7 +39,6 @@ import asyncio
 import logging
 import time
 
-from services.core import clocks
 from services.core.errors import NotFound
 from services.core.metrics import METRICS, Children
 
@@ -87,10 +86,8 @@ class Deadlines:
             await self.store.claim_deadline(match_id, lease, None)
             return False
         clock = rec.clock
-        clock_due = None if rec.finished or clock is None else clocks.due_ms(clock)
-        abandon_at = None if rec.finished else matches.abandon_at(rec.raw, rec.seats)
-        due = min(t for t in (clock_due, None if abandon_at is None else abandon_at * 1000) if t is not None) \
-            if clock_due is not None or abandon_at is not None else None
+        clock_due, abandon_due = matches.due_ms(rec)
+        due = min((t for t in (clock_due, abandon_due) if t is not None), default=None)
         if due is None:
             await self.store.claim_deadline(match_id, lease, None)
             return False
@@ -98,7 +95,7 @@ class Deadlines:
             await self.store.claim_deadline(match_id, lease, due / 1000)
             return False
         SWEEP_LAG(rec.game).observe(max(0.0, now - due / 1000))
-        if abandon_at is not None and abandon_at * 1000 <= due:  # nobody human acted in it for too long
+        if abandon_due is not None and abandon_due <= due:  # nobody human acted in it for too long
             return await matches.abandon(rec, now)
         if clock["running"] >= 0:
             return await matches.time_out(rec, clock["running"], int(now * 1000))

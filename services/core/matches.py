@@ -335,25 +335,40 @@ class Matches:
         `rec`'s version: a second sweeper, or a human acting meanwhile, makes it a no-op. True
         when this call ended it."""
         touched = int(rec.raw.get("touched") or rec.raw.get("created") or 0)
-        events = [("abandoned", {"idle_s": max(0, int(now) - touched), "after_s": int(self.abandon_after_s)}),
-                  ("dice_revealed", {"seed": rec.raw["seed"].decode()})]
-        linked = link(events, rec.seq, rec.head, sealer_for(rec.match_id, rec.raw))
-        fields = {"v": rec.version + 1, "status": "abandoned", "revealed": 1, "seq": linked[-1].seq,
-                  "head": linked[-1].hash}
+        idle = {"idle_s": max(0, int(now) - touched), "after_s": int(self.abandon_after_s)}
         try:
-            await self.store.commit(rec.match_id, expected_version=rec.version, expected_seq=rec.seq, fields=fields,
-                                    events=linked, ttl_s=self.finished_ttl_s, deadline=None)
+            await self._end_unplayed(rec, ("abandoned", idle), "abandoned")
         except Conflict:
             return False
+        ABANDONED(rec.game).inc()
+        log.info("match %s abandoned: no human acted in it for %s s", rec.match_id, idle["idle_s"])
+        return True
+
+    def due_ms(self, rec: MatchRecord) -> tuple[float | None, float | None]:
+        """When the deadline sweep must act on `rec` (Unix ms, None for never): (its clock's next
+        deadline, the moment it counts as abandoned)."""
+        if rec.finished:
+            return None, None
+        abandon_at = self.abandon_at(rec.raw, rec.seats)
+        return (None if rec.clock is None else clocks.due_ms(rec.clock)), \
+            (None if abandon_at is None else abandon_at * 1000)
+
+    async def _end_unplayed(self, rec: MatchRecord, why: tuple[str, dict], status: str) -> None:
+        """End `rec` where it stands, not by its rules (cancelled, abandoned): `why` and its seed in
+        the log (so it verifies), its deadline mark dropped, out of the census and the AI sweep, its
+        players told. One compare-and-set on `rec`'s version (Conflict when the match moved)."""
+        events = [why, ("dice_revealed", {"seed": rec.raw["seed"].decode()})]
+        linked = link(events, rec.seq, rec.head, sealer_for(rec.match_id, rec.raw))
+        fields = {"v": rec.version + 1, "status": status, "revealed": 1, "seq": linked[-1].seq,
+                  "head": linked[-1].hash}
+        await self.store.commit(rec.match_id, expected_version=rec.version, expected_seq=rec.seq, fields=fields,
+                                events=linked, ttl_s=self.finished_ttl_s, deadline=None)
         self.records.drop(rec.match_id)
         EVENTS_PUBLISHED(rec.game).inc(len(linked))
-        ABANDONED(rec.game).inc()
         await self.store.census_ended(rec.game, rec.match_id)
         await self.ai.finished(rec.match_id)
         if self.notices is not None:
             await self.notices.after_commit(rec.game, rec.match_id, rec.seats, TERMINAL, False, rec.version + 1, True)
-        log.info("match %s abandoned: no human acted in it for %s s", rec.match_id, int(now) - touched)
-        return True
 
     # --- creation ---------------------------------------------------------------------
     async def create(self, game: str, variant: str, seats: Sequence[tuple[str, str]], options: dict,
@@ -446,21 +461,10 @@ class Matches:
                 return False
             if rec.finished:
                 return False
-            events = [("match_cancelled", {"reason": reason}), ("dice_revealed", {"seed": rec.raw["seed"].decode()})]
-            linked = link(events, rec.seq, rec.head, sealer_for(match_id, rec.raw))
-            fields = {"v": rec.version + 1, "status": "cancelled", "revealed": 1, "seq": linked[-1].seq,
-                      "head": linked[-1].hash}
-            clocked = {"deadline": None} if "clock" in rec.raw else {}
             try:
-                await self.store.commit(match_id, expected_version=rec.version, expected_seq=rec.seq, fields=fields,
-                                        events=linked, ttl_s=self.finished_ttl_s, **clocked)
+                await self._end_unplayed(rec, ("match_cancelled", {"reason": reason}), "cancelled")
             except Conflict:
                 continue
-            EVENTS_PUBLISHED(rec.game).inc(len(linked))
-            await self.store.census_ended(rec.game, match_id)
-            await self.ai.finished(match_id)
-            if self.notices is not None:
-                await self.notices.after_commit(rec.game, match_id, rec.seats, TERMINAL, False, rec.version + 1, True)
             return True
         return False
 

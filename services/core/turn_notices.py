@@ -137,8 +137,10 @@ class TurnNotices:
         the turn of one of their seats begun after the match's mark, or the end of a match they
         were told of before. `actor_of(rec)` and `deadline_of(rec)` read the record. How many sent."""
         sent = 0
+        marks = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v)
+                 for k, v in (await self.redis.hgetall(marks_key(player))).items()}  # one round trip for all
         for rec in records:
-            mark = await self.mark(player, rec.match_id)
+            mark = marks.get(rec.match_id)
             if rec.finished:
                 if mark is not None and mark != "ended":
                     seat = next((s.index for s in rec.seats if s.player == player), 0)
@@ -155,10 +157,6 @@ class TurnNotices:
         if sent:
             METRICS.turn_notices_repaired.inc(sent)
         return sent
-
-    async def mark(self, player: str, match_id: str) -> str | None:
-        raw = await self.redis.hget(marks_key(player), match_id)
-        return raw.decode() if isinstance(raw, bytes) else raw
 
     async def read(self, player: str, after_id: str, block_ms: int, count: int = 100) -> list[Notice]:
         """The notices after `after_id` ("0": every one kept), waiting up to block_ms for one."""

@@ -89,3 +89,8 @@ def test_a_human_action_puts_it_off_and_ai_seats_alone_are_never_abandoned(own_r
         robots = matchmaking_pb2_grpc.MatchmakingStub(ch).CreateMatch(mm.CreateMatchRequest(
             game="race", seats=[mm.SeatSpec(kind="ai")] * 2), metadata=me.meta).match_id
         assert server.run(r.zscore(DEADLINES_KEY, robots)) is None  # the AI plays it to its end
+
+        orphan, _ = _match(ch, me)  # a match ended otherwise (cancelled) takes its mark with it
+        assert server.run(r.zscore(DEADLINES_KEY, orphan)) is not None
+        assert server.run(matches.cancel(orphan, "no players came"))
+        assert server.run(r.zscore(DEADLINES_KEY, orphan)) is None
