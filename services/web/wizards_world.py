@@ -14,12 +14,7 @@ from __future__ import annotations
 from shared.hexgrid import DIRECTION_NAMES, spiral
 from shared.wizards.geometry import LABELS, TILE_RADIUS, board, placed_direction, placed_hex
 from shared.wizards.pack import pack
-from shared.wizards.world import world_of
-
-
-def placements(view: dict) -> tuple:
-    return tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"])
-                        for t in view["tiles"]["placed"] if t["tile"]))
+from shared.wizards.world import placements_in, world_of
 
 
 def tile_shape(tile: str, rotation: int) -> dict:
@@ -34,7 +29,7 @@ def tile_shape(tile: str, rotation: int) -> dict:
 
 def world_json(view: dict) -> dict:
     tiles = pack().tiles
-    w = world_of(placements(view))
+    w = world_of(placements_in(view["tiles"]))
     b = board()
     hidden = [h for t in view["tiles"]["placed"] if not t["tile"] for h in spiral(tuple(t["at"]), TILE_RADIUS)]
     covered = set(w.spaces) | set(hidden)

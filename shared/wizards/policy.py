@@ -28,7 +28,7 @@ from shared.wizards.evil_aims import circle_at_risk
 from shared.wizards.gems import six_gems
 from shared.wizards.geometry import board
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
-from shared.wizards.world import world_of
+from shared.wizards.world import placements_in, world_of
 
 SIX_GEMS = frozenset(six_gems())
 TOUCHING = 5  # Centres five apart: the tiles share a coast
@@ -129,8 +129,7 @@ def _place(view: dict, legal: list[dict], rng: random.Random) -> dict:
 
 
 def _layout(view: dict) -> tuple:
-    placed = view["tiles"]["placed"]
-    return tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in placed if t["tile"]))
+    return placements_in(view["tiles"])
 
 
 def _world(view: dict):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from shared.hexgrid import Hex, neighbour, spiral
 from shared.wizards.geometry import board
 from shared.wizards.pack import pack
-from shared.wizards.world import world_of
+from shared.wizards.world import placements_in, world_of
 
 GLYPH = {
     "plains": ".", "woods": "%", "mountains": "^", "town": "T", "dwelling": "E", "abbey": "A", "tower": "M",
@@ -38,8 +38,7 @@ LEGEND = (
 
 
 def _world(view: dict):
-    return world_of(tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"])
-                                 for t in view["tiles"]["placed"] if t["tile"])))
+    return world_of(placements_in(view["tiles"]))
 
 
 def _space(w, h) -> str:

@@ -7,6 +7,7 @@ and a replay rebuilds the same islands.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -142,8 +143,12 @@ def world_of(placements: tuple[Placement, ...]) -> World:
 
 
 def placements_of(state: Board) -> tuple[Placement, ...]:
-    placed = state.tiles["placed"]
-    return tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in placed if t["tile"]))
+    return placements_in(state.tiles)
+
+
+def placements_in(tiles: Mapping) -> tuple[Placement, ...]:
+    """The face-up placements of a state's or a view's `tiles` (a face-down tile's face is no part of the world)."""
+    return tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in tiles["placed"] if t["tile"]))
 
 
 # The World of each placements list met lately, by the list's identity: a step shares its

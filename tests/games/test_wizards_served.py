@@ -33,7 +33,7 @@ from shared.wizards import policy
 from shared.wizards.pack import pack
 from shared.wizards.render import WALL, board_lines, frame_for, render
 from shared.wizards.state import WizardsState
-from shared.wizards.world import world_of
+from shared.wizards.world import placements_in, world_of
 from tests.support.server import ServerThread
 
 SEATS = 6
@@ -187,7 +187,7 @@ def test_six_seats_set_up_and_play_a_week_then_the_dice_verify(served, redis_url
     assert len({t["tile"] for t in v["tiles"]["placed"]}) == 18 and v["dragon"] is not None
     starts = [tuple(p["at"]) for p in v["players"]]
     assert len(set(starts)) == SEATS  # 3.72
-    w = world_of(tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in v["tiles"]["placed"])))
+    w = world_of(placements_in(v["tiles"]))
     assert all(w.spaces[h].tile_type == "common" for h in starts)  # 3.71
     assert v["turn"]["seat"] == dealer  # 3.74
 
@@ -280,7 +280,7 @@ def test_the_renderer_draws_the_islands_of_a_served_match(served):
     text = render(v, 1)
     for tile in pack().tile_ids:
         assert f"{tile} {pack().tiles[tile]['name']} at " in text
-    w = world_of(tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in v["tiles"]["placed"])))
+    w = world_of(placements_in(v["tiles"]))
     lines, frame = board_lines(v, 1), frame_for(v)
     for a, b in w.walls:
         line, x = frame.side(a, direction_to(a, b))
