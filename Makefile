@@ -9,7 +9,7 @@ GEN := build/proto/.generated
 MODE ?= embedded
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast proto lint bench bench-recovery clean setup system-tools
+.PHONY: run test test-fast proto lint bench bench-recovery strength clean setup system-tools
 
 setup: $(STAMP) $(GEN)
 
@@ -61,6 +61,25 @@ ATTEMPTS ?= 5
 
 bench-recovery: setup
 	$(PY) -m bench.recovery --attempts $(ATTEMPTS)
+
+# the AI levels' win rates (95% intervals) and think times, MATCHES a row (200 by default) over JOBS
+# processes; each game's figures go to build/strength/, and the table of them all is printed last.
+# Hours of CPU at 200 (a hard decision thinks up to a second): MATCHES=20 gives a first look
+MATCHES ?= 200
+JOBS ?= 2
+STRENGTH = $(PY) -m bench.strength --matches $(MATCHES) --jobs $(JOBS)
+
+strength: setup
+	mkdir -p build/strength
+	$(STRENGTH) --game tower --seats 2 --out build/strength/tower-2.json
+	$(STRENGTH) --game tower --seats 4 --out build/strength/tower-4.json
+	$(STRENGTH) --game incantris --seats 2 --out build/strength/incantris-2.json
+	$(STRENGTH) --game incantris --seats 4 --out build/strength/incantris-4.json
+	$(STRENGTH) --game incantris --variant solo --seats 1 --pairs hard-solo,normal-solo,easy-solo,random-solo \
+		--out build/strength/incantris-solo.json
+	$(STRENGTH) --game wizards --seats 2 --out build/strength/wizards-2.json
+	$(STRENGTH) --game wizards --seats 4 --out build/strength/wizards-4.json
+	$(PY) -m bench.strength_table build/strength/*.json
 
 clean:
 	rm -rf build $(VENV) .pytest_cache

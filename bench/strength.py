@@ -1,11 +1,16 @@
-"""How strong each AI level is (shared/engine/levels.py), in process: hard against normal and
-normal against easy, over whole matches with fixed seeds and the seats rotated (match i gives
-the first-named level seat i mod seats, every other seat the second level), and how long each
-level thinks per decision with a choice (p50 and p95; forced decisions are left out).
+"""How strong each AI level is (shared/engine/levels.py), in process: hard against normal,
+normal against easy and hard against `random` (any legal action, the floor), over whole matches
+with fixed seeds and the seats rotated (match i gives the first-named level seat i mod seats,
+every other seat the second level), and how long each level thinks per decision with a choice
+(p50 and p95; forced decisions are left out).
 
-    python -m bench.strength --game tower --matches 40 [--seats 2] [--variant V] [--iterations I] [--ms M]
-                             [--exploration C] [--bias B] [--horizon H] [--keep K]
-                             [--pairs hard-normal,normal-easy] [--seed S] [--days D]
+    python -m bench.strength --game tower --matches 200 [--seats 2] [--variant V] [--jobs 2] [--out F.json]
+                             [--pairs hard-normal,normal-easy,hard-random] [--seed S] [--days D]
+                             [--iterations I] [--ms M] [--exploration C] [--bias B] [--horizon H] [--keep K]
+
+`make strength` runs every game's rows. `--jobs N` shares the matches among N processes: a
+match's seed is its own, so the figures are those of one process, except that a search's wall
+clock budget (HARD_BUDGET.ms) binds sooner on a machine kept busy.
 
 Wizards has no time limit of its own (a match can run for months of game days): `--days D` sets
 one (MatchConfig.options["days"], 14 by default for Wizards), and since a match cut short is lost
@@ -25,11 +30,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import math
+import multiprocessing
 import random
 import statistics
 import time
 from collections import defaultdict
+from pathlib import Path
 
 from bench.stats import percentiles
 from shared.engine import MatchConfig
@@ -49,7 +57,7 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def levels_for(game: str, args) -> dict:
     """The three levels' policies; hard with the budget asked for, when one is asked for."""
-    policies = {"easy": policy_for(game, "easy"), "normal": policy_for(game, "normal")}
+    policies = {"random": random_legal, "easy": policy_for(game, "easy"), "normal": policy_for(game, "normal")}
     if any(x is not None for x in (args.iterations, args.ms, args.exploration, args.bias, args.horizon,
                                        args.keep)):
         if game not in ("tower", "wizards", "incantris"):
@@ -77,40 +85,81 @@ def config_for(game: str, seats: int, days: int | None, variant: str = "standard
     return MatchConfig(seats, variant)
 
 
-def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed: int, policies: dict,
-              think: dict, days: int | None = None, margins: list | None = None,
-              variant: str = "standard") -> tuple[float, int]:
-    """(wins of `first`, matches played); think times go into `think` by level; for Wizards, the first
-    level's progress margin over the best other seat of each match goes into `margins`."""
+def random_legal(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+    """The floor every level is measured against: any legal action, uniformly."""
+    return rng.choice(legal)
+
+
+def _match(job: tuple) -> dict:
+    """One match of a pair (in a worker process with --jobs): who won, the first-named level's seat,
+    each level's think times, and for Wizards where the seats got to."""
+    game, seats, first, second, i, seed, days, variant = job
+    policies = _POLICIES
     engine = engine_for(game)
+    mine = i % seats
+    think: dict[str, list[float]] = defaultdict(list)
+
+    def policy(view, seat, legal, rng):
+        level = first if seat == mine else second
+        start = time.perf_counter()
+        action = policies[level](view, seat, legal, rng)
+        if len(legal) > 1:
+            think[level].append(time.perf_counter() - start)
+        return action
+
+    final, _ = policy_playout(engine, config_for(game, seats, days, variant), policy, random.Random(seed + i))
+    result = engine.outcome(final)
+    got = {"i": i, "mine": mine, "winners": list(result.winners), "scores": list(result.scores), "think": think}
+    if game == "wizards":
+        from shared.wizards.levels import progress
+
+        marks = [progress(q) for q in final.players]
+        got["margin"] = marks[mine] - max((g for j, g in enumerate(marks) if j != mine), default=0.0)
+        got["where"] = "; ".join(f"seat {q['seat']} {q['order'] or 'no Order'} Rank {q['rank']} "
+                                 f"{sum(q['points'].values())} pts {len(q['gems'])} Gems" for q in final.players)
+    return got
+
+
+_POLICIES: dict = {}
+
+
+def _start_worker(game: str, args) -> None:
+    _POLICIES.update(levels_for(game, args))
+
+
+def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed: int, args,
+              think: dict, days: int | None = None, margins: list | None = None,
+              variant: str = "standard", jobs: int = 1) -> tuple[float, int]:
+    """(wins of `first`, matches played); think times go into `think` by level; for Wizards, the first
+    level's progress margin over the best other seat of each match goes into `margins`. With `jobs`
+    above one the matches are shared among that many processes (each match's seed is its own, so the
+    results are the same as in one process, up to the wall-clock budget of a search)."""
+    work = [(game, seats, first, second, i, seed, days, variant) for i in range(matches)]
+    if jobs > 1:
+        pool = multiprocessing.get_context("fork").Pool(jobs, _start_worker, (game, args))
+        results = pool.imap_unordered(_match, work)
+    else:
+        pool = None
+        _start_worker(game, args)
+        results = map(_match, work)
     wins = 0.0
-    for i in range(matches):
-        mine = i % seats
-
-        def policy(view, seat, legal, rng, mine=mine):
-            level = first if seat == mine else second
-            start = time.perf_counter()
-            action = policies[level](view, seat, legal, rng)
-            if len(legal) > 1:
-                think[level].append(time.perf_counter() - start)
-            return action
-
-        final, _ = policy_playout(engine, config_for(game, seats, days, variant), policy, random.Random(seed + i))
-        result = engine.outcome(final)
-        if mine in result.winners:
-            wins += 1.0 / len(result.winners)
-        where = ""
-        if game == "wizards":
-            from shared.wizards.levels import progress
-
-            got = [progress(q) for q in final.players]
-            if margins is not None:
-                margins.append(got[mine] - max(g for j, g in enumerate(got) if j != mine))
-            where = ", " + "; ".join(f"seat {q['seat']} {q['order'] or 'no Order'} Rank {q['rank']} "
-                                     f"{sum(q['points'].values())} pts {len(q['gems'])} Gems" for q in final.players)
-        print(f"  {first} v {second} match {i + 1}/{matches}: {first} in seat {mine}, scores {list(result.scores)}"
-              f" -> {'win' if result.winners == (mine,) else 'tie' if mine in result.winners else 'loss'}{where}",
-              flush=True)
+    try:
+        for done, got in enumerate(results, 1):
+            mine, winners = got["mine"], got["winners"]
+            if mine in winners:
+                wins += 1.0 / len(winners)
+            for level, times in got["think"].items():
+                think[level].extend(times)
+            if margins is not None and "margin" in got:
+                margins.append(got["margin"])
+            where = f", {got['where']}" if "where" in got else ""
+            outcome = "win" if winners == [mine] else "tie" if mine in winners else "loss"
+            print(f"  {first} v {second} {done}/{matches} (seed {seed + got['i']}): {first} in seat {mine}, "
+                  f"scores {got['scores']} -> {outcome}{where}", flush=True)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     return wins, matches
 
 
@@ -127,35 +176,53 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--bias", type=float, default=None)
     ap.add_argument("--horizon", type=int, default=None)
     ap.add_argument("--keep", type=int, default=None, help="destinations the search weighs on a move (0: all)")
-    ap.add_argument("--pairs", default="hard-normal,normal-easy")
+    ap.add_argument("--pairs", default="hard-normal,normal-easy,hard-random",
+                    help="first-second level pairs; the levels are random, easy, normal and hard")
     ap.add_argument("--days", type=int, default=None, help="Wizards: the time limit in days (14 by default)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes to share the matches among")
+    ap.add_argument("--out", type=Path, default=None, help="also write the rows and think times as JSON here")
     args = ap.parse_args(argv)
-    policies = levels_for(args.game, args)
+    known = levels_for(args.game, args)  # a bad tuning flag stops here, before any match
+    for pair in args.pairs.split(","):
+        named = pair.split("-")
+        if len(named) != 2 or named[0] not in known or (args.seats > 1 and named[1] not in known):
+            raise SystemExit(f"--pairs: {pair!r} is not two of {', '.join(known)} joined by '-'")
     think: dict[str, list[float]] = defaultdict(list)
-    rows = []
+    rows, figures = [], []
     started = time.monotonic()
     for pair in args.pairs.split(","):
         first, second = pair.split("-")
         margins: list[float] = []
-        wins, n = play_pair(args.game, args.seats, first, second, args.matches, args.seed, policies, think,
-                            args.days, margins, args.variant)
+        wins, n = play_pair(args.game, args.seats, first, second, args.matches, args.seed, args, think,
+                            args.days, margins, args.variant, args.jobs)
         low, high = wilson(wins, n)
         progress = (f"; {first}'s progress margin mean {statistics.mean(margins):+.2f}"
                     f" (ahead in {sum(m > 0 for m in margins)}, behind in {sum(m < 0 for m in margins)})"
                     if margins else "")
-        rows.append(f"{first} v {second}: {first} wins {wins:g}/{n} = {wins / n:.1%}"
+        against = "the game's own opponents" if args.seats == 1 else second
+        rows.append(f"{first} v {against}: {first} wins {wins:g}/{n} = {wins / n:.1%}"
                     f"  (95% Wilson {low:.1%} - {high:.1%}){progress}")
+        figures.append({"first": first, "second": None if args.seats == 1 else second, "wins": wins, "matches": n,
+                        "rate": wins / n, "wilson95": [low, high],
+                        **({"margin_mean": statistics.mean(margins)} if margins else {})})
     print()
     limit = f", {args.days or 14}-day limit" if args.game == "wizards" else ""
+    took = time.monotonic() - started
     print(f"{args.game} ({args.variant}){limit}, {args.seats} seats, {args.matches} matches a pair, "
-          f"seeds {args.seed}...{args.seed + args.matches - 1}, seats rotated, {time.monotonic() - started:.0f}s")
+          f"seeds {args.seed}...{args.seed + args.matches - 1}, seats rotated, {args.jobs} process(es), {took:.0f}s")
     for row in rows:
         print(row)
-    for level in ("easy", "normal", "hard"):
+    times = {}
+    for level in ("random", "easy", "normal", "hard"):
         if think[level]:
             p50, p95 = percentiles(think[level], 50, 95)
+            times[level] = {"p50_ms": p50 * 1000, "p95_ms": p95 * 1000, "decisions": len(think[level])}
             print(f"think time {level:6}: p50 {p50 * 1000:9.2f} ms  p95 {p95 * 1000:9.2f} ms"
                   f"  ({len(think[level])} decisions with a choice)")
+    if args.out is not None:
+        args.out.write_text(json.dumps({"game": args.game, "variant": args.variant, "seats": args.seats,
+                                        "seed": args.seed, "days": args.days, "jobs": args.jobs, "seconds": took,
+                                        "rows": figures, "think": times}, indent=2) + "\n")
 
 
 if __name__ == "__main__":
