@@ -26,7 +26,8 @@ visits), and a game's `candidates` for the root (the few actions its policy rate
 that a few dozen iterations are not spread over hopeless moves.
 
 The answer is the root's most visited action (then the best mean, then the first listed), always
-one of the legal actions it was handed. The budget is iterations and/or milliseconds: with
+one of the legal actions it was handed; a search stops early once that action leads the next by
+more than the iterations left (the same answer, sooner). The budget is iterations and/or milliseconds: with
 iterations alone the search is deterministic for a given seed (tests); a wall-clock budget is
 for serving, and a search stops at whichever limit comes first.
 """
@@ -120,6 +121,9 @@ class Search:
     # the root's candidates among the legal actions (None: all of them): a game may keep the few its
     # policy rates best, so that a small budget is not spread over hopeless moves
     candidates: Callable[[dict, int, list[dict]], list[dict]] | None = None
+    # stop once the answer is settled (the leader's lead over the next exceeds the iterations left):
+    # the same answer as the whole budget's; False runs every iteration (to compare statistics)
+    settle: bool = True
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         """The policy signature: one of `legal`."""
@@ -151,11 +155,27 @@ class Search:
                 break
             self._iterate(root, keys, legal, view, seat, local)
             iterations += 1
+            if (self.settle and self.budget.iterations is not None
+                    and self._settled(root, keys, self.budget.iterations - iterations)):
+                break
         order = {k: i for i, k in enumerate(keys)}
         best_key = max(keys, key=lambda k: (root.children[k].visits, root.children[k].mean(), -order[k]))
         ms = (time.perf_counter() - start) * 1000.0
         return Result(root.children[best_key].action, iterations, ms,
                       [(root.children[k].action, root.children[k].visits, root.children[k].mean()) for k in keys])
+
+    @staticmethod
+    def _settled(root: Node, keys: list[bytes], left: int) -> bool:
+        """Whether the answer can no longer change: the most visited child leads the next by more
+        than the iterations left, so stopping now gives the action the whole budget would have."""
+        first = second = 0
+        for k in keys:
+            v = root.children[k].visits
+            if v > first:
+                first, second = v, first
+            elif v > second:
+                second = v
+        return first - second > left
 
     # --- one iteration ---------------------------------------------------------------
     def _select(self, node: Node, keys: list[bytes], legal: list[dict], rng: random.Random,
