@@ -64,7 +64,8 @@ bench-recovery: setup
 
 # the AI levels' win rates (95% intervals) and think times, MATCHES a row (200 by default) over JOBS
 # processes; each game's figures go to build/strength/, and the table of them all is printed last.
-# Hours of CPU at 200 (a hard decision thinks up to a second): MATCHES=20 gives a first look
+# Hours of CPU at 200 (a hard decision thinks up to a second): MATCHES=20 gives a first look. Wizards'
+# hard rows are 14-day matches (a whole game is some 900 decisions a seat), judged by progress
 MATCHES ?= 200
 JOBS ?= 2
 STRENGTH = $(PY) -m bench.strength --matches $(MATCHES) --jobs $(JOBS)
@@ -77,8 +78,10 @@ strength: setup
 	$(STRENGTH) --game incantris --seats 4 --out build/strength/incantris-4.json
 	$(STRENGTH) --game incantris --variant solo --seats 1 --pairs hard-solo,normal-solo,easy-solo,random-solo \
 		--out build/strength/incantris-solo.json
-	$(STRENGTH) --game wizards --seats 2 --out build/strength/wizards-2.json
-	$(STRENGTH) --game wizards --seats 4 --out build/strength/wizards-4.json
+	$(STRENGTH) --game wizards --seats 2 --days 0 --pairs normal-easy,normal-random --out build/strength/wizards-2.json
+	$(STRENGTH) --game wizards --seats 4 --days 0 --pairs normal-easy,normal-random --out build/strength/wizards-4.json
+	$(STRENGTH) --game wizards --seats 2 --pairs hard-normal,hard-random --out build/strength/wizards-2-hard.json
+	$(STRENGTH) --game wizards --seats 4 --pairs hard-normal,hard-random --out build/strength/wizards-4-hard.json
 	$(PY) -m bench.strength_table build/strength/*.json
 
 clean:
