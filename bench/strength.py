@@ -12,11 +12,12 @@ every other seat the second level), and how long each level thinks per decision 
 match's seed is its own, so the figures are those of one process, except that a search's wall
 clock budget (HARD_BUDGET.ms) binds sooner on a machine kept busy.
 
-Wizards has no time limit of its own (a match of the normal policy's runs to about 200 game days
-and 1,800 steps): `--days D` sets one (MatchConfig.options["days"], 14 by default here; `--days 0`
-plays the whole game), and since a match cut short is lost by every seat (13), each Wizards match also prints where the seats got to (Order, Rank, points,
-Gems) and the pair's line the first-named level's mean progress margin over the best other seat
-(shared/wizards/levels.py `progress`: Rank, the points towards the next one, Gems).
+Wizards has no time limit of its own (a match of the normal policy's runs to about 200 game days and
+1,800 steps): `--days D` sets one (MatchConfig.options["days"], 14 by default here; `--days 0` plays
+the whole game), and since a match cut short is lost by every seat (13), each Wizards match also
+prints where the seats got to (Order, Rank, points, Gems) and the pair's line the first-named
+level's mean progress margin over the best other seat (shared/wizards/levels.py `progress`: Rank,
+the points towards the next one, Gems).
 
 With one seat (Incantris's solo game: `--game incantris --variant solo --seats 1`) there is no
 second level at the table: a pair's first level plays every match against the game's own
@@ -178,7 +179,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--keep", type=int, default=None, help="destinations the search weighs on a move (0: all)")
     ap.add_argument("--pairs", default="hard-normal,normal-easy,hard-random",
                     help="first-second level pairs; the levels are random, easy, normal and hard")
-    ap.add_argument("--days", type=int, default=None, help="Wizards: the time limit in days (14 by default; 0: none, the whole game)")
+    ap.add_argument("--days", type=int, default=None,
+                    help="Wizards: the time limit in days (14 by default; 0: none, the whole game)")
     ap.add_argument("--jobs", type=int, default=1, help="processes to share the matches among")
     ap.add_argument("--out", type=Path, default=None, help="also write the rows and think times as JSON here")
     args = ap.parse_args(argv)
@@ -208,7 +210,9 @@ def main(argv: list[str] | None = None) -> None:
                             "ahead": (sum(m > 0 for m in margins) + sum(m == 0 for m in margins) / 2) / len(margins)}
                            if margins else {})})
     print()
-    limit = (", no time limit" if args.days == 0 else f", {args.days or 14}-day limit") if args.game == "wizards" else ""
+    limit = ""
+    if args.game == "wizards":
+        limit = ", no time limit" if args.days == 0 else f", {args.days or 14}-day limit"
     took = time.monotonic() - started
     print(f"{args.game} ({args.variant}){limit}, {args.seats} seats, {args.matches} matches a pair, "
           f"seeds {args.seed}...{args.seed + args.matches - 1}, seats rotated, {args.jobs} process(es), {took:.0f}s")
