@@ -87,6 +87,12 @@ def test_a_determinization_fills_what_is_hidden_from_the_pack_and_differs_from_s
     assert len({E.encode(s) for s in samples}) > 1
 
 
+def decision(state) -> tuple[dict, int, list[dict]]:
+    """What an AI seat is handed at `state`: the acting seat's view, the seat and its legal actions."""
+    seat = E.actor(state)
+    return E.view(state, seat), seat, E.legal_actions(state, seat)
+
+
 # --- the search -------------------------------------------------------------------------
 def small(iterations: int = 6):
     """A search that runs every iteration of its budget (no early stop), so whole statistics compare."""
@@ -97,9 +103,7 @@ def test_the_search_is_repeatable_for_a_seed():
     """Same view, same seed, an iteration budget: the same choice from the same statistics."""
     search = small(8)
     for state in positions(11, every=9)[:4]:
-        seat = E.actor(state)
-        legal = E.legal_actions(state, seat)
-        v = E.view(state, seat)
+        v, seat, legal = decision(state)
         a = search.run(v, seat, legal, random.Random(42))
         b = search.run(v, seat, legal, random.Random(42))
         assert a.action == b.action and a.children == b.children and a.iterations == b.iterations == 8
@@ -111,9 +115,7 @@ def test_a_search_stops_once_its_answer_is_settled_with_the_whole_budgets_answer
     whole, early = small(24), replace(small(24), settle=True)
     saved = 0
     for state in positions(13, every=5)[:8]:
-        seat = E.actor(state)
-        legal = E.legal_actions(state, seat)
-        v = E.view(state, seat)
+        v, seat, legal = decision(state)
         a = whole.run(v, seat, legal, random.Random(3))
         b = early.run(v, seat, legal, random.Random(3))
         assert a.action == b.action and b.iterations <= a.iterations == 24
@@ -129,9 +131,8 @@ def test_hard_never_answers_an_illegal_action():
     n = 0
     for seed, seats, policy in ((1, 2, choose), (2, 3, choose), (3, 4, choose), (4, 2, None), (5, 3, None)):
         for state in positions(seed, seats, every=7, policy=policy):
-            seat = E.actor(state)
-            legal = E.legal_actions(state, seat)
-            pick = search.choose(E.view(state, seat), seat, legal, random.Random(seed))
+            v, seat, legal = decision(state)
+            pick = search.choose(v, seat, legal, random.Random(seed))
             assert pick in legal
             kinds.add(pick["kind"])
             n += 1
@@ -161,9 +162,7 @@ def test_the_budget_is_respected_iterations_counted_and_the_clock_stops_a_timed_
     """An iteration budget runs exactly that many iterations (one determinization each, every visit counted at the
     root); a wall-clock budget stops soon after its time."""
     state = positions(5, every=5)[3]
-    seat = E.actor(state)
-    legal = E.legal_actions(state, seat)
-    v = E.view(state, seat)
+    v, seat, legal = decision(state)
     calls = {"n": 0}
 
     def counting(view, s, rng):
@@ -206,9 +205,7 @@ def test_easy_plays_the_normal_choice_most_of_the_time_but_not_always():
     easy = registry.policy_for("tower", "easy")
     same = differ = 0
     for k, state in enumerate(positions(8, every=2)):
-        seat = E.actor(state)
-        legal = E.legal_actions(state, seat)
-        v = E.view(state, seat)
+        v, seat, legal = decision(state)
         a = easy(v, seat, legal, random.Random(k))
         b = choose(v, seat, legal, random.Random(k))
         same, differ = (same + 1, differ) if a == b else (same, differ + 1)
