@@ -63,25 +63,28 @@ bench-recovery: setup
 	$(PY) -m bench.recovery --attempts $(ATTEMPTS)
 
 # the AI levels' win rates (95% intervals) and think times, MATCHES a row (200 by default) over JOBS
-# processes; each game's figures go to build/strength/, and the table of them all is printed last.
-# Hours of CPU at 200 (a hard decision thinks up to a second): MATCHES=20 gives a first look. Wizards'
-# hard rows are 14-day matches (a whole game is some 900 decisions a seat), judged by progress
+# processes; each row's figures go to build/strength/NAME.json, and the table of them all is printed last.
+# Hours of CPU at 200 (a hard decision thinks up to a second): MATCHES=20 gives a first look. Each match
+# is recorded as it ends (NAME.jsonl): stopped and run again, `make strength` plays only what is missing.
+# Wizards' hard rows are 14-day matches (a whole game is some 900 decisions a seat), judged by progress
+, := ,
 MATCHES ?= 200
 JOBS ?= 2
-STRENGTH = $(PY) -m bench.strength --matches $(MATCHES) --jobs $(JOBS)
+strength_row = $(PY) -m bench.strength --matches $(MATCHES) --jobs $(JOBS) $(2) \
+	--out build/strength/$(1).json --record build/strength/$(1).jsonl
 
 strength: setup
 	mkdir -p build/strength
-	$(STRENGTH) --game tower --seats 2 --out build/strength/tower-2.json
-	$(STRENGTH) --game tower --seats 4 --out build/strength/tower-4.json
-	$(STRENGTH) --game incantris --seats 2 --out build/strength/incantris-2.json
-	$(STRENGTH) --game incantris --seats 4 --out build/strength/incantris-4.json
-	$(STRENGTH) --game incantris --variant solo --seats 1 --pairs hard-solo,normal-solo,easy-solo,random-solo \
-		--out build/strength/incantris-solo.json
-	$(STRENGTH) --game wizards --seats 2 --days 0 --pairs normal-easy,normal-random --out build/strength/wizards-2.json
-	$(STRENGTH) --game wizards --seats 4 --days 0 --pairs normal-easy,normal-random --out build/strength/wizards-4.json
-	$(STRENGTH) --game wizards --seats 2 --pairs hard-normal,hard-random --out build/strength/wizards-2-hard.json
-	$(STRENGTH) --game wizards --seats 4 --pairs hard-normal,hard-random --out build/strength/wizards-4-hard.json
+	$(call strength_row,tower-2,--game tower --seats 2)
+	$(call strength_row,tower-4,--game tower --seats 4)
+	$(call strength_row,incantris-2,--game incantris --seats 2)
+	$(call strength_row,incantris-4,--game incantris --seats 4)
+	$(call strength_row,incantris-solo,--game incantris --variant solo --seats 1 \
+		--pairs hard-solo$(,)normal-solo$(,)easy-solo$(,)random-solo)
+	$(call strength_row,wizards-2,--game wizards --seats 2 --days 0 --pairs normal-easy$(,)normal-random)
+	$(call strength_row,wizards-4,--game wizards --seats 4 --days 0 --pairs normal-easy$(,)normal-random)
+	$(call strength_row,wizards-2-hard,--game wizards --seats 2 --pairs hard-normal$(,)hard-random)
+	$(call strength_row,wizards-4-hard,--game wizards --seats 4 --pairs hard-normal$(,)hard-random)
 	$(PY) -m bench.strength_table build/strength/*.json
 
 clean:

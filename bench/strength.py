@@ -7,10 +7,16 @@ every other seat the second level), and how long each level thinks per decision 
     python -m bench.strength --game tower --matches 200 [--seats 2] [--variant V] [--jobs 2] [--out F.json]
                              [--pairs hard-normal,normal-easy,hard-random] [--seed S] [--days D]
                              [--iterations I] [--ms M] [--exploration C] [--bias B] [--horizon H] [--keep K]
+                             [--record F.jsonl]
 
 `make strength` runs every game's rows. `--jobs N` shares the matches among N processes: a
 match's seed is its own, so the figures are those of one process, except that a search's wall
 clock budget (HARD_BUDGET.ms) binds sooner on a machine kept busy.
+
+A row of hard matches takes hours of CPU: `--record F.jsonl` appends each match to F as it ends,
+and a later run with the same record and the same settings plays only the matches F does not hold
+yet (stop it at any point and run it again: nothing played is lost, nothing is played twice); its
+figures are those of every recorded match of the row.
 
 Wizards has no time limit of its own (a match of the normal policy's runs to about 200 game days and
 1,800 steps): `--days D` sets one (MatchConfig.options["days"], 14 by default here; `--days 0` plays
@@ -110,7 +116,8 @@ def _match(job: tuple) -> dict:
 
     final, _ = policy_playout(engine, config_for(game, seats, days, variant), policy, random.Random(seed + i))
     result = engine.outcome(final)
-    got = {"i": i, "mine": mine, "winners": list(result.winners), "scores": list(result.scores), "think": think}
+    got = {"i": i, "mine": mine, "winners": list(result.winners), "scores": list(result.scores),
+           "think": {level: [round(t, 6) for t in times] for level, times in think.items()}}
     if game == "wizards":
         from shared.wizards.levels import progress
 
@@ -119,6 +126,35 @@ def _match(job: tuple) -> dict:
         got["where"] = "; ".join(f"seat {q['seat']} {q['order'] or 'no Order'} Rank {q['rank']} "
                                  f"{sum(q['points'].values())} pts {len(q['gems'])} Gems" for q in final.players)
     return got
+
+
+class Record:
+    """The matches a row has played, one JSON line each (`--record`), keyed by every setting that
+    changes what a match gives (game, variant, seats, days, seed, tuning, the pair), so a record
+    shared by several rows or settings counts each match only where it belongs."""
+
+    def __init__(self, path: Path, settings: dict) -> None:
+        self.path, self.settings = path, settings
+
+    def played(self, first: str, second: str) -> dict[int, dict]:
+        """The recorded matches of this pair at these settings, by match index."""
+        key = self._key(first, second)
+        found: dict[int, dict] = {}
+        if self.path.exists():
+            for line in self.path.read_text().splitlines():
+                if line.strip():
+                    entry = json.loads(line)
+                    if entry.pop("key") == key:
+                        found[entry["i"]] = entry
+        return found
+
+    def add(self, first: str, second: str, got: dict) -> None:
+        """Append one match, flushed at once: a run stopped any time later keeps it."""
+        with self.path.open("a") as f:
+            f.write(json.dumps({"key": self._key(first, second), **got}) + "\n")
+
+    def _key(self, first: str, second: str) -> dict:
+        return {**self.settings, "first": first, "second": second}
 
 
 _POLICIES: dict = {}
@@ -130,12 +166,16 @@ def _start_worker(game: str, args) -> None:
 
 def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed: int, args,
               think: dict, days: int | None = None, margins: list | None = None,
-              variant: str = "standard", jobs: int = 1) -> tuple[float, int]:
+              variant: str = "standard", jobs: int = 1, record: Record | None = None) -> tuple[float, int]:
     """(wins of `first`, matches played); think times go into `think` by level; for Wizards, the first
     level's progress margin over the best other seat of each match goes into `margins`. With `jobs`
     above one the matches are shared among that many processes (each match's seed is its own, so the
-    results are the same as in one process, up to the wall-clock budget of a search)."""
-    work = [(game, seats, first, second, i, seed, days, variant) for i in range(matches)]
+    results are the same as in one process, up to the wall-clock budget of a search). With a `record`,
+    the matches it holds are counted, not played again, and each match played is added to it."""
+    recorded = record.played(first, second) if record is not None else {}
+    work = [(game, seats, first, second, i, seed, days, variant) for i in range(matches) if i not in recorded]
+    if recorded:
+        print(f"  {first} v {second}: {matches - len(work)} of {matches} matches already in {record.path}", flush=True)
     if jobs > 1:
         pool = multiprocessing.get_context("fork").Pool(jobs, _start_worker, (game, args))
         results = pool.imap_unordered(_match, work)
@@ -144,15 +184,25 @@ def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed
         _start_worker(game, args)
         results = map(_match, work)
     wins = 0.0
+
+    def count(got: dict) -> None:
+        nonlocal wins
+        if got["mine"] in got["winners"]:
+            wins += 1.0 / len(got["winners"])
+        for level, times in got["think"].items():
+            think[level].extend(times)
+        if margins is not None and "margin" in got:
+            margins.append(got["margin"])
+
+    for i in sorted(recorded):
+        if i < matches:
+            count(recorded[i])
     try:
-        for done, got in enumerate(results, 1):
+        for done, got in enumerate(results, matches - len(work) + 1):
+            count(got)
+            if record is not None:
+                record.add(first, second, got)
             mine, winners = got["mine"], got["winners"]
-            if mine in winners:
-                wins += 1.0 / len(winners)
-            for level, times in got["think"].items():
-                think[level].extend(times)
-            if margins is not None and "margin" in got:
-                margins.append(got["margin"])
             where = f", {got['where']}" if "where" in got else ""
             outcome = "win" if winners == [mine] else "tie" if mine in winners else "loss"
             print(f"  {first} v {second} {done}/{matches} (seed {seed + got['i']}): {first} in seat {mine}, "
@@ -183,12 +233,19 @@ def main(argv: list[str] | None = None) -> None:
                     help="Wizards: the time limit in days (14 by default; 0: none, the whole game)")
     ap.add_argument("--jobs", type=int, default=1, help="processes to share the matches among")
     ap.add_argument("--out", type=Path, default=None, help="also write the rows and think times as JSON here")
+    ap.add_argument("--record", type=Path, default=None,
+                    help="append each match here as it ends, and count (not replay) the matches it holds")
     args = ap.parse_args(argv)
     known = levels_for(args.game, args)  # a bad tuning flag stops here, before any match
     for pair in args.pairs.split(","):
         named = pair.split("-")
         if len(named) != 2 or named[0] not in known or (args.seats > 1 and named[1] not in known):
             raise SystemExit(f"--pairs: {pair!r} is not two of {', '.join(known)} joined by '-'")
+    tuning = {k: getattr(args, k) for k in ("iterations", "ms", "exploration", "bias", "horizon", "keep")
+              if getattr(args, k) is not None}
+    record = None if args.record is None else Record(args.record, {
+        "game": args.game, "variant": args.variant, "seats": args.seats, "days": args.days, "seed": args.seed,
+        "tuning": tuning})
     think: dict[str, list[float]] = defaultdict(list)
     rows, figures = [], []
     started = time.monotonic()
@@ -196,7 +253,7 @@ def main(argv: list[str] | None = None) -> None:
         first, second = pair.split("-")
         margins: list[float] = []
         wins, n = play_pair(args.game, args.seats, first, second, args.matches, args.seed, args, think,
-                            args.days, margins, args.variant, args.jobs)
+                            args.days, margins, args.variant, args.jobs, record)
         low, high = wilson(wins, n)
         progress = (f"; {first}'s progress margin mean {statistics.mean(margins):+.2f}"
                     f" (ahead in {sum(m > 0 for m in margins)}, behind in {sum(m < 0 for m in margins)})"

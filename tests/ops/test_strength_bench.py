@@ -1,0 +1,37 @@
+"""bench.strength's record (`--record`): a stopped run loses no match and a resumed one plays
+none twice, and its figures are those of every recorded match of the row."""
+from __future__ import annotations
+
+import json
+import re
+
+from bench.strength import main
+
+ROW = ["--game", "tower", "--seats", "2", "--pairs", "normal-easy", "--seed", "7"]
+
+
+def played(out: str) -> list[int]:
+    """The seeds of the matches a run printed as played."""
+    return [int(seed) for seed in re.findall(r"^  normal v easy \d+/\d+ \(seed (\d+)\)", out, re.M)]
+
+
+def test_a_resumed_row_plays_only_the_matches_its_record_lacks(tmp_path, capsys):
+    record, whole = tmp_path / "row.jsonl", tmp_path / "whole.json"
+    main(ROW + ["--matches", "2", "--record", str(record)])
+    assert played(capsys.readouterr().out) == [7, 8]
+    main(ROW + ["--matches", "3", "--record", str(record), "--out", str(tmp_path / "resumed.json")])
+    out = capsys.readouterr().out
+    assert "2 of 3 matches already in" in out and played(out) == [9]
+    assert len(record.read_text().splitlines()) == 3
+    main(ROW + ["--matches", "3", "--out", str(whole)])  # the same row in one go, without a record
+    resumed, straight = (json.loads((tmp_path / n).read_text()) for n in ("resumed.json", "whole.json"))
+    assert resumed["rows"][0]["wins"] == straight["rows"][0]["wins"] and resumed["rows"][0]["matches"] == 3
+    assert resumed["think"]["normal"]["decisions"] == straight["think"]["normal"]["decisions"]
+
+
+def test_a_record_counts_a_match_only_at_the_settings_it_was_played_with(tmp_path, capsys):
+    record = tmp_path / "row.jsonl"
+    main(ROW + ["--matches", "1", "--record", str(record)])
+    main(["--game", "tower", "--seats", "2", "--pairs", "normal-easy", "--seed", "8", "--matches", "1",
+          "--record", str(record)])
+    assert "already in" not in capsys.readouterr().out and len(record.read_text().splitlines()) == 2
