@@ -63,18 +63,20 @@ bench-recovery: setup
 	$(PY) -m bench.recovery --attempts $(ATTEMPTS)
 
 # the AI levels' win rates (95% intervals) and think times, MATCHES a row (200 by default) over JOBS
-# processes; each row's figures go to build/strength/NAME.json, and the table of them all is printed last.
+# processes; each row's figures go to STRENGTH_DIR/NAME.json, and the table of them all is printed last.
 # Hours of CPU at 200 (a hard decision thinks up to a second): MATCHES=20 gives a first look. Each match
 # is recorded as it ends (NAME.jsonl): stopped and run again, `make strength` plays only what is missing.
+# docs/strength holds the records of the hard rows measured so far: STRENGTH_DIR=docs/strength resumes them.
 # Wizards' hard rows are 14-day matches (a whole game is some 900 decisions a seat), judged by progress
 , := ,
 MATCHES ?= 200
 JOBS ?= 2
+STRENGTH_DIR ?= build/strength
 strength_row = $(PY) -m bench.strength --matches $(MATCHES) --jobs $(JOBS) $(2) \
-	--out build/strength/$(1).json --record build/strength/$(1).jsonl
+	--out $(STRENGTH_DIR)/$(1).json --record $(STRENGTH_DIR)/$(1).jsonl
 
 strength: setup
-	mkdir -p build/strength
+	mkdir -p $(STRENGTH_DIR)
 	$(call strength_row,tower-2,--game tower --seats 2)
 	$(call strength_row,tower-4,--game tower --seats 4)
 	$(call strength_row,incantris-2,--game incantris --seats 2)
@@ -85,7 +87,7 @@ strength: setup
 	$(call strength_row,wizards-4,--game wizards --seats 4 --days 0 --pairs normal-easy$(,)normal-random)
 	$(call strength_row,wizards-2-hard,--game wizards --seats 2 --pairs hard-normal$(,)hard-random)
 	$(call strength_row,wizards-4-hard,--game wizards --seats 4 --pairs hard-normal$(,)hard-random)
-	$(PY) -m bench.strength_table build/strength/*.json
+	$(PY) -m bench.strength_table $(STRENGTH_DIR)/*.json*
 
 clean:
 	rm -rf build $(VENV) .pytest_cache

@@ -62,6 +62,27 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def row_figures(first: str, second: str | None, wins: float, n: int, margins: list[float]) -> dict:
+    """A pair's figures as --out writes them: the win rate with its interval, and for Wizards the first
+    level's mean progress margin and the share of matches it ended ahead (a level tie half)."""
+    figures = {"first": first, "second": second, "wins": wins, "matches": n, "rate": wins / n,
+               "wilson95": list(wilson(wins, n))}
+    if margins:
+        figures["margin_mean"] = statistics.mean(margins)
+        figures["ahead"] = (sum(m > 0 for m in margins) + sum(m == 0 for m in margins) / 2) / len(margins)
+    return figures
+
+
+def think_figures(think: dict[str, list[float]]) -> dict:
+    """Each level's think time per decision with a choice (seconds in): p50 and p95 in ms, and how many."""
+    figures = {}
+    for level in ("random", "easy", "normal", "hard"):
+        if think.get(level):
+            p50, p95 = percentiles(think[level], 50, 95)
+            figures[level] = {"p50_ms": p50 * 1000, "p95_ms": p95 * 1000, "decisions": len(think[level])}
+    return figures
+
+
 def levels_for(game: str, args) -> dict:
     """The three levels' policies; hard with the budget asked for, when one is asked for."""
     policies = {"random": random_legal, "easy": policy_for(game, "easy"), "normal": policy_for(game, "normal")}
@@ -261,11 +282,7 @@ def main(argv: list[str] | None = None) -> None:
         against = "the game's own opponents" if args.seats == 1 else second
         rows.append(f"{first} v {against}: {first} wins {wins:g}/{n} = {wins / n:.1%}"
                     f"  (95% Wilson {low:.1%} - {high:.1%}){progress}")
-        figures.append({"first": first, "second": None if args.seats == 1 else second, "wins": wins, "matches": n,
-                        "rate": wins / n, "wilson95": [low, high],
-                        **({"margin_mean": statistics.mean(margins),
-                            "ahead": (sum(m > 0 for m in margins) + sum(m == 0 for m in margins) / 2) / len(margins)}
-                           if margins else {})})
+        figures.append(row_figures(first, None if args.seats == 1 else second, wins, n, margins))
     print()
     limit = ""
     if args.game == "wizards":
@@ -275,13 +292,10 @@ def main(argv: list[str] | None = None) -> None:
           f"seeds {args.seed}...{args.seed + args.matches - 1}, seats rotated, {args.jobs} process(es), {took:.0f}s")
     for row in rows:
         print(row)
-    times = {}
-    for level in ("random", "easy", "normal", "hard"):
-        if think[level]:
-            p50, p95 = percentiles(think[level], 50, 95)
-            times[level] = {"p50_ms": p50 * 1000, "p95_ms": p95 * 1000, "decisions": len(think[level])}
-            print(f"think time {level:6}: p50 {p50 * 1000:9.2f} ms  p95 {p95 * 1000:9.2f} ms"
-                  f"  ({len(think[level])} decisions with a choice)")
+    times = think_figures(think)
+    for level, t in times.items():
+        print(f"think time {level:6}: p50 {t['p50_ms']:9.2f} ms  p95 {t['p95_ms']:9.2f} ms"
+              f"  ({t['decisions']} decisions with a choice)")
     if args.out is not None:
         args.out.write_text(json.dumps({"game": args.game, "variant": args.variant, "seats": args.seats,
                                         "seed": args.seed, "days": args.days, "jobs": args.jobs, "seconds": took,

@@ -2,15 +2,20 @@
 leaves them in build/strength/): one line a game, seat count and pair, with the win rate, its 95%
 interval and the matches behind it (and for Wizards, where a match cut short by its time limit has
 no winner, the share of matches the first level ended ahead on progress, a tie half), then each
-level's think time per game.
+level's think time per game. A row's record (`--record`, NAME.jsonl) is tabled too, with the matches
+recorded so far: a row still being played, or stopped, shows where it stands (a record beside its
+finished NAME.json is left to the JSON).
 
-    python -m bench.strength_table build/strength/*.json
+    python -m bench.strength_table build/strength/*.json [build/strength/*.jsonl]
 """
 from __future__ import annotations
 
 import json
 import sys
+from collections import defaultdict
 from pathlib import Path
+
+from bench.strength import row_figures, think_figures
 
 
 def rows(figures: list[dict]) -> list[str]:
@@ -39,11 +44,49 @@ def think_rows(figures: list[dict]) -> list[str]:
     return out
 
 
+def from_record(path: Path) -> list[dict]:
+    """A record's matches as bench.strength's JSON would give them: one figure per setting, a row per pair."""
+    settings: dict[str, dict] = {}
+    pairs: dict[str, dict[tuple, list[dict]]] = defaultdict(lambda: defaultdict(list))
+    for line in path.read_text().splitlines():
+        if line.strip():
+            entry = json.loads(line)
+            key = entry.pop("key")
+            pair = (key.pop("first"), key.pop("second"))
+            settings[json.dumps(key, sort_keys=True)] = key
+            pairs[json.dumps(key, sort_keys=True)][pair].append(entry)
+    figures = []
+    for name, key in settings.items():
+        rows, think = [], defaultdict(list)
+        for (first, second), matches in pairs[name].items():
+            wins = sum(1.0 / len(m["winners"]) for m in matches if m["mine"] in m["winners"])
+            margins = [m["margin"] for m in matches if "margin" in m]
+            rows.append(row_figures(first, None if key["seats"] == 1 else second, wins, len(matches), margins))
+            for m in matches:
+                for level, times in m["think"].items():
+                    think[level].extend(times)
+        figures.append({**key, "rows": rows, "think": think_figures(think)})
+    return figures
+
+
+def load(paths: list[Path]) -> list[dict]:
+    """The figures of every file named, a record left out where its finished JSON is named too."""
+    finished = {p.with_suffix("") for p in paths if p.suffix == ".json"}
+    figures = []
+    for p in paths:
+        if p.suffix == ".jsonl":
+            if p.with_suffix("") not in finished:
+                figures.extend(from_record(p))
+        else:
+            figures.append(json.loads(p.read_text()))
+    return figures
+
+
 def main(argv: list[str] | None = None) -> None:
     paths = [Path(a) for a in (sys.argv[1:] if argv is None else argv)]
     if not paths:
-        raise SystemExit("usage: python -m bench.strength_table FILE.json ...")
-    figures = [json.loads(p.read_text()) for p in paths]
+        raise SystemExit("usage: python -m bench.strength_table FILE.json|FILE.jsonl ...")
+    figures = load(paths)
     print("\n".join(rows(figures)))
     print()
     print("\n".join(think_rows(figures)))

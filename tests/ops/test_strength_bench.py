@@ -35,3 +35,17 @@ def test_a_record_counts_a_match_only_at_the_settings_it_was_played_with(tmp_pat
     main(["--game", "tower", "--seats", "2", "--pairs", "normal-easy", "--seed", "8", "--matches", "1",
           "--record", str(record)])
     assert "already in" not in capsys.readouterr().out and len(record.read_text().splitlines()) == 2
+
+
+def test_the_table_reads_a_record_as_it_stands_and_leaves_a_finished_row_to_its_json(tmp_path, capsys):
+    from bench.strength_table import load
+
+    record, finished = tmp_path / "row.jsonl", tmp_path / "row.json"
+    main(ROW + ["--matches", "2", "--record", str(record)])
+    (row,) = load([record])
+    assert row["game"] == "tower" and row["seats"] == 2
+    assert [(r["first"], r["second"], r["matches"]) for r in row["rows"]] == [("normal", "easy", 2)]
+    assert row["think"]["normal"]["decisions"] > 0
+    main(ROW + ["--matches", "3", "--record", str(record), "--out", str(finished)])
+    (row,) = load([finished, record])
+    assert row["rows"][0]["matches"] == 3 and row["jobs"] == 1
