@@ -49,7 +49,7 @@ from pathlib import Path
 from bench.stats import percentiles
 from shared.engine import MatchConfig
 from shared.engine.playout import policy_playout
-from shared.engine.registry import engine_for, policy_for
+from shared.engine.registry import engine_for, game_names, policy_for
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -235,7 +235,8 @@ def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed
     return wins, matches
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The bench's command line (docs/ai-levels.md's commands are checked against it)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="tower")
     ap.add_argument("--matches", type=int, default=40)
@@ -256,12 +257,24 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=None, help="also write the rows and think times as JSON here")
     ap.add_argument("--record", type=Path, default=None,
                     help="append each match here as it ends, and count (not replay) the matches it holds")
-    args = ap.parse_args(argv)
-    known = levels_for(args.game, args)  # a bad tuning flag stops here, before any match
+    return ap
+
+
+def checked(args: argparse.Namespace) -> argparse.Namespace:
+    """The command line's settings, once its game, tuning and pairs are known to make sense: a bad one
+    stops the bench here, before any match."""
+    if args.game not in game_names():
+        raise SystemExit(f"--game: {args.game!r} is not one of {', '.join(game_names())}")
+    known = levels_for(args.game, args)
     for pair in args.pairs.split(","):
         named = pair.split("-")
         if len(named) != 2 or named[0] not in known or (args.seats > 1 and named[1] not in known):
             raise SystemExit(f"--pairs: {pair!r} is not two of {', '.join(known)} joined by '-'")
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = checked(parser().parse_args(argv))
     tuning = {k: getattr(args, k) for k in ("iterations", "ms", "exploration", "bias", "horizon", "keep")
               if getattr(args, k) is not None}
     record = None if args.record is None else Record(args.record, {
