@@ -83,23 +83,29 @@ def think_figures(think: dict[str, list[float]]) -> dict:
     return figures
 
 
+TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep")  # the hard search's settings a command tunes
+
+
+def hard_settings(game: str, args) -> dict:
+    """What the hard level searches with: the game's served settings (its levels module's HARD_*),
+    each one the command line tunes taken from it instead."""
+    levels = importlib.import_module(f"shared.{game}.levels")
+    served = {"iterations": levels.HARD_BUDGET.iterations, "ms": levels.HARD_BUDGET.ms,
+              "exploration": levels.HARD_EXPLORATION, "bias": levels.HARD_BIAS,
+              "horizon": getattr(levels, "HARD_HORIZON", None), "keep": levels.HARD_SHORTLIST}
+    return {name: value if getattr(args, name) is None else getattr(args, name) for name, value in served.items()}
+
+
 def levels_for(game: str, args) -> dict:
-    """The three levels' policies; hard with the budget asked for, when one is asked for."""
+    """The four levels' policies; hard with the settings asked for, when any is asked for."""
     policies = {"random": random_legal, "easy": policy_for(game, "easy"), "normal": policy_for(game, "normal")}
-    if any(x is not None for x in (args.iterations, args.ms, args.exploration, args.bias, args.horizon,
-                                       args.keep)):
-        if game not in ("tower", "wizards", "incantris"):
-            raise SystemExit("--iterations/--ms/--exploration tune Tower's, Wizards' and Incantris's search only")
+    if any(getattr(args, name) is not None for name in TUNING):
         from shared.engine.search import Budget
 
-        levels = importlib.import_module(f"shared.{game}.levels")
-        budget = Budget(iterations=args.iterations if args.iterations is not None else levels.HARD_BUDGET.iterations,
-                        ms=args.ms if args.ms is not None else levels.HARD_BUDGET.ms)
-        policies["hard"] = levels.hard(
-            budget, args.exploration if args.exploration is not None else levels.HARD_EXPLORATION,
-            args.horizon if args.horizon is not None else getattr(levels, "HARD_HORIZON", None),
-            args.bias if args.bias is not None else levels.HARD_BIAS,
-            args.keep if args.keep is not None else levels.HARD_SHORTLIST)
+        tuned = hard_settings(game, args)
+        policies["hard"] = importlib.import_module(f"shared.{game}.levels").hard(
+            Budget(iterations=tuned["iterations"], ms=tuned["ms"]), tuned["exploration"], tuned["horizon"],
+            tuned["bias"], tuned["keep"])
     else:
         policies["hard"] = policy_for(game, "hard")
     return policies
@@ -151,11 +157,14 @@ def _match(job: tuple) -> dict:
 
 class Record:
     """The matches a row has played, one JSON line each (`--record`), keyed by every setting that
-    changes what a match gives (game, variant, seats, days, seed, tuning, the pair), so a record
-    shared by several rows or settings counts each match only where it belongs."""
+    changes what a match gives (game, variant, seats, days, seed, tuning, the pair, and for a pair
+    with the hard level the settings it searched with, so a match played before its game's served
+    budget changed is not counted after), so a record shared by several rows or settings counts
+    each match only where it belongs. The policies' code is not in the key: after changing one,
+    start a new record."""
 
-    def __init__(self, path: Path, settings: dict) -> None:
-        self.path, self.settings = path, settings
+    def __init__(self, path: Path, settings: dict, hard: dict | None = None) -> None:
+        self.path, self.settings, self.hard = path, settings, hard
 
     def played(self, first: str, second: str) -> dict[int, dict]:
         """The recorded matches of this pair at these settings, by match index."""
@@ -175,7 +184,8 @@ class Record:
             f.write(json.dumps({"key": self._key(first, second), **got}) + "\n")
 
     def _key(self, first: str, second: str) -> dict:
-        return {**self.settings, "first": first, "second": second}
+        searched = {"hard": self.hard} if self.hard is not None and "hard" in (first, second) else {}
+        return {**self.settings, "first": first, "second": second, **searched}
 
 
 _POLICIES: dict = {}
@@ -275,11 +285,10 @@ def checked(args: argparse.Namespace) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     args = checked(parser().parse_args(argv))
-    tuning = {k: getattr(args, k) for k in ("iterations", "ms", "exploration", "bias", "horizon", "keep")
-              if getattr(args, k) is not None}
+    tuning = {k: getattr(args, k) for k in TUNING if getattr(args, k) is not None}
     record = None if args.record is None else Record(args.record, {
         "game": args.game, "variant": args.variant, "seats": args.seats, "days": args.days, "seed": args.seed,
-        "tuning": tuning})
+        "tuning": tuning}, hard=hard_settings(args.game, args))
     think: dict[str, list[float]] = defaultdict(list)
     rows, figures = [], []
     started = time.monotonic()

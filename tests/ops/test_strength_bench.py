@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from bench.strength import main
+from bench.strength import Record, hard_settings, main, parser
 
 ROW = ["--game", "tower", "--seats", "2", "--pairs", "normal-easy", "--seed", "7"]
 
@@ -49,3 +49,23 @@ def test_the_table_reads_a_record_as_it_stands_and_leaves_a_finished_row_to_its_
     main(ROW + ["--matches", "3", "--record", str(record), "--out", str(finished)])
     (row,) = load([finished, record])
     assert row["rows"][0]["matches"] == 3 and row["jobs"] == 1
+
+
+def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_path, monkeypatch):
+    """The served budget is part of a hard pair's key: a record made before it changed is not counted after."""
+    import shared.tower.levels as tower_levels
+    from shared.engine.search import Budget
+
+    settings = parser().parse_args(["--game", "tower"])
+    record = tmp_path / "row.jsonl"
+
+    def recorded(pair: tuple[str, str]) -> int:
+        return len(Record(record, {"game": "tower"}, hard=hard_settings("tower", settings)).played(*pair))
+
+    Record(record, {"game": "tower"}, hard=hard_settings("tower", settings)).add("hard", "normal", {"i": 0})
+    Record(record, {"game": "tower"}, hard=hard_settings("tower", settings)).add("normal", "easy", {"i": 0})
+    assert recorded(("hard", "normal")) == 1 and recorded(("normal", "easy")) == 1
+    monkeypatch.setattr(tower_levels, "HARD_BUDGET", Budget(iterations=96, ms=900.0))
+    assert recorded(("hard", "normal")) == 0 and recorded(("normal", "easy")) == 1
+    tuned = parser().parse_args(["--game", "tower", "--iterations", "96"])
+    assert hard_settings("tower", tuned) == hard_settings("tower", settings)
