@@ -155,15 +155,25 @@ def _match(job: tuple) -> dict:
     return got
 
 
+def tally(got: dict, think: dict[str, list[float]], margins: list[float]) -> float:
+    """One match's share of a win for the first-named level (a k-way tie 1/k), its think times added to
+    `think` by level and, for Wizards, its progress margin to `margins`."""
+    for level, times in got["think"].items():
+        think[level].extend(times)
+    if "margin" in got:
+        margins.append(got["margin"])
+    return 1.0 / len(got["winners"]) if got["mine"] in got["winners"] else 0.0
+
+
 class Record:
     """The matches a row has played, one JSON line each (`--record`), keyed by every setting that
-    changes what a match gives (game, variant, seats, days, seed, tuning, the pair, and for a pair
-    with the hard level the settings it searched with, so a match played before its game's served
-    budget changed is not counted after), so a record shared by several rows or settings counts
-    each match only where it belongs. The policies' code is not in the key: after changing one,
-    start a new record."""
+    changes what a match gives (game, variant, seats, days, seed, the pair, and for a pair with the
+    hard level the settings it searched with, served or tuned, so a match played before its game's
+    served budget changed is not counted after), so a record shared by several rows or settings
+    counts each match only where it belongs. The policies' code is not in the key: after changing
+    one, start a new record."""
 
-    def __init__(self, path: Path, settings: dict, hard: dict | None = None) -> None:
+    def __init__(self, path: Path, settings: dict, hard: dict) -> None:
         self.path, self.settings, self.hard = path, settings, hard
 
     def played(self, first: str, second: str) -> dict[int, dict]:
@@ -184,7 +194,7 @@ class Record:
             f.write(json.dumps({"key": self._key(first, second), **got}) + "\n")
 
     def _key(self, first: str, second: str) -> dict:
-        searched = {"hard": self.hard} if self.hard is not None and "hard" in (first, second) else {}
+        searched = {"hard": self.hard} if "hard" in (first, second) else {}
         return {**self.settings, "first": first, "second": second, **searched}
 
 
@@ -214,23 +224,13 @@ def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed
         pool = None
         _start_worker(game, args)
         results = map(_match, work)
-    wins = 0.0
-
-    def count(got: dict) -> None:
-        nonlocal wins
-        if got["mine"] in got["winners"]:
-            wins += 1.0 / len(got["winners"])
-        for level, times in got["think"].items():
-            think[level].extend(times)
-        if margins is not None and "margin" in got:
-            margins.append(got["margin"])
-
+    wins, margins = 0.0, [] if margins is None else margins
     for i in sorted(recorded):
         if i < matches:
-            count(recorded[i])
+            wins += tally(recorded[i], think, margins)
     try:
         for done, got in enumerate(results, matches - len(work) + 1):
-            count(got)
+            wins += tally(got, think, margins)
             if record is not None:
                 record.add(first, second, got)
             mine, winners = got["mine"], got["winners"]
@@ -285,10 +285,9 @@ def checked(args: argparse.Namespace) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     args = checked(parser().parse_args(argv))
-    tuning = {k: getattr(args, k) for k in TUNING if getattr(args, k) is not None}
     record = None if args.record is None else Record(args.record, {
-        "game": args.game, "variant": args.variant, "seats": args.seats, "days": args.days, "seed": args.seed,
-        "tuning": tuning}, hard=hard_settings(args.game, args))
+        "game": args.game, "variant": args.variant, "seats": args.seats, "days": args.days, "seed": args.seed},
+        hard=hard_settings(args.game, args))
     think: dict[str, list[float]] = defaultdict(list)
     rows, figures = [], []
     started = time.monotonic()

@@ -15,7 +15,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from bench.strength import row_figures, think_figures
+from bench.strength import row_figures, tally, think_figures
 
 
 def rows(figures: list[dict]) -> list[str]:
@@ -59,12 +59,9 @@ def from_record(path: Path) -> list[dict]:
     for name, key in settings.items():
         rows, think = [], defaultdict(list)
         for (first, second), matches in pairs[name].items():
-            wins = sum(1.0 / len(m["winners"]) for m in matches if m["mine"] in m["winners"])
-            margins = [m["margin"] for m in matches if "margin" in m]
+            margins: list[float] = []
+            wins = sum(tally(m, think, margins) for m in matches)
             rows.append(row_figures(first, None if key["seats"] == 1 else second, wins, len(matches), margins))
-            for m in matches:
-                for level, times in m["think"].items():
-                    think[level].extend(times)
         figures.append({**key, "rows": rows, "think": think_figures(think)})
     return figures
 
