@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import math
 import multiprocessing
@@ -83,7 +84,8 @@ def think_figures(think: dict[str, list[float]]) -> dict:
     return figures
 
 
-TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep")  # the hard search's settings a command tunes
+# the hard search's settings a command tunes
+TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep", "root", "tempo")
 
 
 def hard_settings(game: str, args) -> dict:
@@ -92,7 +94,8 @@ def hard_settings(game: str, args) -> dict:
     levels = importlib.import_module(f"shared.{game}.levels")
     served = {"iterations": levels.HARD_BUDGET.iterations, "ms": levels.HARD_BUDGET.ms,
               "exploration": levels.HARD_EXPLORATION, "bias": levels.HARD_BIAS,
-              "horizon": getattr(levels, "HARD_HORIZON", None), "keep": levels.HARD_SHORTLIST}
+              "horizon": getattr(levels, "HARD_HORIZON", None), "keep": levels.HARD_SHORTLIST,
+              "root": levels.HARD_ROOT, "tempo": getattr(levels, "HARD_TEMPO", "steps")}
     return {name: value if getattr(args, name) is None else getattr(args, name) for name, value in served.items()}
 
 
@@ -103,9 +106,10 @@ def levels_for(game: str, args) -> dict:
         from shared.engine.search import Budget
 
         tuned = hard_settings(game, args)
-        policies["hard"] = importlib.import_module(f"shared.{game}.levels").hard(
-            Budget(iterations=tuned["iterations"], ms=tuned["ms"]), tuned["exploration"], tuned["horizon"],
-            tuned["bias"], tuned["keep"])
+        hard = importlib.import_module(f"shared.{game}.levels").hard
+        takes = inspect.signature(hard).parameters  # a game's own settings (Incantris: tempo)
+        policies["hard"] = hard(Budget(iterations=tuned["iterations"], ms=tuned["ms"]),
+                                **{k: v for k, v in tuned.items() if k in takes})
     else:
         policies["hard"] = policy_for(game, "hard")
     return policies
@@ -258,7 +262,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--exploration", type=float, default=None)
     ap.add_argument("--bias", type=float, default=None)
     ap.add_argument("--horizon", type=int, default=None)
-    ap.add_argument("--keep", type=int, default=None, help="destinations the search weighs on a move (0: all)")
+    ap.add_argument("--keep", type=int, default=None, help="candidates the search weighs at the root (0: all)")
+    ap.add_argument("--root", choices=("uct", "halving"), default=None,
+                    help="how the hard search's root shares its budget (UCT, or halving over paired samples)")
+    ap.add_argument("--tempo", choices=("steps", "turns"), default=None,
+                    help="what the hard search's horizon counts (Incantris: steps, or wizards' turns)")
     ap.add_argument("--pairs", default="hard-normal,normal-easy,hard-random",
                     help="first-second level pairs; the levels are random, easy, normal and hard")
     ap.add_argument("--days", type=int, default=None,

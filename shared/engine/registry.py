@@ -128,7 +128,7 @@ def schemas_folder(name: str) -> Path | None:
 
 register("tower", engine="shared.tower.engine:TowerEngine", policy="shared.tower.policy:choose",
          renderer="shared.tower.render", schemas="shared.tower.schemas",
-         levels={"hard": "shared.tower.levels:hard"})
+         levels={"easy": "shared.tower.levels:easy", "hard": "shared.tower.levels:hard"})
 register("incantris", engine="shared.incantris.engine:IncantrisEngine", policy="shared.incantris.policy:choose",
          renderer="shared.incantris.render", schemas="shared.incantris.schemas",
          levels={"hard": "shared.incantris.levels:hard"})

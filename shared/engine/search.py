@@ -108,6 +108,10 @@ class Search:
     budget: Budget = field(default_factory=Budget)
     exploration: float = 0.7
     horizon: int | None = None  # rollout steps after the tree before the position is judged
+    # what the horizon counts (None: steps, chance steps included); a game may count its own clock
+    # instead (Incantris: turns begun), so that a rollout is judged at the same point of play
+    # whatever the moves on the way cost in steps (a step-counted cut favours the quickest blow)
+    tempo: Callable[[Any], int] | None = None
     value: Value = outcome_value
     max_steps: int = 20_000
     # what the policy is shown of a SAMPLED state when it plays a seat (None: engine.view); a game
@@ -124,6 +128,11 @@ class Search:
     # stop once the answer is settled (the leader's lead over the next exceeds the iterations left):
     # the same answer as the whole budget's; False runs every iteration (to compare statistics)
     settle: bool = True
+    # how the root's candidates share the budget: "uct" (the tree above), or "halving": sequential
+    # halving over paired samples (each sample's hidden state, dice and rollout choices drawn from
+    # seeds shared by every candidate still in the running), for budgets too small for UCT to tell
+    # a good move from a lucky one (see `_halve`)
+    root: str = "uct"
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         """The policy signature: one of `legal`."""
@@ -142,6 +151,8 @@ class Search:
             legal = kept or legal
         if len(legal) == 1:
             return Result(legal[0], 0, 0.0, [(a, 0, 0.0) for a in offered])
+        if self.root == "halving":
+            return self._halve(view, seat, legal, offered, local, start)
         root = Node()
         keys = [canonical_json(a) for a in legal]
         for key, action in zip(keys, legal):
@@ -176,6 +187,100 @@ class Search:
             elif v > second:
                 second = v
         return first - second > left
+
+    def _past(self, state: Any, since: int, steps: int) -> bool:
+        """Whether a rollout has gone its horizon: `steps` steps, or the game's tempo `horizon` past `since`."""
+        if self.horizon is None:
+            return False
+        if self.tempo is None:
+            return steps > self.horizon
+        return self.tempo(state) - since >= self.horizon
+
+    # --- sequential halving with common random numbers ------------------------------------------
+    def _halve(self, view: dict, seat: int, legal: list[dict], offered: list[dict], rng: random.Random,
+               start: float) -> Result:
+        """Sequential halving (Karnin, Koren and Somekh 2013) at the root: in each of about log2(n)
+        rounds every candidate still in the running gets the same number of samples, and the better
+        half by mean goes on. Sample j of a round draws its determinization, its dice and its
+        rollout's choices from seeds shared by every candidate (common random numbers): two moves
+        are compared on the same hidden state and the same luck, so the difference of their means
+        is the move's and not the dice's. The normal policy's own pick (with `bias`) wins ties. The
+        budget counts samples (iterations; the first round gives every candidate one even if that is
+        more); the clock, when set, is read between samples. A search stopped by either ends with
+        the best mean so far among the candidates sampled most."""
+        iterations = self.budget.iterations
+        deadline = None if self.budget.ms is None else start + self.budget.ms / 1000.0
+        favoured = self.policy(view, seat, legal, random.Random(rng.getrandbits(32))) if self.bias else None
+        alive = list(range(len(legal)))
+        visits = [0] * len(legal)
+        total = [0.0] * len(legal)
+        rounds = max(1, math.ceil(math.log2(len(legal))))
+        spent = 0
+        out_of_time = False  # or out of iterations
+
+        def rank(i: int) -> tuple:
+            return (total[i] / visits[i] if visits[i] else float("-inf"), legal[i] == favoured, -i)
+
+        for r in range(rounds):
+            if iterations is None:
+                per = 1 << r  # a clock alone: samples double each round until it runs out
+            else:
+                per = max(1, (iterations - spent) // (len(alive) * (rounds - r)))
+            for _ in range(per):
+                seeds = (rng.getrandbits(64), rng.getrandbits(64), rng.getrandbits(64))
+                for i in alive:
+                    if (iterations is not None and r > 0 and spent >= iterations) or (
+                            deadline is not None and spent > 0 and time.perf_counter() >= deadline):
+                        out_of_time = True
+                        break
+                    total[i] += self._sample(view, seat, legal[i], seeds)
+                    visits[i] += 1
+                    spent += 1
+                if out_of_time:
+                    break
+            if out_of_time or len(alive) == 1:
+                break
+            most = max(visits[i] for i in alive)
+            ranked = sorted((i for i in alive if visits[i] == most), key=rank, reverse=True)
+            alive = ranked[:max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else ranked[:1]
+        most = max(visits[i] for i in alive)
+        best = max((i for i in alive if visits[i] == most), key=rank)
+        ms = (time.perf_counter() - start) * 1000.0
+        sampled = {canonical_json(a): (visits[i], total[i] / visits[i]) for i, a in enumerate(legal) if visits[i]}
+        children = [(a, *sampled.get(canonical_json(a), (0, 0.0))) for a in offered]
+        return Result(legal[best], spent, ms, children)
+
+    def _sample(self, view: dict, seat: int, action: dict, seeds: tuple[int, int, int]) -> float:
+        """One paired sample of `action`: a determinization from the first seed, the dice from the
+        second, every seat's policy (the rollout) from the third, played for `horizon` steps after
+        the action (or to the end) and judged by `value`."""
+        engine = self.engine
+        observe = self.observe or engine.view
+        state = self.determinize(view, seat, random.Random(seeds[0]))
+        dice, choices = random.Random(seeds[1]), random.Random(seeds[2])
+        acted = False
+        steps = since = 0
+        for _ in range(self.max_steps):
+            who = engine.actor(state)
+            if who == TERMINAL:
+                break
+            if acted:
+                steps += 1
+                if self._past(state, since, steps):
+                    break
+            if who == CHANCE:
+                request = engine.chance_request(state)
+                assert request is not None, "a CHANCE state names its dice"
+                state, _ = engine.apply_chance(state, sample_chance(request, dice))
+                continue
+            if not acted and who == seat:
+                state, _ = engine.apply(state, seat, action)  # the decision asked about
+                acted = True
+                since = self.tempo(state) if self.tempo is not None else 0
+                continue
+            actions = engine.legal_actions(state, who)
+            state, _ = engine.apply(state, who, self.policy(observe(state, who), who, actions, choices))
+        return self.value(engine, state, seat)
 
     # --- one iteration ---------------------------------------------------------------
     def _select(self, node: Node, keys: list[bytes], legal: list[dict], rng: random.Random,
@@ -213,14 +318,14 @@ class Search:
         path: list[Node] = []
         node: Node | None = root
         first = True
-        rollout = 0
+        rollout = since = 0
         for _ in range(self.max_steps):
             who = engine.actor(state)
             if who == TERMINAL:
                 break
             if node is None:
                 rollout += 1
-                if self.horizon is not None and rollout > self.horizon:
+                if self._past(state, since, rollout):
                     break
             if who == CHANCE:
                 request = engine.chance_request(state)
@@ -246,6 +351,7 @@ class Search:
             node = child if child.visits > 0 else None
             if node is None:
                 rollout = 0
+                since = self.tempo(state) if self.tempo is not None else 0
         value = self.value(engine, state, seat)
         root.visits += 1
         root.total += value

@@ -29,7 +29,9 @@ from shared.incantris.state import IncantrisState
 HARD_BUDGET = Budget(iterations=16, ms=700.0)
 HARD_EXPLORATION = 0.6
 HARD_BIAS = 1.0
+HARD_ROOT = "uct"  # how the root shares the budget (search.Search.root)
 HARD_HORIZON = 16  # rollout steps (actions and rolls) after the tree before the position is judged
+HARD_TEMPO = "steps"  # what the horizon counts: "steps", or "turns" (wizards' turns begun)
 HARD_SHORTLIST = 6  # actions the search weighs at the root (0: all of them)
 MARGIN_WEIGHT = 0.5  # share of the value given to the life margin, the rest to the win
 
@@ -55,6 +57,11 @@ def value(engine: GameEngine, state: IncantrisState, seat: int) -> float:
     others = [strength(state, i) for i in range(len(state.sides)) if i != me]
     margin = strength(state, me) - (max(others) if others else 0.0)
     return (1 - MARGIN_WEIGHT) * win + MARGIN_WEIGHT * (0.5 + margin / 2)
+
+
+def turns_begun(state: IncantrisState) -> int:
+    """The search's clock in turns (`tempo`): wizards' turns begun so far in the match."""
+    return state.serial
 
 
 def glance(state: IncantrisState, seat: int) -> dict:
@@ -102,12 +109,15 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
 
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION,
-           horizon: int | None = HARD_HORIZON, bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST) -> Search:
+           horizon: int | None = HARD_HORIZON, bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
+           root: str = HARD_ROOT, tempo: str = HARD_TEMPO) -> Search:
     candidates = (lambda v, s, legal: shortlist(v, s, legal, keep)) if keep else None
     return Search(engine_for("incantris"), determinize, choose, budget=budget, exploration=exploration,
-                  horizon=horizon, value=value, observe=glance, bias=bias, candidates=candidates)
+                  horizon=horizon, value=value, observe=glance, bias=bias, candidates=candidates, root=root,
+                  tempo=turns_begun if tempo == "turns" else None)
 
 
 def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION,
-         horizon: int | None = HARD_HORIZON, bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST):
-    return search(budget, exploration, horizon, bias, keep).choose
+         horizon: int | None = HARD_HORIZON, bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
+         root: str = HARD_ROOT, tempo: str = HARD_TEMPO):
+    return search(budget, exploration, horizon, bias, keep, root, tempo).choose

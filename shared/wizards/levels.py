@@ -36,6 +36,7 @@ HARD_BUDGET = Budget(iterations=12, ms=600.0)
 HARD_HORIZON = 60  # rollout steps after the tree (about two rounds of 2-4 seats) before the position is judged
 HARD_EXPLORATION = 0.5
 HARD_BIAS = 1.0
+HARD_ROOT = "uct"  # how the root shares the budget (search.Search.root)
 HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
@@ -112,15 +113,17 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
 
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = HARD_HORIZON,
-           bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST) -> Search:
+           bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
+           root: str = HARD_ROOT) -> Search:
     candidates = (lambda v, s, legal: shortlist(v, s, legal, keep)) if keep else None
     return Search(engine_for("wizards"), determinize, choose, budget=budget, exploration=exploration,
-                  horizon=horizon, value=value, bias=bias, candidates=candidates)
+                  horizon=horizon, value=value, bias=bias, candidates=candidates, root=root)
 
 
 def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = HARD_HORIZON,
-         bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST):
-    found = search(budget, exploration, horizon, bias, keep)
+         bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
+         root: str = HARD_ROOT):
+    found = search(budget, exploration, horizon, bias, keep, root)
 
     def choose_hard(view: dict, seat: int, legal: list[dict], rng) -> dict:
         if view["pending"] or view["chance"] or view["phase"] != "play":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -79,15 +80,21 @@ def test_the_normal_policy_chooses_on_the_searchs_glance_exactly_as_on_the_view(
 
 
 # --- the search -------------------------------------------------------------------------
-def small(iterations: int = 6, horizon: int = 8):
+def small(iterations: int = 6, horizon: int = 8, root: str = "uct", tempo: str = "steps"):
     """A search that runs every iteration of its budget (no early stop), so whole statistics compare."""
-    return replace(levels.search(Budget(iterations=iterations, ms=None), horizon=horizon), settle=False)
+    return replace(levels.search(Budget(iterations=iterations, ms=None), horizon=horizon, root=root, tempo=tempo),
+                   settle=False)
 
 
-def test_the_search_is_repeatable_for_a_seed():
-    """Same view, same seed, an iteration budget: the same choice from the same statistics, with exactly that
-    many iterations."""
-    search = small(6)
+# (root, horizon, tempo): the tree with a horizon in steps, sequential halving with one in turns
+SEARCHES = (("uct", 8, "steps"), ("halving", 1, "turns"))
+
+
+@pytest.mark.parametrize("root,horizon,tempo", SEARCHES)
+def test_the_search_is_repeatable_for_a_seed(root, horizon, tempo):
+    """Same view, same seed, an iteration budget: the same choice from the same statistics, with that many
+    iterations (halving: at most that many, or one a candidate if there are more)."""
+    search = small(6, horizon, root, tempo)
     compared = 0
     for variant, seats, seed in (("battle-royale", 2, 11), ("solo", 1, 12), ("crystal-sap", 3, 13)):
         for state in positions(variant, seats, seed, every=11)[:3]:
@@ -97,15 +104,35 @@ def test_the_search_is_repeatable_for_a_seed():
             a = search.run(v, seat, legal, random.Random(42))
             b = search.run(v, seat, legal, random.Random(42))
             assert a.action == b.action and a.children == b.children
-            assert a.iterations == b.iterations and a.iterations in (0, 6)
+            assert a.iterations == b.iterations
+            assert a.iterations in (0, 6) if root == "uct" else a.iterations <= max(6, levels.HARD_SHORTLIST)
             compared += a.iterations > 0
     assert compared >= 5
 
 
-def test_hard_never_answers_an_illegal_action():
+def test_a_horizon_in_turns_judges_a_rollout_once_that_many_turns_have_begun():
+    """tempo="turns": a rollout stops when the `horizon`-th wizard's turn after the action begins (or the match
+    ends), whatever the steps on the way."""
+    state = positions("battle-royale", 2, 15, every=9)[2]
+    seat = E.actor(state)
+    legal = E.legal_actions(state, seat)
+    v = E.view(state, seat)
+    judged: list = []
+    for horizon in (1, 2, 3):
+        search = replace(small(4, horizon, "halving", "turns"),
+                         value=lambda engine, s, who: judged.append(s) or 0.5)
+        for k, action in enumerate(legal[:3]):
+            search._sample(v, seat, action, (k, k + 1, k + 2))
+            after, _ = E.apply(state, seat, action)
+            end = judged[-1]
+            assert end.phase == "over" or end.serial - after.serial == horizon
+
+
+@pytest.mark.parametrize("root,horizon,tempo", SEARCHES)
+def test_hard_never_answers_an_illegal_action(root, horizon, tempo):
     """Positions of every scenario, the solo game and two to four players, from normal and from random play,
     every kind of decision: the answer is one of the legal actions."""
-    search = levels.search(Budget(iterations=2, ms=None), horizon=6)
+    search = levels.search(Budget(iterations=2, ms=None), horizon=horizon, root=root, tempo=tempo)
     kinds = set()
     n = 0
     for k, (variant, seats) in enumerate(TABLES):
