@@ -25,6 +25,13 @@ at each of the seat's decisions in the tree (tried first, and a bonus that fades
 visits), and a game's `candidates` for the root (the few actions its policy rates best), so
 that a few dozen iterations are not spread over hopeless moves.
 
+A game may judge its rollouts at a point of play rather than after a number of steps (`tempo`:
+Incantris counts wizards' turns), and may share the root's budget by sequential halving over
+paired samples instead of UCT (`root="halving"`, see `_halve`): every candidate still running is
+sampled on the same determinization, dice and rollout choices, so that a few dozen samples compare
+moves and not luck, and the normal policy's pick is answered unless another move's paired gain
+over it is clear.
+
 The answer is the root's most visited action (then the best mean, then the first listed), always
 one of the legal actions it was handed; a search stops early once that action leads the next by
 more than the iterations left (the same answer, sooner). The budget is iterations and/or milliseconds: with
@@ -35,6 +42,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -131,7 +139,8 @@ class Search:
     # how the root's candidates share the budget: "uct" (the tree above), or "halving": sequential
     # halving over paired samples (each sample's hidden state, dice and rollout choices drawn from
     # seeds shared by every candidate still in the running), for budgets too small for UCT to tell
-    # a good move from a lucky one (see `_halve`)
+    # a good move from a lucky one; there `bias` is how many standard errors of the paired gain a
+    # move needs to be answered over the normal policy's pick (see `_halve`)
     root: str = "uct"
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
@@ -188,6 +197,12 @@ class Search:
                 second = v
         return first - second > left
 
+    def _roll(self, state: Any, rng: random.Random) -> Any:
+        """The state after its chance step, the dice it asks for sampled from `rng`."""
+        request = self.engine.chance_request(state)
+        assert request is not None, "a CHANCE state names its dice"
+        return self.engine.apply_chance(state, sample_chance(request, rng))[0]
+
     def _past(self, state: Any, since: int, steps: int) -> bool:
         """Whether a rollout has gone its horizon: `steps` steps, or the game's tempo `horizon` past `since`."""
         if self.horizon is None:
@@ -201,25 +216,37 @@ class Search:
                start: float) -> Result:
         """Sequential halving (Karnin, Koren and Somekh 2013) at the root: in each of about log2(n)
         rounds every candidate still in the running gets the same number of samples, and the better
-        half by mean goes on. Sample j of a round draws its determinization, its dice and its
-        rollout's choices from seeds shared by every candidate (common random numbers): two moves
-        are compared on the same hidden state and the same luck, so the difference of their means
-        is the move's and not the dice's. The normal policy's own pick (with `bias`) wins ties. The
-        budget counts samples (iterations; the first round gives every candidate one even if that is
-        more); the clock, when set, is read between samples. A search stopped by either ends with
-        the best mean so far among the candidates sampled most."""
+        half by mean goes on. Sample j draws its determinization, its dice and its rollout's choices
+        from seeds shared by every candidate still running (common random numbers): two moves are
+        compared on the same hidden state and the same luck, so the difference of their means is
+        the move's and not the dice's.
+
+        With `bias`, the normal policy's own pick is the incumbent: it is never cut, so every
+        sample of a survivor has its pair, and the search answers another move only if that move's
+        paired gain over it is more than `bias` standard errors above nothing. A short horizon
+        often sees no difference at all (nobody hurt yet), and a move that merely ties the policy's
+        pick is not worth the policy's knowledge that the rollouts do not see.
+
+        The budget counts samples (iterations; the first round gives every candidate one even if
+        that is more); the clock, when set, is read between samples. A search stopped by either
+        decides on the samples taken."""
         iterations = self.budget.iterations
         deadline = None if self.budget.ms is None else start + self.budget.ms / 1000.0
-        favoured = self.policy(view, seat, legal, random.Random(rng.getrandbits(32))) if self.bias else None
+        pick = self.policy(view, seat, legal, random.Random(rng.getrandbits(32))) if self.bias else None
+        incumbent = legal.index(pick) if pick in legal else -1
         alive = list(range(len(legal)))
-        visits = [0] * len(legal)
-        total = [0.0] * len(legal)
+        scores: list[dict[int, float]] = [{} for _ in legal]  # a candidate's value on each sample it took
         rounds = max(1, math.ceil(math.log2(len(legal))))
-        spent = 0
-        out_of_time = False  # or out of iterations
+        spent = sample = 0
+        stopped = False
 
-        def rank(i: int) -> tuple:
-            return (total[i] / visits[i] if visits[i] else float("-inf"), legal[i] == favoured, -i)
+        def mean(i: int) -> float:
+            return sum(scores[i].values()) / len(scores[i]) if scores[i] else float("-inf")
+
+        def best_of(candidates: list[int]) -> list[int]:
+            most = max(len(scores[i]) for i in candidates)
+            return sorted((i for i in candidates if len(scores[i]) == most),
+                          key=lambda i: (mean(i), i == incumbent, -i), reverse=True)
 
         for r in range(rounds):
             if iterations is None:
@@ -231,24 +258,33 @@ class Search:
                 for i in alive:
                     if (iterations is not None and r > 0 and spent >= iterations) or (
                             deadline is not None and spent > 0 and time.perf_counter() >= deadline):
-                        out_of_time = True
+                        stopped = True
                         break
-                    total[i] += self._sample(view, seat, legal[i], seeds)
-                    visits[i] += 1
+                    scores[i][sample] = self._sample(view, seat, legal[i], seeds)
                     spent += 1
-                if out_of_time:
+                sample += 1
+                if stopped:
                     break
-            if out_of_time or len(alive) == 1:
+            if stopped or len(alive) <= 2 and incumbent in alive or len(alive) == 1:
                 break
-            most = max(visits[i] for i in alive)
-            ranked = sorted((i for i in alive if visits[i] == most), key=rank, reverse=True)
-            alive = ranked[:max(1, (len(alive) + 1) // 2)] if r < rounds - 1 else ranked[:1]
-        most = max(visits[i] for i in alive)
-        best = max((i for i in alive if visits[i] == most), key=rank)
+            kept = best_of(alive)[:max(1, (len(alive) + 1) // 2)]
+            alive = kept + ([incumbent] if incumbent >= 0 and incumbent not in kept else [])
+        best = best_of(alive)[0]
+        if incumbent >= 0 and best != incumbent and not self._beats(scores[best], scores[incumbent]):
+            best = incumbent
         ms = (time.perf_counter() - start) * 1000.0
-        sampled = {canonical_json(a): (visits[i], total[i] / visits[i]) for i, a in enumerate(legal) if visits[i]}
+        sampled = {canonical_json(a): (len(scores[i]), mean(i)) for i, a in enumerate(legal) if scores[i]}
         children = [(a, *sampled.get(canonical_json(a), (0, 0.0))) for a in offered]
         return Result(legal[best], spent, ms, children)
+
+    def _beats(self, challenger: dict[int, float], incumbent: dict[int, float]) -> bool:
+        """Whether the challenger's gain over the incumbent, paired sample by sample, is more than
+        `bias` standard errors above nothing (all of at least two samples agreeing on a gain will do)."""
+        gains = [challenger[k] - incumbent[k] for k in challenger if k in incumbent]
+        if len(gains) < 2:
+            return False
+        gain = statistics.fmean(gains)
+        return gain > 0 and gain > self.bias * statistics.stdev(gains) / math.sqrt(len(gains))
 
     def _sample(self, view: dict, seat: int, action: dict, seeds: tuple[int, int, int]) -> float:
         """One paired sample of `action`: a determinization from the first seed, the dice from the
@@ -269,9 +305,7 @@ class Search:
                 if self._past(state, since, steps):
                     break
             if who == CHANCE:
-                request = engine.chance_request(state)
-                assert request is not None, "a CHANCE state names its dice"
-                state, _ = engine.apply_chance(state, sample_chance(request, dice))
+                state = self._roll(state, dice)
                 continue
             if not acted and who == seat:
                 state, _ = engine.apply(state, seat, action)  # the decision asked about
@@ -328,9 +362,7 @@ class Search:
                 if self._past(state, since, rollout):
                     break
             if who == CHANCE:
-                request = engine.chance_request(state)
-                assert request is not None, "a CHANCE state names its dice"
-                state, _ = engine.apply_chance(state, sample_chance(request, rng))
+                state = self._roll(state, rng)
                 continue
             if first and who == seat:
                 # the decision asked about: the legal actions handed in, never the sample's own

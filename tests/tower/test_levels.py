@@ -115,27 +115,53 @@ def test_the_search_is_repeatable_for_a_seed(root):
 
 
 def test_halving_compares_every_candidate_on_the_same_samples_and_answers_the_best_survivor():
-    """Sequential halving with common random numbers: every candidate is sampled in the first round (all with
-    the same seeds, so two candidates that play alike score alike), the answer is among those sampled most and
-    has the best mean among them, and the samples spent never pass the budget after the first round."""
-    search = small(24, "halving")
+    """Sequential halving with common random numbers: every candidate is sampled in the first round, the samples
+    spent never pass the budget after it; without an incumbent (bias 0) the answer is the best mean among the
+    candidates sampled most; with one (the normal policy's pick, never cut) the answer is that best or the pick."""
+    free, kept_pick = replace(small(24, "halving"), bias=0.0), small(24, "halving")
     checked = 0
     for state in positions(14, every=4)[:10]:
         v, seat, legal = decision(state)
-        result = search.run(v, seat, legal, random.Random(9))
-        tried = [(a, visits, mean) for a, visits, mean in result.children if visits]
         kept = levels.shortlist(v, seat, legal)
         if len(kept) < 2:
             continue
-        assert {repr(a) for a, _, _ in tried} == {repr(a) for a in kept}
-        assert result.iterations == sum(visits for _, visits, _ in result.children) <= max(24, len(kept))
-        most = max(visits for _, visits, _ in tried)
-        best = max(mean for _, visits, mean in tried if visits == most)
-        assert (result.action, most, best) in [(a, visits, mean) for a, visits, mean in tried]
+        for search in (free, kept_pick):
+            result = search.run(v, seat, legal, random.Random(9))
+            tried = [(a, visits, mean) for a, visits, mean in result.children if visits]
+            assert {repr(a) for a, _, _ in tried} == {repr(a) for a in kept}
+            assert result.iterations == sum(visits for _, visits, _ in result.children) <= max(24, len(kept))
+            most = max(visits for _, visits, _ in tried)
+            best = max(mean for _, visits, mean in tried if visits == most)
+            leaders = [a for a, visits, mean in tried if visits == most and mean == best]
+            if search is free:
+                assert result.action in leaders
+            else:
+                local = random.Random(random.Random(9).getrandbits(64))  # as Search.run draws it
+                pick = choose(v, seat, kept, random.Random(local.getrandbits(32)))
+                assert result.action in leaders or result.action == pick
         checked += 1
     assert checked >= 5
-    # the pairing: each sample of a round determinizes (and rolls, and rolls out) from seeds every candidate
-    # still in the running shares, so the first round's determinizations are one per seed, repeated per candidate
+
+
+def test_halving_answers_a_challenger_only_on_a_significant_paired_gain():
+    """The incumbent (the normal policy's pick) keeps its place unless the challenger's gain, sample by sample on
+    the same luck, is more than `bias` standard errors above nothing."""
+    search = small(8, "halving")
+    assert search.bias == levels.HARD_BIAS == 1.0
+    same = {k: 0.5 for k in range(6)}
+    assert not search._beats(same, same)
+    assert search._beats({k: 0.6 for k in range(6)}, same)  # a gain on every sample
+    assert not search._beats({0: 0.9}, {0: 0.1})  # one sample is no evidence
+    noisy = {0: 0.9, 1: 0.1, 2: 0.8, 3: 0.2, 4: 0.55, 5: 0.5}  # +0.01 on average, swinging by 0.4
+    assert not search._beats(noisy, same)
+    steady = {0: 0.58, 1: 0.49, 2: 0.6, 3: 0.52, 4: 0.57, 5: 0.55}
+    assert search._beats(steady, same) and not replace(search, bias=4.0)._beats(steady, same)
+    assert not search._beats({k: 0.6 for k in range(6)}, {k + 10: 0.5 for k in range(6)})  # never paired
+
+
+def test_halving_draws_each_sample_once_for_every_candidate():
+    """The pairing: each sample determinizes (and rolls, and rolls out) from seeds every candidate still in the
+    running shares, so the first round's determinizations are one seed's, repeated per candidate."""
     state = positions(14, every=4)[3]
     v, seat, legal = decision(state)
     seeds: list = []
