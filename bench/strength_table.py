@@ -18,6 +18,13 @@ from pathlib import Path
 from bench.strength import row_figures, tally, think_figures
 
 
+def searched(level: str, figure: dict) -> str:
+    """A level's name, and for hard how its root shared the budget where the figures say (a record's key
+    does), so that rows of the same pair under different searches tell themselves apart."""
+    root = (figure.get("hard") or {}).get("root")
+    return f"{level} ({root})" if level == "hard" and root else level
+
+
 def rows(figures: list[dict]) -> list[str]:
     out = ["| game | seats | pair | first level wins | 95% interval | matches | ahead on progress |",
            "|---|---|---|---|---|---|---|"]
@@ -26,7 +33,7 @@ def rows(figures: list[dict]) -> list[str]:
         if f["game"] == "wizards":
             where += ", no time limit" if f["days"] == 0 else f", {f['days'] or 14} days"
         for r in f["rows"]:
-            pair = f"{r['first']} v {r['second'] or 'the game'}"
+            pair = f"{searched(r['first'], f)} v {searched(r['second'], f) if r['second'] else 'the game'}"
             low, high = r["wilson95"]
             ahead = f"{r['ahead']:.1%} (margin {r['margin_mean']:+.2f})" if "ahead" in r else ""
             out.append(f"| {where} | {f['seats']} | {pair} | {r['rate']:.1%} | {low:.1%} - {high:.1%} |"
@@ -39,8 +46,8 @@ def think_rows(figures: list[dict]) -> list[str]:
     for f in figures:
         where = f["game"] + ("" if f["variant"] == "standard" else f" ({f['variant']})")
         for level, t in f["think"].items():
-            out.append(f"| {where} | {f['seats']} | {level} | {t['p50_ms']:.2f} ms | {t['p95_ms']:.2f} ms |"
-                       f" {t['decisions']} |")
+            out.append(f"| {where} | {f['seats']} | {searched(level, f)} | {t['p50_ms']:.2f} ms |"
+                       f" {t['p95_ms']:.2f} ms | {t['decisions']} |")
     return out
 
 

@@ -227,9 +227,11 @@ class Search:
         often sees no difference at all (nobody hurt yet), and a move that merely ties the policy's
         pick is not worth the policy's knowledge that the rollouts do not see.
 
-        The budget counts samples (iterations; the first round gives every candidate one even if
-        that is more); the clock, when set, is read between samples. A search stopped by either
-        decides on the samples taken."""
+        The budget counts samples: at most `iterations` (the first round gives every candidate one
+        even if that is more), and fewer once the cuts leave only the incumbent and one challenger
+        (their comparison has its pairs from every round; the rest of the budget is not spent). The
+        clock, when set, is read between samples. A search stopped by either decides on the samples
+        taken."""
         iterations = self.budget.iterations
         deadline = None if self.budget.ms is None else start + self.budget.ms / 1000.0
         pick = self.policy(view, seat, legal, random.Random(rng.getrandbits(32))) if self.bias else None
@@ -265,8 +267,8 @@ class Search:
                 sample += 1
                 if stopped:
                     break
-            if stopped or len(alive) <= 2 and incumbent in alive or len(alive) == 1:
-                break
+            if stopped or len(alive) == 1 or len(alive) == 2 and incumbent in alive:
+                break  # nothing left to cut: the incumbent stays whatever the samples say
             kept = best_of(alive)[:max(1, (len(alive) + 1) // 2)]
             alive = kept + ([incumbent] if incumbent >= 0 and incumbent not in kept else [])
         best = best_of(alive)[0]

@@ -69,3 +69,23 @@ def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_
     assert recorded(("hard", "normal")) == 0 and recorded(("normal", "easy")) == 1
     tuned = parser().parse_args(["--game", "tower", "--iterations", "96"])
     assert hard_settings("tower", tuned) == hard_settings("tower", settings)
+
+
+def test_a_hard_row_is_tabled_with_how_its_root_searched_and_a_change_of_root_is_a_new_row(tmp_path, monkeypatch):
+    """The root's way of sharing the budget (UCT or halving) is a search setting like the budget: a record keeps
+    each root's matches apart, and the table names the root beside the hard level."""
+    import shared.tower.levels as tower_levels
+    from bench.strength_table import load, rows
+
+    settings = parser().parse_args(["--game", "tower"])
+    record = tmp_path / "row.jsonl"
+    key = {"game": "tower", "variant": "standard", "seats": 2, "days": None, "seed": 1}
+    match = {"mine": 0, "winners": [0], "scores": [20, 10], "think": {"hard": [0.3], "normal": [0.0001]}}
+    monkeypatch.setattr(tower_levels, "HARD_ROOT", "uct")
+    Record(record, key, hard=hard_settings("tower", settings)).add("hard", "normal", {"i": 0, **match})
+    monkeypatch.setattr(tower_levels, "HARD_ROOT", "halving")
+    halving = Record(record, key, hard=hard_settings("tower", settings))
+    assert halving.played("hard", "normal") == {}
+    halving.add("hard", "normal", {"i": 0, **match, "winners": [1]})
+    table = "\n".join(rows(load([record])))
+    assert "| hard (uct) v normal | 100.0% |" in table and "| hard (halving) v normal | 0.0% |" in table
