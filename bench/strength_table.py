@@ -7,6 +7,10 @@ recorded so far: a row still being played, or stopped, shows where it stands (a 
 finished NAME.json is left to the JSON).
 
     python -m bench.strength_table build/strength/*.json [build/strength/*.jsonl]
+    python -m bench.strength_table --doc docs/ai-levels.md docs/strength/*.jsonl
+
+With `--doc`, the guide's tables of hard rows and hard think times are written anew from the files
+instead (tests/docs checks that the guide's tables are those of the committed records).
 """
 from __future__ import annotations
 
@@ -41,11 +45,13 @@ def rows(figures: list[dict]) -> list[str]:
     return out
 
 
-def think_rows(figures: list[dict]) -> list[str]:
+def think_rows(figures: list[dict], only: str | None = None) -> list[str]:
     out = ["| game | seats | level | think p50 | think p95 | decisions |", "|---|---|---|---|---|---|"]
     for f in figures:
         where = f["game"] + ("" if f["variant"] == "standard" else f" ({f['variant']})")
         for level, t in f["think"].items():
+            if only is not None and level != only:
+                continue
             out.append(f"| {where} | {f['seats']} | {searched(level, f)} | {t['p50_ms']:.2f} ms |"
                        f" {t['p95_ms']:.2f} ms | {t['decisions']} |")
     return out
@@ -86,11 +92,32 @@ def load(paths: list[Path]) -> list[dict]:
     return figures
 
 
+def refreshed(doc: str, figures: list[dict]) -> str:
+    """`doc` with its tables of hard rows (between `<!-- hard rows -->` and `<!-- /hard rows -->`) and of hard
+    think times (`<!-- hard think -->`) made anew from `figures`: the guide's tables are the records' own."""
+    for mark, lines in (("hard rows", rows(figures)), ("hard think", think_rows(figures, only="hard"))):
+        start, end = f"<!-- {mark} -->\n", f"<!-- /{mark} -->"
+        if start not in doc or end not in doc:
+            raise ValueError(f"no {start.strip()} ... {end} in the document")
+        head, rest = doc.split(start, 1)
+        doc = head + start + "\n".join(lines) + "\n" + end + rest.split(end, 1)[1]
+    return doc
+
+
 def main(argv: list[str] | None = None) -> None:
-    paths = [Path(a) for a in (sys.argv[1:] if argv is None else argv)]
+    args = list(sys.argv[1:] if argv is None else argv)
+    doc = None
+    if args[:1] == ["--doc"] and len(args) > 1:
+        doc = Path(args[1])
+        args = args[2:]
+    paths = [Path(a) for a in args]
     if not paths:
-        raise SystemExit("usage: python -m bench.strength_table FILE.json|FILE.jsonl ...")
+        raise SystemExit("usage: python -m bench.strength_table [--doc GUIDE.md] FILE.json|FILE.jsonl ...")
     figures = load(paths)
+    if doc is not None:
+        doc.write_text(refreshed(doc.read_text(), figures))
+        print(f"{doc}: hard rows and think times from {len(paths)} file(s)")
+        return
     print("\n".join(rows(figures)))
     print()
     print("\n".join(think_rows(figures)))
