@@ -3,11 +3,12 @@
 * `normal` is the game's own policy, a one-step scorer (shared/<game>/policy.py).
 * `easy` is that policy with noise: on a decision with a choice, a fixed share of the time it
   takes another of the legal actions at random instead, so it plays sensibly most of the time and
-  misses now and then. The share is `EASY_NOISE`, unless the game registers its own easy policy.
+  misses now and then. The share is `EASY_NOISE`, unless the game registers its own (`easy_noise`)
+  or its own easy policy.
 * `hard` is the determinized search (search.py) with the normal policy for the other seats and the
-  rollouts; a game has it when it registers a `determinize` function (the search must rebuild a
-  state from a view). The budget and tuning are the game's (`search=` at register), or the
-  defaults of search.Budget.
+  rollouts; a game has it when it registers one (`levels={"hard": ...}`), for the search must
+  rebuild a state from a view (the game's determinize.py). The budget and tuning are the game's
+  (shared/<game>/levels.py), or the defaults of search.Budget.
 
 Every level reads only the seat's view and its legal actions.
 """

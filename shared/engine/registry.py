@@ -14,9 +14,11 @@
     schemas   the package folder of the game's JSON Schemas (shared/engine/jsonschemas.py
               names the files; none: the game publishes no schemas)                   schemas_folder(name)
     levels    optional "module:function" per AI level other than normal, each
-              returning the level's policy (`{"easy": ..., "hard": ...}`); a level
-              a game does not name is the default of shared/engine/levels.py
-              (easy: the policy with noise; hard: none without a search)     policy_for(name, level)
+              returning the level's policy (`{"hard": ...}`); a level a game does
+              not name is the default of shared/engine/levels.py (easy: the policy
+              with noise; hard: none without a search)                       policy_for(name, level)
+    easy_noise  optional share of an easy seat's choices made at random instead of
+              the policy's (default levels.EASY_NOISE)
 
 Every part is imported the first time it is asked for, so one broken game cannot stop the others.
 Services, AI tasks, the terminal client, the docs and the tests all look games up here.
@@ -43,6 +45,7 @@ class Game:
     renderer: str | None = None
     schemas: str | None = None
     levels: tuple[tuple[str, str], ...] = ()
+    easy_noise: float | None = None
 
 
 GAMES: dict[str, Game] = {}
@@ -52,9 +55,10 @@ _levels: dict[str, dict[str, Callable]] = {}
 
 
 def register(name: str, *, engine: str, policy: str, renderer: str | None = None,
-             schemas: str | None = None, levels: dict[str, str] | None = None) -> Game:
+             schemas: str | None = None, levels: dict[str, str] | None = None,
+             easy_noise: float | None = None) -> Game:
     """Host a game under `name` (registering a name again replaces its parts)."""
-    GAMES[name] = Game(name, engine, policy, renderer, schemas, tuple(sorted((levels or {}).items())))
+    GAMES[name] = Game(name, engine, policy, renderer, schemas, tuple(sorted((levels or {}).items())), easy_noise)
     _engines.pop(name, None)
     _levels.pop(name, None)
     return GAMES[name]
@@ -97,7 +101,9 @@ def policy_for(name: str, level: str = "normal") -> Callable:
         if level in named:
             made[level] = _attribute(named[level])()
         elif level == "easy":
-            made[level] = ai_levels.noisy(_attribute(GAMES[name].policy))
+            noise = GAMES[name].easy_noise
+            made[level] = ai_levels.noisy(_attribute(GAMES[name].policy),
+                                          ai_levels.EASY_NOISE if noise is None else noise)
         else:
             raise KeyError(f"{name} has no {level!r} AI level")
     return made[level]
@@ -128,7 +134,8 @@ def schemas_folder(name: str) -> Path | None:
 
 register("tower", engine="shared.tower.engine:TowerEngine", policy="shared.tower.policy:choose",
          renderer="shared.tower.render", schemas="shared.tower.schemas",
-         levels={"easy": "shared.tower.levels:easy", "hard": "shared.tower.levels:hard"})
+         levels={"hard": "shared.tower.levels:hard"},
+         easy_noise=0.5)  # a game of dice: at the default share an easy seat was nearly a normal one
 register("incantris", engine="shared.incantris.engine:IncantrisEngine", policy="shared.incantris.policy:choose",
          renderer="shared.incantris.render", schemas="shared.incantris.schemas",
          levels={"hard": "shared.incantris.levels:hard"})

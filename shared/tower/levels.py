@@ -1,10 +1,10 @@
 """Tower's AI levels (shared/engine/levels.py): easy, normal (policy.choose) and hard.
 
-* easy: the normal policy with `EASY_NOISE` (half) of its choices, where there is one, replaced by
-  another legal action at random: it still heads for its symbols and weighs its battles as often
-  as not, and as often walks past a Castle or fights a battle it should have avoided. Tower is a
-  game of dice, so the shared default share (35%) left an easy seat nearly as strong as a normal
-  one at a table of four (normal won 54.5% against three of them; at half, 81%).
+* easy: the normal policy with half its choices, where there is one, replaced by another legal
+  action at random (the registry's `easy_noise`): it still heads for its symbols and weighs its
+  battles as often as not, and as often walks past a Castle or fights a battle it should have
+  avoided. Tower is a game of dice, so the shared default share (35%) left an easy seat nearly as
+  strong as a normal one at a table of four (normal won 54.5% against three of them; at half, 81%).
 * hard: the determinized search (shared/engine/search.py) over determinize.py's samples of
   what the view hides, the normal policy playing the other seats and the rollouts. Its root
   shares the budget by sequential halving over paired samples: each candidate move is played
@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 from shared.engine.contract import GameEngine
-from shared.engine.levels import noisy
 from shared.engine.registry import engine_for
 from shared.engine.search import Budget, Search, outcome_value
 from shared.tower import policy
@@ -26,7 +25,6 @@ from shared.tower.pack import pack
 from shared.tower.pennants import scores
 from shared.tower.policy import choose
 
-EASY_NOISE = 0.5
 HARD_BUDGET = Budget(iterations=48, ms=900.0)
 HARD_EXPLORATION = 0.6
 HARD_BIAS = 1.0
@@ -75,10 +73,6 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
 
     ranked = sorted((a for a in legal if a["kind"] in ("move", "fly")), key=rate, reverse=True)
     return ranked[:keep] + [a for a in legal if a["kind"] not in ("move", "fly")]
-
-
-def easy():
-    return noisy(choose, EASY_NOISE)
 
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = None,

@@ -260,7 +260,7 @@ def test_the_registry_offers_three_levels_and_normal_is_todays_policy():
 
 
 def test_easy_plays_the_normal_choice_about_half_the_time_and_is_no_random_player():
-    """easy is the normal scorer with Tower's share of noise (levels.EASY_NOISE, a half), not a random player:
+    """easy is the normal scorer with Tower's share of noise (the registry's easy_noise, a half), not a random player:
     it agrees with normal far more often than a random legal pick does."""
     easy = registry.policy_for("tower", "easy")
     same = by_chance = 0.0
@@ -273,7 +273,8 @@ def test_easy_plays_the_normal_choice_about_half_the_time_and_is_no_random_playe
         by_chance += 1 / len(legal)
         n += 1
     assert n > 50
-    assert abs(same / n - (1 - levels.EASY_NOISE)) < 0.15
+    assert registry.game("tower").easy_noise == 0.5
+    assert abs(same / n - (1 - registry.game("tower").easy_noise)) < 0.15
     assert same > 1.5 * by_chance
 
 
