@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import json
 import math
 import multiprocessing
@@ -85,7 +84,7 @@ def think_figures(think: dict[str, list[float]]) -> dict:
 
 
 # the hard search's settings a command tunes
-TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep", "root", "tempo")
+TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep", "root")
 
 
 def hard_settings(game: str, args) -> dict:
@@ -95,7 +94,7 @@ def hard_settings(game: str, args) -> dict:
     served = {"iterations": levels.HARD_BUDGET.iterations, "ms": levels.HARD_BUDGET.ms,
               "exploration": levels.HARD_EXPLORATION, "bias": levels.HARD_BIAS,
               "horizon": getattr(levels, "HARD_HORIZON", None), "keep": levels.HARD_SHORTLIST,
-              "root": levels.HARD_ROOT, "tempo": getattr(levels, "HARD_TEMPO", "steps")}
+              "root": levels.HARD_ROOT}
     return {name: value if getattr(args, name) is None else getattr(args, name) for name, value in served.items()}
 
 
@@ -107,9 +106,11 @@ def levels_for(game: str, args) -> dict:
 
         tuned = hard_settings(game, args)
         hard = importlib.import_module(f"shared.{game}.levels").hard
-        takes = inspect.signature(hard).parameters  # a game's own settings (Incantris: tempo)
-        policies["hard"] = hard(Budget(iterations=tuned["iterations"], ms=tuned["ms"]),
-                                **{k: v for k, v in tuned.items() if k in takes})
+        try:
+            policies["hard"] = hard(Budget(iterations=tuned["iterations"], ms=tuned["ms"]),
+                                    **{k: v for k, v in tuned.items() if k not in ("iterations", "ms")})
+        except ValueError as e:
+            raise SystemExit(f"the hard search's settings: {e}") from None
     else:
         policies["hard"] = policy_for(game, "hard")
     return policies
@@ -261,12 +262,12 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--ms", type=float, default=None)
     ap.add_argument("--exploration", type=float, default=None)
     ap.add_argument("--bias", type=float, default=None)
-    ap.add_argument("--horizon", type=int, default=None)
+    ap.add_argument("--horizon", type=float, default=None,
+                    help="rollout steps after the tree (Incantris's lines: rounds of the table)")
     ap.add_argument("--keep", type=int, default=None, help="candidates the search weighs at the root (0: all)")
-    ap.add_argument("--root", choices=("uct", "halving"), default=None,
-                    help="how the hard search's root shares its budget (UCT, or halving over paired samples)")
-    ap.add_argument("--tempo", choices=("steps", "turns"), default=None,
-                    help="what the hard search's horizon counts (Incantris: steps, or wizards' turns)")
+    ap.add_argument("--root", choices=("uct", "halving", "lines"), default=None,
+                    help="how the hard search's root shares its budget: UCT, halving over paired samples, "
+                         "or (Incantris) halving over plans for the turn")
     ap.add_argument("--pairs", default="hard-normal,normal-easy,hard-random",
                     help="first-second level pairs; the levels are random, easy, normal and hard")
     ap.add_argument("--days", type=int, default=None,

@@ -26,11 +26,12 @@ visits), and a game's `candidates` for the root (the few actions its policy rate
 that a few dozen iterations are not spread over hopeless moves.
 
 A game may judge its rollouts at a point of play rather than after a number of steps (`tempo`:
-Incantris counts wizards' turns), and may share the root's budget by sequential halving over
+Incantris counts rounds of the table), and may share the root's budget by sequential halving over
 paired samples instead of UCT (`root="halving"`, see `_halve`): every candidate still running is
 sampled on the same determinization, dice and rollout choices, so that a few dozen samples compare
 moves and not luck, and the normal policy's pick is answered unless another move's paired gain
-over it is clear.
+over it is clear. Halving may weigh a game's `lines` rather than single actions: plans the seat
+follows for a while (Incantris: walk to a hex and cast from it), answered by their first action.
 
 The answer is the root's most visited action (then the best mean, then the first listed), always
 one of the legal actions it was handed; a search stops early once that action leads the next by
@@ -44,6 +45,7 @@ import math
 import random
 import statistics
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -69,6 +71,21 @@ class Budget:
             raise ValueError("a search budget needs iterations or milliseconds")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError("a search budget needs at least one iteration")
+
+
+Follow = Callable[[Any, int, list[dict]], "dict | None"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A root candidate for sequential halving: the legal action it answers with (`first`), and how
+    the seat goes on after it while the line lasts (`then(state, seat, legal)`: the line's next
+    action, or None once it is over and the normal policy plays on). A game whose decisions are
+    steps of a larger plan (Incantris: walk to a hex, then cast) compares plans this way, where
+    single steps, each followed by the policy's own replanning, would all look alike."""
+
+    first: dict
+    then: Follow | None = None
 
 
 @dataclass
@@ -115,11 +132,12 @@ class Search:
     policy: Policy
     budget: Budget = field(default_factory=Budget)
     exploration: float = 0.7
-    horizon: int | None = None  # rollout steps after the tree before the position is judged
+    horizon: float | None = None  # rollout steps after the tree (or `tempo`) before the position is judged
     # what the horizon counts (None: steps, chance steps included); a game may count its own clock
-    # instead (Incantris: turns begun), so that a rollout is judged at the same point of play
-    # whatever the moves on the way cost in steps (a step-counted cut favours the quickest blow)
-    tempo: Callable[[Any], int] | None = None
+    # instead (Incantris: rounds of the table), so that a rollout is judged at the same point of play
+    # whatever the moves on the way cost in steps (a step-counted cut favours the quickest blow); a
+    # paired sample then draws each roll's dice from its point on that clock (see `_dice`)
+    tempo: Callable[[Any], float] | None = None
     value: Value = outcome_value
     max_steps: int = 20_000
     # what the policy is shown of a SAMPLED state when it plays a seat (None: engine.view); a game
@@ -142,6 +160,14 @@ class Search:
     # a good move from a lucky one; there `bias` is how many standard errors of the paired gain a
     # move needs to be answered over the normal policy's pick (see `_halve`)
     root: str = "uct"
+    # the game's root candidates as lines of play (halving only; None: each legal action alone, the
+    # normal policy's pick the incumbent): the first line is the incumbent (the game's own choice),
+    # and the search answers the winning line's first action
+    lines: Callable[[dict, int, list[dict]], list[Line]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.root not in ("uct", "halving"):
+            raise ValueError(f"a search's root is uct or halving, not {self.root!r}")
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         """The policy signature: one of `legal`."""
@@ -160,8 +186,16 @@ class Search:
             legal = kept or legal
         if len(legal) == 1:
             return Result(legal[0], 0, 0.0, [(a, 0, 0.0) for a in offered])
+        if self.lines is not None:
+            lines = [line for line in self.lines(view, seat, legal) if line.first in legal]
+            if len(lines) <= 1:
+                answer = lines[0].first if lines else self.policy(view, seat, legal, local)
+                return Result(answer, 0, 0.0, [(a, 0, 0.0) for a in offered])
+            return self._halve(view, seat, lines, 0, offered, local, start)
         if self.root == "halving":
-            return self._halve(view, seat, legal, offered, local, start)
+            pick = self.policy(view, seat, legal, random.Random(local.getrandbits(32))) if self.bias else None
+            incumbent = legal.index(pick) if pick in legal else -1
+            return self._halve(view, seat, [Line(a) for a in legal], incumbent, offered, local, start)
         root = Node()
         keys = [canonical_json(a) for a in legal]
         for key, action in zip(keys, legal):
@@ -203,7 +237,7 @@ class Search:
         assert request is not None, "a CHANCE state names its dice"
         return self.engine.apply_chance(state, sample_chance(request, rng))[0]
 
-    def _past(self, state: Any, since: int, steps: int) -> bool:
+    def _past(self, state: Any, since: float, steps: int) -> bool:
         """Whether a rollout has gone its horizon: `steps` steps, or the game's tempo `horizon` past `since`."""
         if self.horizon is None:
             return False
@@ -211,9 +245,18 @@ class Search:
             return steps > self.horizon
         return self.tempo(state) - since >= self.horizon
 
+    def _dice(self, state: Any, seed: int, rolls: Counter) -> random.Random:
+        """The dice of a paired sample's chance step, drawn from the sample's seed, the game's tempo and
+        how many rolls were made at that tempo before: two lines of play that roll differently on the
+        seat's own turn still meet the same dice on the turns after it."""
+        assert self.tempo is not None, "dice keyed by the point of play need the game's tempo"
+        at = self.tempo(state)
+        rolls[at] += 1
+        return random.Random(f"{seed}:{at}:{rolls[at]}")
+
     # --- sequential halving with common random numbers ------------------------------------------
-    def _halve(self, view: dict, seat: int, legal: list[dict], offered: list[dict], rng: random.Random,
-               start: float) -> Result:
+    def _halve(self, view: dict, seat: int, lines: list[Line], incumbent: int, offered: list[dict],
+               rng: random.Random, start: float) -> Result:
         """Sequential halving (Karnin, Koren and Somekh 2013) at the root: in each of about log2(n)
         rounds every candidate still in the running gets the same number of samples, and the better
         half by mean goes on. Sample j draws its determinization, its dice and its rollout's choices
@@ -221,8 +264,9 @@ class Search:
         compared on the same hidden state and the same luck, so the difference of their means is
         the move's and not the dice's.
 
-        With `bias`, the normal policy's own pick is the incumbent: it is never cut, so every
-        sample of a survivor has its pair, and the search answers another move only if that move's
+        The incumbent (the normal policy's own pick when `bias` is set, or the game's first line;
+        -1: none) is never cut, so every sample of a survivor has its pair, and the search answers
+        another move only if that move's
         paired gain over it is more than `bias` standard errors above nothing. A short horizon
         often sees no difference at all (nobody hurt yet), and a move that merely ties the policy's
         pick is not worth the policy's knowledge that the rollouts do not see.
@@ -234,11 +278,9 @@ class Search:
         taken."""
         iterations = self.budget.iterations
         deadline = None if self.budget.ms is None else start + self.budget.ms / 1000.0
-        pick = self.policy(view, seat, legal, random.Random(rng.getrandbits(32))) if self.bias else None
-        incumbent = legal.index(pick) if pick in legal else -1
-        alive = list(range(len(legal)))
-        scores: list[dict[int, float]] = [{} for _ in legal]  # a candidate's value on each sample it took
-        rounds = max(1, math.ceil(math.log2(len(legal))))
+        alive = list(range(len(lines)))
+        scores: list[dict[int, float]] = [{} for _ in lines]  # a candidate's value on each sample it took
+        rounds = max(1, math.ceil(math.log2(len(lines))))
         spent = sample = 0
         stopped = False
 
@@ -262,7 +304,7 @@ class Search:
                             deadline is not None and spent > 0 and time.perf_counter() >= deadline):
                         stopped = True
                         break
-                    scores[i][sample] = self._sample(view, seat, legal[i], seeds)
+                    scores[i][sample] = self._sample(view, seat, lines[i], seeds)
                     spent += 1
                 sample += 1
                 if stopped:
@@ -275,9 +317,13 @@ class Search:
         if incumbent >= 0 and best != incumbent and not self._beats(scores[best], scores[incumbent]):
             best = incumbent
         ms = (time.perf_counter() - start) * 1000.0
-        sampled = {canonical_json(a): (len(scores[i]), mean(i)) for i, a in enumerate(legal) if scores[i]}
+        sampled: dict[bytes, tuple[int, float]] = {}
+        for i, line in enumerate(lines):  # an action that starts several lines shows its best line's
+            key = canonical_json(line.first)
+            if scores[i] and (key not in sampled or mean(i) > sampled[key][1]):
+                sampled[key] = (len(scores[i]), mean(i))
         children = [(a, *sampled.get(canonical_json(a), (0, 0.0))) for a in offered]
-        return Result(legal[best], spent, ms, children)
+        return Result(lines[best].first, spent, ms, children)
 
     def _beats(self, challenger: dict[int, float], incumbent: dict[int, float]) -> bool:
         """Whether the challenger's gain over the incumbent, paired sample by sample, is more than
@@ -288,16 +334,19 @@ class Search:
         gain = statistics.fmean(gains)
         return gain > 0 and gain > self.bias * statistics.stdev(gains) / math.sqrt(len(gains))
 
-    def _sample(self, view: dict, seat: int, action: dict, seeds: tuple[int, int, int]) -> float:
-        """One paired sample of `action`: a determinization from the first seed, the dice from the
-        second, every seat's policy (the rollout) from the third, played for `horizon` steps after
-        the action (or to the end) and judged by `value`."""
+    def _sample(self, view: dict, seat: int, line: Line, seeds: tuple[int, int, int]) -> float:
+        """One paired sample of `line` (or of one action alone): a determinization from the first
+        seed, the dice from the second, every seat's policy (the rollout) from the third, the seat
+        following the line while it lasts, played for `horizon` after the line's first action (or
+        to the end) and judged by `value`."""
         engine = self.engine
         observe = self.observe or engine.view
         state = self.determinize(view, seat, random.Random(seeds[0]))
         dice, choices = random.Random(seeds[1]), random.Random(seeds[2])
+        following = line.then
+        rolls: Counter = Counter()  # chance steps taken at each point of the game's tempo
         acted = False
-        steps = since = 0
+        steps, since = 0, 0.0
         for _ in range(self.max_steps):
             who = engine.actor(state)
             if who == TERMINAL:
@@ -307,15 +356,22 @@ class Search:
                 if self._past(state, since, steps):
                     break
             if who == CHANCE:
-                state = self._roll(state, dice)
+                state = self._roll(state, self._dice(state, seeds[1], rolls) if self.tempo else dice)
                 continue
             if not acted and who == seat:
-                state, _ = engine.apply(state, seat, action)  # the decision asked about
+                state, _ = engine.apply(state, seat, line.first)  # the decision asked about
                 acted = True
                 since = self.tempo(state) if self.tempo is not None else 0
                 continue
             actions = engine.legal_actions(state, who)
-            state, _ = engine.apply(state, who, self.policy(observe(state, who), who, actions, choices))
+            action = None
+            if following is not None and who == seat:
+                action = following(state, who, actions)
+                if action is None:
+                    following = None  # the line is over: the policy plays on
+            if action is None:
+                action = self.policy(observe(state, who), who, actions, choices)
+            state, _ = engine.apply(state, who, action)
         return self.value(engine, state, seat)
 
     # --- one iteration ---------------------------------------------------------------
@@ -354,7 +410,7 @@ class Search:
         path: list[Node] = []
         node: Node | None = root
         first = True
-        rollout = since = 0
+        rollout, since = 0, 0.0
         for _ in range(self.max_steps):
             who = engine.actor(state)
             if who == TERMINAL:

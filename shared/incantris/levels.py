@@ -4,13 +4,16 @@
   choices (where there is one) replaced by another legal action at random.
 * hard: the determinized search (shared/engine/search.py) over determinize.py's states (the view
   is the whole state: only the dice to come are sampled), the normal policy playing the other
-  seats, the solo game's attacking team being the engine's own (attackers.py) as always. A match
-  of Incantris runs to a few hundred steps, so a rollout is cut after `HARD_HORIZON` steps and
-  judged by `value`: the win (a tie shared; 1/2 for a match not over) blended with the life
-  margin over the strongest other side, so that a few dozen short rollouts still tell a blow
-  landed from one taken. The root weighs only `shortlist`'s few actions (the policy's own pick,
-  its best-rated spells, ending the turn, a step towards and one away from the foes).
-  `HARD_BUDGET` is what one decision may spend; bench/strength.py measures think time and strength.
+  seats, the solo game's attacking team being the engine's own (attackers.py) as always. A turn
+  is a plan (walk to a hex, cast from it, step back), so on a wizard's turn in a fight the search
+  weighs `lines`, whole plans for the turn: the policy's own play, its best blows each from the
+  best place for it, and the places fewest foes can answer. Every plan is played out on the same
+  sampled dice (paired: the dice of the turns after it do not depend on how many the plan rolled)
+  until every side has answered it (`HARD_HORIZON`), and judged by `value`: the win blended with
+  the margin of strength, where a kill counts beyond the life it took. The policy's play is kept
+  unless another plan's paired gain is clear (`HARD_BIAS` standard errors). Any other decision
+  weighs `shortlist`'s actions one by one. `HARD_BUDGET` is what one decision may spend;
+  bench/strength.py measures think time and strength.
 """
 from __future__ import annotations
 
@@ -18,32 +21,40 @@ import random
 
 from shared.engine.contract import GameEngine
 from shared.engine.registry import engine_for
-from shared.engine.search import Budget, Search, outcome_value
-from shared.hexgrid import distance
+from shared.engine.search import Budget, Follow, Line, Search, outcome_value
+from shared.hexgrid import Hex, distance
 from shared.incantris import match, policy
 from shared.incantris.arena import as_hex
 from shared.incantris.determinize import determinize
 from shared.incantris.policy import choose
 from shared.incantris.state import IncantrisState
 
-HARD_BUDGET = Budget(iterations=16, ms=700.0)
-HARD_EXPLORATION = 0.6
-HARD_BIAS = 1.0
-HARD_ROOT = "uct"  # how the root shares the budget (search.Search.root)
-HARD_HORIZON = 16  # rollout steps (actions and rolls) after the tree before the position is judged
-HARD_TEMPO = "steps"  # what the horizon counts: "steps", or "turns" (wizards' turns begun)
-HARD_SHORTLIST = 6  # actions the search weighs at the root (0: all of them)
+HARD_BUDGET = Budget(iterations=32, ms=900.0)
+HARD_ROOT = "lines"  # halving over `lines`, the plans for a turn; "uct": the tree over `shortlist`'s actions
+HARD_HORIZON = 1  # rounds of the table after a line's first action before it is judged (uct: steps)
+HARD_BIAS = 2.0  # standard errors of paired gain a line needs over the policy's own play (uct: its bias)
+HARD_EXPLORATION = 0.6  # uct only
+HARD_SHORTLIST = 6  # actions weighed one by one where a decision is no turn's plan (0: all of them)
+HARD_BLOWS = 4  # blows (a spell and its target, from the best place for it) weighed beside the policy's play
 MARGIN_WEIGHT = 0.5  # share of the value given to the life margin, the rest to the win
+ALIVE_WEIGHT = 0.5  # share of a side's strength given to its wizards alive, the rest to their life
 
 
 def strength(state: IncantrisState, side: int) -> float:
-    """A side's living wizards' life over its wizards' full life, in [0, 1] (0 for a side out)."""
-    full = life = 0
+    """A side's living wizards' life over its wizards' full life, in [0, 1] (0 for a side out),
+    blended (`ALIVE_WEIGHT`) with the share of its wizards alive: a wizard left with one life point
+    still casts as hard as a whole one, so a kill is worth more than the points it took."""
+    full = life = count = alive = 0
     for w in state.wizards.values():
         if w["side"] == side:
             full += w["max"]
-            life += w["life"] if w["alive"] else 0
-    return min(1.0, life / full) if full else 0.0
+            count += 1
+            if w["alive"]:
+                life += w["life"]
+                alive += 1
+    if not full:
+        return 0.0
+    return (1 - ALIVE_WEIGHT) * min(1.0, life / full) + ALIVE_WEIGHT * alive / count
 
 
 def value(engine: GameEngine, state: IncantrisState, seat: int) -> float:
@@ -57,11 +68,6 @@ def value(engine: GameEngine, state: IncantrisState, seat: int) -> float:
     others = [strength(state, i) for i in range(len(state.sides)) if i != me]
     margin = strength(state, me) - (max(others) if others else 0.0)
     return (1 - MARGIN_WEIGHT) * win + MARGIN_WEIGHT * (0.5 + margin / 2)
-
-
-def turns_begun(state: IncantrisState) -> int:
-    """The search's clock in turns (`tempo`): wizards' turns begun so far in the match."""
-    return state.serial
 
 
 def glance(state: IncantrisState, seat: int) -> dict:
@@ -108,16 +114,99 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
     return kept
 
 
+def side_turns(state: IncantrisState) -> float:
+    """The search's clock (`tempo`): turns begun, in rounds of the table (a turn for every side still
+    in), so that a horizon of 1 judges a plan once every other side has answered it."""
+    return state.serial / max(1, sum(1 for s in state.sides if s.get("out") is None))
+
+
+def walking(wid: str, serial: int, path: list[Hex], last: dict | None) -> Follow:
+    """A line's way on (search.Line.then): on turn `serial` of wizard `wid`, enter the hexes of
+    `path` one by one, then play `last` (a cast, or ending the turn); anything else, or a step the
+    state does not allow, ends the line and the policy plays on."""
+
+    def then(state: IncantrisState, seat: int, legal: list[dict]) -> dict | None:
+        t = state.turn
+        if state.serial != serial or not t or t.get("wizard") != wid:
+            return None
+        here = as_hex(match.wizard(state, wid)["hex"])
+        rest = path[path.index(here) + 1:] if here in path else path
+        if rest:
+            action: dict | None = {"kind": "step", "to": list(rest[0])}
+        elif last is not None and not (last["kind"] == "cast" and t["cast"]):
+            action = last
+        else:
+            return None
+        return action if action in legal else None
+
+    return then
+
+
+def _threat(view: IncantrisState, me: int, h: Hex) -> float:
+    """How much the foes could answer on h next turn: the threat of each foe whose reach covers it."""
+    return sum(policy.THREAT.get(x["type"], 0.5) for x in match.on_board(view)
+               if x["side"] != me and distance(h, as_hex(x["hex"])) <= policy._reach(x))
+
+
+def lines(view: dict, seat: int, legal: list[dict], blows: int = HARD_BLOWS, keep: int = HARD_SHORTLIST) -> list[Line]:
+    """The root's candidates, the normal policy's own play first (the incumbent). On a wizard's turn
+    in a fight, whole plans for the turn: before its spell, the `blows` best-rated blows (a spell and
+    its target, each from the best place for it: walk there, cast, and the policy plays on) and the
+    place fewest foes can answer (walk there and end the turn); after it, the two places fewest foes
+    can answer and staying put. Any other decision: `shortlist`'s actions (`keep`), one by one."""
+    pick = choose(view, seat, legal, random.Random(0))
+    found = [Line(pick)]
+    seen = IncantrisState.of_view(view)
+    t = seen.turn
+    me = match.side_of_seat(seen, seat)
+    wid = t.get("wizard") if t else None
+    w = match.wizard(seen, wid) if wid else None
+    fighting = seen.scenario in policy.FIGHTS or seen.quiet >= policy.STIR_AFTER
+    ordinary = any(a["kind"] in ("step", "cast", "end") for a in legal)  # not a question asked mid-turn
+    if t is None or w is None or w["hex"] is None or me is None or not fighting or not ordinary:
+        return found + [Line(a) for a in (shortlist(view, seat, legal, keep) if keep else legal) if a != pick]
+    here = as_hex(w["hex"])
+    reach = policy.spots(seen, w)
+
+    def plan(h: Hex, last: dict | None) -> Line:
+        path = reach[h][1]
+        first = {"kind": "step", "to": list(path[0])} if path else last
+        return Line(first or {"kind": "end"}, walking(w["id"], seen.serial, path, last))
+
+    if not t["cast"]:
+        casts: list[dict] = []  # each blow (spell and target) once, from the best place for it
+        for _, h, _, cast in policy.blows(seen, me, w, reach):
+            if cast not in casts and len(casts) < blows:
+                casts.append(cast)
+                found.append(plan(h, cast))
+    safest = sorted(reach, key=lambda h: (_threat(seen, me, h), -min(
+        (distance(h, as_hex(x["hex"])) for x in match.on_board(seen) if x["side"] != me), default=0), h))
+    found += [plan(h, {"kind": "end"}) for h in safest[:1 if not t["cast"] else 2]]
+    if t["cast"] and here not in safest[:2]:
+        found.append(plan(here, {"kind": "end"}))
+    return [line for line in found if line.first in legal]
+
+
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION,
-           horizon: int | None = HARD_HORIZON, bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
-           root: str = HARD_ROOT, tempo: str = HARD_TEMPO) -> Search:
+           horizon: float | None = HARD_HORIZON, bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
+           root: str = HARD_ROOT) -> Search:
+    """The hard search. "lines" (served) halves over `lines`, each judged once every side has answered
+    it `horizon` times; "uct" (served before, kept to compare) is the tree over `shortlist`'s actions,
+    each rollout cut after `horizon` steps (it was served with 16 iterations, 700 ms, a horizon of 16
+    and a bias of 1)."""
+    engine = engine_for("incantris")
+    if root == "lines":
+        return Search(engine, determinize, choose, budget=budget, horizon=horizon, tempo=side_turns, value=value,
+                      observe=glance, bias=bias, root="halving",
+                      lines=lambda v, s, legal: lines(v, s, legal, keep=keep))
+    if root != "uct":
+        raise ValueError(f"Incantris's hard search has no root {root!r} (lines or uct)")
     candidates = (lambda v, s, legal: shortlist(v, s, legal, keep)) if keep else None
-    return Search(engine_for("incantris"), determinize, choose, budget=budget, exploration=exploration,
-                  horizon=horizon, value=value, observe=glance, bias=bias, candidates=candidates, root=root,
-                  tempo=turns_begun if tempo == "turns" else None)
+    return Search(engine, determinize, choose, budget=budget, exploration=exploration, horizon=horizon, value=value,
+                  observe=glance, bias=bias, candidates=candidates)
 
 
 def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION,
-         horizon: int | None = HARD_HORIZON, bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
-         root: str = HARD_ROOT, tempo: str = HARD_TEMPO):
-    return search(budget, exploration, horizon, bias, keep, root, tempo).choose
+         horizon: float | None = HARD_HORIZON, bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
+         root: str = HARD_ROOT):
+    return search(budget, exploration, horizon, bias, keep, root).choose

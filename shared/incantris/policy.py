@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from shared.hexgrid import distance, neighbours
+from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import dice, match, sight
 from shared.incantris.arena import as_hex
 from shared.incantris.movement import Ground
@@ -391,29 +391,47 @@ def _retribution_cost(view, me, w, path, here) -> float:
     return sum(1.2 for frm in left for k in knights if distance(frm, k) == 1) if path else 0.0
 
 
+def spots(view, w) -> dict[Hex, tuple[int, list[Hex]]]:
+    """Where the active wizard w can still end its movement this turn: hex -> (cost, path of hexes
+    entered), its own hex included (Movement & Terrain; Shadow Dance's five points)."""
+    t = view.turn
+    here = as_hex(w["hex"])
+    mp = t["mp"] if not t["halted"] and not (t["locked"] and match.ability(w) != "shadow-dance") else 0
+    if t["locked"] and match.ability(w) == "shadow-dance":
+        mp = max(0, min(t["mp"], 5 - t["spent"]))
+    reach = Ground(view).reachable(w, here, mp) if mp > 0 else {}
+    reach.setdefault(here, (0, []))
+    return reach
+
+
+def blows(view, me, w, reach: dict[Hex, tuple[int, list[Hex]]]) -> list[tuple[float, Hex, list[Hex], dict]]:
+    """Every hex of `reach` w could cast from, with the best spell from there, best first:
+    (score, hex, path, cast), the score weighing the blow, the standing and Retribution paid."""
+    here = as_hex(w["hex"])
+    t = view.turn
+    sees = sight.seer(match.arena(view), sight.blocking(view, me, ignore=(here,)))
+    start = as_hex(t["start"]) if t.get("start") else None
+    found = []
+    for h, (cost, path) in sorted(reach.items()):
+        value, action = _best_cast_from(view, me, w, h, sees, start)
+        if action is None:
+            continue
+        score = value + _standing_value(view, me, w, h) - _retribution_cost(view, me, w, path, here) - 0.01 * cost
+        found.append((score, h, path, action))
+    found.sort(key=lambda b: -b[0])  # stable: the first hex in order among equals, as before
+    return found
+
+
 def _planned(view, me, w, legal):
     """Choose the hex to end on and the spell to cast from it, and take the first step there
     (or cast, or spread out after casting)."""
     t = view.turn
     here = as_hex(w["hex"])
-    g = Ground(view)
-    mp = t["mp"] if not t["halted"] and not (t["locked"] and match.ability(w) != "shadow-dance") else 0
-    if t["locked"] and match.ability(w) == "shadow-dance":
-        mp = max(0, min(t["mp"], 5 - t["spent"]))
-    spots = g.reachable(w, here, mp) if mp > 0 else {}
-    spots.setdefault(here, (0, []))
-    sees = sight.seer(match.arena(view), sight.blocking(view, me, ignore=(here,)))
-    start = as_hex(t["start"]) if t.get("start") else None
+    reach = spots(view, w)
     steps = {tuple(a["to"]) for a in legal if a["kind"] == "step"}
     if not t["cast"]:
-        best = None
-        for h, (cost, path) in sorted(spots.items()):
-            value, action = _best_cast_from(view, me, w, h, sees, start)
-            if action is None:
-                continue
-            score = value + _standing_value(view, me, w, h) - _retribution_cost(view, me, w, path, here) - 0.01 * cost
-            if best is None or score > best[0]:
-                best = (score, h, path, action)
+        ranked = blows(view, me, w, reach)
+        best = ranked[0] if ranked else None
         lasting = [a for a in legal if a["kind"] == "cast" and a["spell"] in LASTING and view.quiet < STIR_AFTER
                    and view.scenario != "solo" and f"{w['id']}:{a['spell']}" not in view.effects]
         if lasting:
@@ -429,7 +447,7 @@ def _planned(view, me, w, legal):
             return None
         if view.quiet >= STIR_AFTER or view.scenario == "solo" or _reach(w) - match.kind(w).movement <= 4:
             return None  # nothing to cast from anywhere: the general play closes in (close fighters always)
-        return _approach(view, me, w, spots, steps, legal)
+        return _approach(view, me, w, reach, steps, legal)
     # after the spell: spread out from team-mates if that costs no Retribution
     if not steps:
         return {"kind": "end"} if {"kind": "end"} in legal else None
@@ -443,7 +461,7 @@ def _planned(view, me, w, legal):
 
     now = after(here)
     ranked = sorted(((after(h) - _retribution_cost(view, me, w, p, here), h, p)
-                     for h, (_, p) in spots.items() if h != here), key=lambda x: (-x[0], x[1]))
+                     for h, (_, p) in reach.items() if h != here), key=lambda x: (-x[0], x[1]))
     if ranked and ranked[0][0] > now + 0.1 and tuple(ranked[0][2][0]) in steps:
         return {"kind": "step", "to": list(ranked[0][2][0])}
     return {"kind": "end"} if {"kind": "end"} in legal else None

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from shared.engine import CHANCE, MatchConfig, registry
 from shared.engine.playout import policy_playout, random_playout
-from shared.engine.search import Budget
+from shared.engine.search import Budget, Line
 from shared.tower import levels
 from shared.tower.determinize import determinize
 from shared.tower.pack import pack
@@ -177,7 +177,7 @@ def test_halving_draws_each_sample_once_for_every_candidate():
     assert len(set(seeds[:first])) == 1 and len(set(seeds)) > 1
     paired = replace(small(24, "halving"))
     action = legal[0]
-    assert paired._sample(v, seat, action, (1, 2, 3)) == paired._sample(v, seat, action, (1, 2, 3))
+    assert paired._sample(v, seat, Line(action), (1, 2, 3)) == paired._sample(v, seat, Line(action), (1, 2, 3))
 
 
 @pytest.mark.parametrize("root", ROOTS)
