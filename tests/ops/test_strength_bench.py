@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from bench.strength import Record, hard_settings, main, parser
 
 ROW = ["--game", "tower", "--seats", "2", "--pairs", "normal-easy", "--seed", "7"]
@@ -89,3 +91,14 @@ def test_a_hard_row_is_tabled_with_how_its_root_searched_and_a_change_of_root_is
     halving.add("hard", "normal", {"i": 0, **match, "winners": [1]})
     table = "\n".join(rows(load([record])))
     assert "| hard (uct) v normal | 100.0% |" in table and "| hard (halving) v normal | 0.0% |" in table
+
+
+def test_a_root_a_game_has_no_search_for_is_refused_before_any_match(tmp_path, capsys):
+    """`--root lines` is Incantris's plans for the turn: Tower has none, and the bench says so instead of
+    playing a row under a search it did not ask for."""
+    with pytest.raises(SystemExit, match="root is uct or halving, not 'lines'"):
+        main(["--game", "tower", "--seats", "2", "--pairs", "hard-normal", "--root", "lines", "--matches", "1",
+              "--record", str(tmp_path / "row.jsonl")])
+    assert not (tmp_path / "row.jsonl").exists()
+    with pytest.raises(SystemExit, match="no root 'halving'"):
+        main(["--game", "incantris", "--seats", "2", "--pairs", "hard-normal", "--root", "halving", "--matches", "1"])
