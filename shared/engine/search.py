@@ -160,9 +160,9 @@ class Search:
     # a good move from a lucky one; there `bias` is how many standard errors of the paired gain a
     # move needs to be answered over the normal policy's pick (see `_halve`)
     root: str = "uct"
-    # the game's root candidates as lines of play (halving only; None: each legal action alone, the
-    # normal policy's pick the incumbent): the first line is the incumbent (the game's own choice),
-    # and the search answers the winning line's first action
+    # the game's root candidates as lines of play, weighed by halving whatever `root` says (None: each
+    # legal action alone, by `root`): the first line is the incumbent (the game's own choice), and
+    # the search answers the winning line's first action
     lines: Callable[[dict, int, list[dict]], list[Line]] | None = None
 
     def __post_init__(self) -> None:
@@ -359,9 +359,11 @@ class Search:
                 state = self._roll(state, self._dice(state, seeds[1], rolls) if self.tempo else dice)
                 continue
             if not acted and who == seat:
-                state, _ = engine.apply(state, seat, line.first)  # the decision asked about
+                # the decision asked about; the horizon counts from before it, so a line that ends
+                # the turn at once is judged at the same point of play as one that acts first
+                since = self.tempo(state) if self.tempo is not None else 0.0
+                state, _ = engine.apply(state, seat, line.first)
                 acted = True
-                since = self.tempo(state) if self.tempo is not None else 0
                 continue
             actions = engine.legal_actions(state, who)
             action = None
@@ -436,12 +438,12 @@ class Search:
                 child = self._select(node, [canonical_json(a) for a in actions], actions, rng,
                                      self._favoured(state, None, seat, actions, rng))
             path.append(child)
+            before = self.tempo(state) if self.tempo is not None else 0.0
             state, _ = engine.apply(state, who, child.action)
             # a child visited for the first time is the one node this iteration adds
             node = child if child.visits > 0 else None
             if node is None:
-                rollout = 0
-                since = self.tempo(state) if self.tempo is not None else 0
+                rollout, since = 0, before
         value = self.value(engine, state, seat)
         root.visits += 1
         root.total += value

@@ -59,8 +59,8 @@ def strength(state: IncantrisState, side: int) -> float:
 
 def value(engine: GameEngine, state: IncantrisState, seat: int) -> float:
     """The end of a rollout for `seat`, in [0, 1]: (1 - w) x the win (a tie shared, 1/2 for a
-    match not over) + w x the life margin of its side over the strongest other side (the solo
-    game's attacking team included), scaled from -1 (routed) to 1."""
+    match not over) + w x the margin of its side's `strength` (life and wizards alive) over the
+    strongest other side's (the solo game's attacking team included), scaled from -1 (routed) to 1."""
     win = outcome_value(engine, state, seat)
     me = match.side_of_seat(state, seat)
     if me is None:
@@ -115,9 +115,11 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
 
 
 def side_turns(state: IncantrisState) -> float:
-    """The search's clock (`tempo`): turns begun, in rounds of the table (a turn for every side still
-    in), so that a horizon of 1 judges a plan once every other side has answered it."""
-    return state.serial / max(1, sum(1 for s in state.sides if s.get("out") is None))
+    """The search's clock (`tempo`): turns begun, in rounds of the table (a turn for every side), so
+    that a horizon of 1 judges a plan once every other side has answered it. It divides by every side
+    the match began with, out or not: a clock that sped up when a side went out would cut short
+    the very plan that put it out (once a side is out, a round of the table is a turn longer)."""
+    return state.serial / len(state.sides)
 
 
 def walking(wid: str, serial: int, path: list[Hex], last: dict | None) -> Follow:
@@ -192,8 +194,9 @@ def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION,
            root: str = HARD_ROOT) -> Search:
     """The hard search. "lines" (served) halves over `lines`, each judged once every side has answered
     it `horizon` times; "uct" (served before, kept to compare) is the tree over `shortlist`'s actions,
-    each rollout cut after `horizon` steps (it was served with 16 iterations, 700 ms, a horizon of 16
-    and a bias of 1)."""
+    each rollout cut after `horizon` steps. UCT was served with 16 iterations, 700 ms, a horizon of
+    16 and a bias of 1: the bench replays it with `--root uct --iterations 16 --ms 700 --horizon 16
+    --bias 1`."""
     engine = engine_for("incantris")
     if root == "lines":
         return Search(engine, determinize, choose, budget=budget, horizon=horizon, tempo=side_turns, value=value,

@@ -124,7 +124,7 @@ class TowerEngine(GameEngine[TowerState]):
         while resigning.first_choice(state, events):
             pass
         while state.stage == "play":
-            if state.turn["seat"] in state.resigned and state.tasks[-1]["task"] != "turn" and not state.ended:
+            if state.turn["seat"] in state.resigned and not state.ended and state.tasks[-1]["task"] != "turn":
                 state.tasks = state.tasks[:1]  # a resigned seat's turn (its first, say) ends as it begins
             if state.ended and not final_battle_under_way(state):
                 state.tasks = []

@@ -118,3 +118,16 @@ def test_tower_a_resignation_in_another_players_turn_leaves_nothing_of_his_pendi
         assert legal, "a seat to act always has a choice"
         state, _ = engine.apply(state, who, rng.choice(legal))
     assert engine.actor(state) == TERMINAL
+
+
+@pytest.mark.parametrize("game,seats,variant,seed,at", [
+    # Tower: a resigned seat's turn came round after the King had reached the Tower (no task left to read)
+    ("tower", 3, "standard", 2_161_431_577, [179, 180]),
+    # Incantris: the last other team resigned while a wizard was passing through a team-mate's hex
+    ("incantris", 3, "crystal-sap", 891_125, [14, 116]),
+])
+def test_resignations_that_once_broke_a_match_leave_a_valid_replayable_state(game, seats, variant, seed, at):
+    engine = engine_for(game)
+    state, log, _ = play_with_resignations(game, seats, variant, seed, at)
+    assert engine.outcome(state) is not None
+    assert engine.encode(replay(engine, MatchConfig(seats, variant), log)) == engine.encode(state)
