@@ -36,11 +36,11 @@ Readings (README):
 """
 from __future__ import annotations
 
-from shared.wizards import gems, record, wizardcards
+from shared.wizards import gems, lair, record, wizardcards
 from shared.wizards.encounters import Encounter
 from shared.wizards.pack import pack
 from shared.wizards.resolution import Handler, Item, ask, done, handler, higher, push, top, two_dice
-from shared.wizards.state import WizardsState, hx, player
+from shared.wizards.state import WizardsState, hx, player, position
 from shared.wizards.world import world_for
 
 ENCOUNTER_KINDS = ("task_marker", "high_wizard", "meet_high_wizard", "common_folk", "elves", "shrineheart_abbey",
@@ -82,6 +82,9 @@ def heal(state: WizardsState, seat: int, by: str, rule: str, events: list) -> bo
     cured = list(p["afflictions"])
     p["afflictions"] = []
     events.append({"type": "healed", "seat": seat, "by": by, "afflictions": cured, "rule": rule})
+    if "dragonbound" in cured:
+        # (authored, RULE-GAPS) cured in the Lair, his Lair Time starts again as if he had just entered
+        lair.track(state, world_for(state), seat, None, position(p), events)
     return True
 
 
