@@ -32,6 +32,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
+from shared.engine import levels as ai_levels
 from shared.engine.contract import GameEngine
 
 
@@ -45,7 +46,7 @@ class Game:
     renderer: str | None = None
     schemas: str | None = None
     levels: tuple[tuple[str, str], ...] = ()
-    easy_noise: float | None = None
+    easy_noise: float = ai_levels.EASY_NOISE
 
 
 GAMES: dict[str, Game] = {}
@@ -56,7 +57,7 @@ _levels: dict[str, dict[str, Callable]] = {}
 
 def register(name: str, *, engine: str, policy: str, renderer: str | None = None,
              schemas: str | None = None, levels: dict[str, str] | None = None,
-             easy_noise: float | None = None) -> Game:
+             easy_noise: float = ai_levels.EASY_NOISE) -> Game:
     """Host a game under `name` (registering a name again replaces its parts)."""
     GAMES[name] = Game(name, engine, policy, renderer, schemas, tuple(sorted((levels or {}).items())), easy_noise)
     _engines.pop(name, None)
@@ -89,8 +90,6 @@ def policy_for(name: str, level: str = "normal") -> Callable:
     """The function choosing an AI seat's action in `name` at an AI level (easy, normal, hard;
     shared/engine/levels.py): policy(view, seat, legal, rng). KeyError for a game the platform
     does not host or a level the game does not have (hard needs a registered search)."""
-    from shared.engine import levels as ai_levels
-
     if level == "normal":
         return _attribute(GAMES[name].policy)
     if level not in ai_levels.LEVELS:
@@ -101,9 +100,7 @@ def policy_for(name: str, level: str = "normal") -> Callable:
         if level in named:
             made[level] = _attribute(named[level])()
         elif level == "easy":
-            noise = GAMES[name].easy_noise
-            made[level] = ai_levels.noisy(_attribute(GAMES[name].policy),
-                                          ai_levels.EASY_NOISE if noise is None else noise)
+            made[level] = ai_levels.noisy(_attribute(GAMES[name].policy), GAMES[name].easy_noise)
         else:
             raise KeyError(f"{name} has no {level!r} AI level")
     return made[level]

@@ -133,8 +133,8 @@ class Search:
     budget: Budget = field(default_factory=Budget)
     exploration: float = 0.7
     horizon: float | None = None  # rollout steps after the tree (or `tempo`) before the position is judged
-    # what the horizon counts (None: steps, chance steps included); a game may count its own clock
-    # instead (Incantris: rounds of the table), so that a rollout is judged at the same point of play
+    # what the horizon counts (None: steps, chance steps included); with halving, a game may count its
+    # own clock instead (Incantris: rounds of the table), so that a rollout is judged at the same point of play
     # whatever the moves on the way cost in steps (a step-counted cut favours the quickest blow); a
     # paired sample then draws each roll's dice from its point on that clock (see `_dice`)
     tempo: Callable[[Any], float] | None = None
@@ -160,14 +160,16 @@ class Search:
     # a good move from a lucky one; there `bias` is how many standard errors of the paired gain a
     # move needs to be answered over the normal policy's pick (see `_halve`)
     root: str = "uct"
-    # the game's root candidates as lines of play, weighed by halving whatever `root` says (None: each
-    # legal action alone, by `root`): the first line is the incumbent (the game's own choice), and
-    # the search answers the winning line's first action
+    # halving only: the game's root candidates as lines of play (None: each legal action alone, the
+    # normal policy's pick the incumbent): the first line is the incumbent (the game's own choice),
+    # and the search answers the winning line's first action
     lines: Callable[[dict, int, list[dict]], list[Line]] | None = None
 
     def __post_init__(self) -> None:
         if self.root not in ("uct", "halving"):
             raise ValueError(f"a search's root is uct or halving, not {self.root!r}")
+        if self.root == "uct" and (self.lines is not None or self.tempo is not None):
+            raise ValueError("lines and a tempo are for halving's paired samples, not for UCT")
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         """The policy signature: one of `legal`."""
@@ -186,7 +188,7 @@ class Search:
             legal = kept or legal
         if len(legal) == 1:
             return Result(legal[0], 0, 0.0, [(a, 0, 0.0) for a in offered])
-        if self.lines is not None:
+        if self.root == "halving" and self.lines is not None:
             lines = [line for line in self.lines(view, seat, legal) if line.first in legal]
             if len(lines) <= 1:
                 answer = lines[0].first if lines else self.policy(view, seat, legal, local)
@@ -266,10 +268,10 @@ class Search:
 
         The incumbent (the normal policy's own pick when `bias` is set, or the game's first line;
         -1: none) is never cut, so every sample of a survivor has its pair, and the search answers
-        another move only if that move's
-        paired gain over it is more than `bias` standard errors above nothing. A short horizon
-        often sees no difference at all (nobody hurt yet), and a move that merely ties the policy's
-        pick is not worth the policy's knowledge that the rollouts do not see.
+        another move only if that move's paired gain over it is more than `bias` standard errors
+        above nothing. A short horizon often sees no difference at all (nobody hurt yet), and a move
+        that merely ties the policy's pick is not worth the policy's knowledge that the rollouts do
+        not see.
 
         The budget counts samples: at most `iterations` (the first round gives every candidate one
         even if that is more), and fewer once the cuts leave only the incumbent and one challenger
@@ -412,14 +414,14 @@ class Search:
         path: list[Node] = []
         node: Node | None = root
         first = True
-        rollout, since = 0, 0.0
+        rollout = 0
         for _ in range(self.max_steps):
             who = engine.actor(state)
             if who == TERMINAL:
                 break
             if node is None:
                 rollout += 1
-                if self._past(state, since, rollout):
+                if self._past(state, 0.0, rollout):  # UCT counts steps (no tempo)
                     break
             if who == CHANCE:
                 state = self._roll(state, rng)
@@ -438,12 +440,11 @@ class Search:
                 child = self._select(node, [canonical_json(a) for a in actions], actions, rng,
                                      self._favoured(state, None, seat, actions, rng))
             path.append(child)
-            before = self.tempo(state) if self.tempo is not None else 0.0
             state, _ = engine.apply(state, who, child.action)
             # a child visited for the first time is the one node this iteration adds
             node = child if child.visits > 0 else None
             if node is None:
-                rollout, since = 0, before
+                rollout = 0
         value = self.value(engine, state, seat)
         root.visits += 1
         root.total += value

@@ -144,12 +144,6 @@ def walking(wid: str, serial: int, path: list[Hex], last: dict | None) -> Follow
     return then
 
 
-def _threat(view: IncantrisState, me: int, h: Hex) -> float:
-    """How much the foes could answer on h next turn: the threat of each foe whose reach covers it."""
-    return sum(policy.THREAT.get(x["type"], 0.5) for x in match.on_board(view)
-               if x["side"] != me and distance(h, as_hex(x["hex"])) <= policy._reach(x))
-
-
 def lines(view: dict, seat: int, legal: list[dict], blows: int = HARD_BLOWS, keep: int = HARD_SHORTLIST) -> list[Line]:
     """The root's candidates, the normal policy's own play first (the incumbent). On a wizard's turn
     in a fight, whole plans for the turn: before its spell, the `blows` best-rated blows (a spell and
@@ -181,8 +175,9 @@ def lines(view: dict, seat: int, legal: list[dict], blows: int = HARD_BLOWS, kee
             if cast not in casts and len(casts) < blows:
                 casts.append(cast)
                 found.append(plan(h, cast))
-    safest = sorted(reach, key=lambda h: (_threat(seen, me, h), -min(
-        (distance(h, as_hex(x["hex"])) for x in match.on_board(seen) if x["side"] != me), default=0), h))
+    foes = [x for x in match.on_board(seen) if x["side"] != me]
+    safest = sorted(reach, key=lambda h: (policy.threat(foes, h),
+                                          -min((distance(h, as_hex(x["hex"])) for x in foes), default=0), h))
     found += [plan(h, {"kind": "end"}) for h in safest[:1 if not t["cast"] else 2]]
     if t["cast"] and here not in safest[:2]:
         found.append(plan(here, {"kind": "end"}))

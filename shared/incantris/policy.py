@@ -473,6 +473,11 @@ def _reach(x) -> int:
     return match.kind(x).movement + max(ranges, default=0)
 
 
+def threat(foes, h) -> float:
+    """How hard `foes` could answer on hex h next turn: the threat of each one whose reach covers it."""
+    return sum(THREAT.get(x["type"], 0.5) for x in foes if distance(h, as_hex(x["hex"])) <= _reach(x))
+
+
 def _approach(view, me, w, spots, steps, legal):
     """Nothing to cast this turn: close in, but stop where no foe can answer next turn if such
     a hex lies nearer the goal (the first to walk into reach is the first one hit)."""
@@ -483,15 +488,12 @@ def _approach(view, me, w, spots, steps, legal):
     here = as_hex(w["hex"])
     walk = Ground(view).walk_distance(w, goal, [])
 
-    def threat(h):
-        return sum(THREAT.get(x["type"], 0.5) for x in foes if distance(h, as_hex(x["hex"])) <= _reach(x))
-
     def far(h):
         return walk.get(h, distance(h, goal) * 2 + 50)
 
-    best = min(spots.items(), key=lambda kv: (threat(kv[0]), far(kv[0]), kv[0]))
+    best = min(spots.items(), key=lambda kv: (threat(foes, kv[0]), far(kv[0]), kv[0]))
     h, (_, path) = best
-    if h == here or far(h) >= far(here) and threat(h) >= threat(here):
+    if h == here or far(h) >= far(here) and threat(foes, h) >= threat(foes, here):
         return {"kind": "end"} if {"kind": "end"} in legal else None
     if path and tuple(path[0]) in steps:
         return {"kind": "step", "to": list(path[0])}

@@ -312,3 +312,36 @@ def test_every_level_plays_a_whole_match_to_its_end():
         final, _ = policy_playout(E, MatchConfig(1, "solo"), table((level,)), random.Random(4))
         assert E.outcome(final) is not None and final.phase == "over"
     assert seen == {"easy", "normal", "hard"}
+
+
+def test_a_kill_weighs_more_than_the_same_life_taken_from_wizards_who_live_on():
+    """A wizard on one life point casts as hard as a whole one, so the search's strength of a side counts its wizards
+    alive beside their life (ALIVE_WEIGHT): the same points taken as a kill leave the foes weaker than spread."""
+    state = positions("battle-royale", 2, 5, every=20)[2]
+    seat = E.actor(state)
+
+    def foes_hurt(kill: bool):
+        s = E.decode(E.encode(state))
+        theirs = [w for w in s.wizards.values() if s.sides[w["side"]]["seat"] != seat and w["alive"]]
+        assert len(theirs) >= 3 and all(w["life"] >= 3 for w in theirs)
+        first, second, third = theirs[:3]
+        first["life"] = 2
+        if kill:
+            first["life"], first["alive"] = 0, False
+        else:
+            second["life"] -= 1
+            third["life"] -= 1
+        return s, first["side"]
+
+    killed, side = foes_hurt(True)
+    spread, _ = foes_hurt(False)
+    assert levels.strength(killed, side) < levels.strength(spread, side)
+    assert levels.value(E, killed, seat) > levels.value(E, spread, seat)
+
+
+def test_plans_and_a_clock_of_play_belong_to_halving_not_to_uct():
+    """A search is refused the combinations it has no meaning for, rather than silently ignoring them."""
+    served = levels.search(Budget(iterations=2, ms=None))
+    assert served.root == "halving" and served.lines is not None and served.tempo is not None
+    with pytest.raises(ValueError, match="not for UCT"):
+        replace(served, root="uct")
