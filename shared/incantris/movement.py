@@ -132,8 +132,9 @@ class Ground:
         """Bear Presence: entering a hex next to an opposing Shaman ends movement."""
         return any(distance(h, s) == 1 for s in self.enemy_shamans(w))
 
-    def step_cost(self, w: Wizard, frm: Hex, to: Hex) -> int | None:
-        """Cost of one step frm -> to for w (whole hexes only), None if the step is illegal."""
+    def step_cost(self, w: Wizard, frm: Hex, to: Hex, binding: list[Hex] | None = None) -> int | None:
+        """Cost of one step frm -> to for w (whole hexes only), None if the step is illegal;
+        `binding`: binding_shamans(w), when the caller asks many times over."""
         if distance(frm, to) != 1 or to not in self.arena.whole:
             return None
         cost = self.terrain_cost(w, to)
@@ -142,7 +143,7 @@ class Ground:
         other = self.occupied.get(to)
         if other is not None and other["id"] != w["id"] and match.opposed(self.state, other, w):
             return None  # "The hexes occupied by wizards of opposing teams are impassable."
-        for s in self.binding_shamans(w):
+        for s in self.binding_shamans(w) if binding is None else binding:
             # Bear Presence: "may not move directly into another hex adjacent to him" (FAQ 1),
             # for a wizard that began its turn next to him
             if distance(frm, s) == 1 and distance(to, s) == 1:
@@ -189,6 +190,7 @@ class Ground:
                     if other is None or not match.opposed(self.state, other, w):
                         heapq.heappush(heap, (1, 1, e, [e]))
         seen: dict[Hex, int] = {}
+        binding, shamans = self.binding_shamans(w), self.enemy_shamans(w)
         while heap:
             cost, n_steps, h, path = heapq.heappop(heap)
             if h in seen and seen[h] <= cost:
@@ -196,10 +198,10 @@ class Ground:
             seen[h] = cost
             if self.may_stop(w, h) and (h not in best or best[h][0] > cost):
                 best[h] = (cost, path)
-            if path and self.halts(w, h):
+            if path and any(distance(h, s) == 1 for s in shamans):  # halts: Bear Presence
                 continue
             for n in neighbours(h):
-                c = self.step_cost(w, h, n)
+                c = self.step_cost(w, h, n, binding)
                 if c is None or cost + c > mp:
                     continue
                 if n not in seen or seen[n] > cost + c:
@@ -208,24 +210,36 @@ class Ground:
 
     def walk_distance(self, w: Wizard, goal_near: Hex, starts: list[Hex]) -> dict[Hex, int]:
         """Movement-point distance from every hex to the hexes next to `goal_near`, ignoring
-        movement limits and Bear Presence (used to move "toward" a wizard)."""
+        movement limits and Bear Presence (used to move "toward" a wizard). `starts` are the hexes
+        asked about: the search stops once it has settled all of them (none given: every hex)."""
         dist: dict[Hex, int] = {}
         heap = [(0, h) for h in neighbours(goal_near) if h in self.arena.whole and not self.blocked(w, h)
                 and self.terrain_cost(w, h) is not None]
         heapq.heapify(heap)
+        enterable: dict[Hex, bool] = {}  # each hex judged once, not once from each neighbour
+        left = set(starts)
         while heap:
             d, h = heapq.heappop(heap)
             if h in dist:
                 continue
             dist[h] = d
+            if left:
+                left.discard(h)
+                if not left:
+                    break
             cost_here = self.terrain_cost(w, h) or 1
             for n in neighbours(h):
-                if n in dist or n not in self.arena.whole or self.blocked(w, n) or self.terrain_cost(w, n) is None:
+                if n in dist:
                     continue
-                other = self.occupied.get(n)
-                if other is not None and other["id"] != w["id"] and match.opposed(self.state, other, w):
-                    continue
-                heapq.heappush(heap, (d + cost_here, n))
+                ok = enterable.get(n)
+                if ok is None:
+                    other = self.occupied.get(n)
+                    ok = enterable[n] = (n in self.arena.whole and not self.blocked(w, n)
+                                         and self.terrain_cost(w, n) is not None
+                                         and not (other is not None and other["id"] != w["id"]
+                                                  and match.opposed(self.state, other, w)))
+                if ok:
+                    heapq.heappush(heap, (d + cost_here, n))
         return dist
 
     # --- forced movement ------------------------------------------------------------

@@ -290,7 +290,7 @@ def _step(view, me, w, steps, cast_done, rng):
     if goal is None:
         return None
     g = Ground(view)
-    walk = g.walk_distance(w, goal, [])
+    walk = g.walk_distance(w, goal, [here, *(as_hex(a["to"]) for a in steps)])
     now = walk.get(here, distance(here, goal) * 2 + 50)
     if distance(here, goal) <= 1 and not (objective and w.get("carrying")):
         return None
@@ -339,54 +339,73 @@ def _expected_hits(view, caster, x, key: str) -> float:
     return max(0.0, wands - dice.expected_wards(dice.ward_roll(view, x, power)))
 
 
-def _best_cast_from(view, me, w, h, sees, start) -> tuple[float, dict | None]:
-    """The most valuable damage (or healing) spell w could cast standing on h."""
-    best: tuple[float, dict | None] = (0.0, None)
+def _aims(view, me, w, start) -> list[tuple[int, list[tuple[Hex, frozenset, float, dict]]]]:
+    """What w's damage and healing spells could do, wherever it casts from: per spell its range and
+    each target (the hex aimed at, the area a Meteor Storm covers, the value, the cast). A target's
+    value does not depend on where w stands, so a turn's plan weighs it once, not once per hex."""
     board = list(match.on_board(view))
+    found = []
     for key in load().wizards[w["id"]].spells:
         spell = load().spells[key]
+        aims: list[tuple[Hex, frozenset, float, dict]] = []
         if key in DAMAGE and spell.target == "wizard":
             for x in board:
                 xh = as_hex(x["hex"])
-                if x["side"] == me or distance(h, xh) > spell.range or not sees(h, xh):
-                    continue
-                if key == "spectral-rush" and (start is None or distance(start, xh) < 3):
+                if x["side"] == me or key == "spectral-rush" and (start is None or distance(start, xh) < 3):
                     continue
                 v = _kill_value(view, me, x, _expected_hits(view, w, x, key))
-                if v > best[0]:
-                    best = (v, {"kind": "cast", "spell": key, "target": x["id"]})
+                aims.append((xh, frozenset(), v, {"kind": "cast", "spell": key, "target": x["id"]}))
         elif key == "meteor-storm":
             centres = {c for x in board if x["side"] != me for c in (as_hex(x["hex"]), *neighbours(as_hex(x["hex"])))}
+            caught = [_kill_value(view, me, x, _expected_hits(view, w, x, key)) for x in board]
             arena = match.arena(view)
             for c in sorted(centres):
-                if c not in arena.whole or distance(h, c) > spell.range or not sees(h, c):
+                if c not in arena.whole:
                     continue
-                area = {c, *neighbours(c)}
-                if h in area:
-                    continue  # not on the caster itself
-                v = sum(_kill_value(view, me, x, _expected_hits(view, w, x, key)) for x in board
-                        if as_hex(x["hex"]) in area)
-                if v > best[0]:
-                    best = (v, {"kind": "cast", "spell": key, "target": list(c)})
+                area = frozenset((c, *neighbours(c)))  # not cast with the caster inside it
+                v = sum(caught[i] for i, x in enumerate(board) if as_hex(x["hex"]) in area)
+                aims.append((c, area, v, {"kind": "cast", "spell": key, "target": list(c)}))
         elif key in HEALING:
             for x in board:
-                xh = as_hex(x["hex"])
-                if x["side"] != me or distance(h, xh) > spell.range or not sees(h, xh):
+                if x["side"] != me:
                     continue
                 v = HEAL_WEIGHT * min(x["max"] - x["life"], 2.6) * (0.4 if _pressing(view) else 1.0)
-                if v > best[0]:
-                    best = (v, {"kind": "cast", "spell": key, "target": x["id"]})
+                aims.append((as_hex(x["hex"]), frozenset(), v, {"kind": "cast", "spell": key, "target": x["id"]}))
+        else:
+            continue
+        found.append((spell.range, aims))
+    return found
+
+
+def _best_cast_from(aims, h, sees) -> tuple[float, dict | None]:
+    """The most valuable of `aims` (_aims: damage or healing) w could cast standing on h: in range,
+    in sight, and not an area holding h itself; the first of equals."""
+    best: tuple[float, dict | None] = (0.0, None)
+    for reach, targets in aims:
+        for at, area, v, action in targets:
+            if distance(h, at) > reach or not sees(h, at) or h in area:
+                continue
+            if v > best[0]:
+                best = (v, action)
     return best
 
 
-def _standing_value(view, me, w, h) -> float:
+def _mates(view, me, w) -> list[Hex]:
+    """Where w's team-mates stand."""
+    return [as_hex(x["hex"]) for x in match.on_board(view) if x["side"] == me and x["id"] != w["id"]]
+
+
+def _standing_value(mates: list[Hex], h) -> float:
     """Where to stand: apart from team-mates (one Meteor Storm should not catch two)."""
-    mates = [as_hex(x["hex"]) for x in match.on_board(view) if x["side"] == me and x["id"] != w["id"]]
     return -0.6 * sum(1 for m in mates if distance(m, h) <= 2)
 
 
-def _retribution_cost(view, me, w, path, here) -> float:
-    knights = [as_hex(k["hex"]) for k in match.on_board(view) if k["type"] == "arcane-knight" and k["side"] != me]
+def _knights(view, me) -> list[Hex]:
+    """Where the opposing Arcane Knights stand (Retribution)."""
+    return [as_hex(k["hex"]) for k in match.on_board(view) if k["type"] == "arcane-knight" and k["side"] != me]
+
+
+def _retribution_cost(knights: list[Hex], path, here) -> float:
     left = [here] + [as_hex(p) for p in path[:-1]]
     return sum(1.2 for frm in left for k in knights if distance(frm, k) == 1) if path else 0.0
 
@@ -411,13 +430,14 @@ def blows(view, me, w, reach: dict[Hex, tuple[int, list[Hex]]]) -> list[tuple[fl
     t = view.turn
     sees = sight.seer(match.arena(view), sight.blocking(view, me, ignore=(here,)))
     start = as_hex(t["start"]) if t.get("start") else None
+    aims, mates, knights = _aims(view, me, w, start), _mates(view, me, w), _knights(view, me)
     found = []
     for h, (cost, path) in sorted(reach.items()):
-        value, action = _best_cast_from(view, me, w, h, sees, start)
+        value, action = _best_cast_from(aims, h, sees)
         if action is None:
             continue
-        score = value + _standing_value(view, me, w, h) - _retribution_cost(view, me, w, path, here) - 0.01 * cost
-        found.append((score, h, path, action))
+        score = value + _standing_value(mates, h) - _retribution_cost(knights, path, here) - 0.01 * cost
+        found.append((score, h, path, dict(action)))
     found.sort(key=lambda b: -b[0])  # stable: the first hex in order among equals, as before
     return found
 
@@ -452,15 +472,16 @@ def _planned(view, me, w, legal):
     if not steps:
         return {"kind": "end"} if {"kind": "end"} in legal else None
     foes = [as_hex(x["hex"]) for x in match.on_board(view) if x["side"] != me]
+    mates, knights = _mates(view, me, w), _knights(view, me)
 
     def after(h) -> float:
         # out of the foes' reach, as far as seven hexes (not in the solo game: the attackers always come)
         away = (0.0 if view.scenario == "solo" or not foes or _pressing(view)
                 else 0.25 * min(min(distance(h, f) for f in foes), 7))
-        return _standing_value(view, me, w, h) + away
+        return _standing_value(mates, h) + away
 
     now = after(here)
-    ranked = sorted(((after(h) - _retribution_cost(view, me, w, p, here), h, p)
+    ranked = sorted(((after(h) - _retribution_cost(knights, p, here), h, p)
                      for h, (_, p) in reach.items() if h != here), key=lambda x: (-x[0], x[1]))
     if ranked and ranked[0][0] > now + 0.1 and tuple(ranked[0][2][0]) in steps:
         return {"kind": "step", "to": list(ranked[0][2][0])}
@@ -486,7 +507,7 @@ def _approach(view, me, w, spots, steps, legal):
         return None
     foes = [x for x in match.on_board(view) if x["side"] != me]
     here = as_hex(w["hex"])
-    walk = Ground(view).walk_distance(w, goal, [])
+    walk = Ground(view).walk_distance(w, goal, [here, *spots])
 
     def far(h):
         return walk.get(h, distance(h, goal) * 2 + 50)

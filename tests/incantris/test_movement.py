@@ -236,3 +236,18 @@ def test_no_step_while_another_seat_decides():
     s = turn_of(RED_DRUID, {RED_DRUID: (0, 0), BLUE_SW: (3, 0)})
     s, _ = act(s, {"kind": "cast", "spell": "tempest", "target": BLUE_SW})
     assert E.legal_actions(s, 0) == []
+
+
+def test_walk_distance_asked_about_some_hexes_gives_their_whole_search_distances():
+    """The AI's "toward" distance (Ground.walk_distance) stops once the hexes asked about are
+    settled; what it answers for them is what the whole search finds, streams and foes included."""
+    from shared.incantris.movement import Ground
+
+    s = turn_of(RED_SORC, {RED_SORC: (2, -1), BLUE_SW: (-3, 2), RED_DRUID: (0, -3)}, centre="T1B")
+    g, w = Ground(s), s.wizards[RED_SORC]
+    whole = g.walk_distance(w, (-3, 2), [])
+    asked = [(2, -1), (2, 0), (1, 0), (4, -4)]
+    some = g.walk_distance(w, (-3, 2), asked)
+    assert all(h in whole for h in asked)
+    assert {h: some[h] for h in asked} == {h: whole[h] for h in asked}
+    assert len(some) < len(whole)
