@@ -95,6 +95,7 @@ def hard_settings(game: str, args) -> dict:
               "exploration": levels.HARD_EXPLORATION, "bias": levels.HARD_BIAS,
               "horizon": getattr(levels, "HARD_HORIZON", None), "keep": levels.HARD_SHORTLIST,
               "root": levels.HARD_ROOT}
+    served.update(getattr(levels, "HARD_VARIANTS", {}).get(getattr(args, "variant", None), {}))
     return {name: value if getattr(args, name) is None else getattr(args, name) for name, value in served.items()}
 
 

@@ -135,7 +135,7 @@ register("tower", engine="shared.tower.engine:TowerEngine", policy="shared.tower
          easy_noise=0.5)  # a game of dice: at the default share an easy seat was nearly a normal one
 register("incantris", engine="shared.incantris.engine:IncantrisEngine", policy="shared.incantris.policy:choose",
          renderer="shared.incantris.render", schemas="shared.incantris.schemas",
-         levels={"hard": "shared.incantris.levels:hard"})
+         levels={"hard": "shared.incantris.levels:served"})
 register("wizards", engine="shared.wizards.engine:WizardsEngine", policy="shared.wizards.policy:choose",
          renderer="shared.wizards.render", schemas="shared.wizards.schemas",
          levels={"hard": "shared.wizards.levels:hard"})

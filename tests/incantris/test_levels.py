@@ -345,3 +345,28 @@ def test_plans_and_a_clock_of_play_belong_to_halving_not_to_uct():
     assert served.root == "halving" and served.lines is not None and served.tempo is not None
     with pytest.raises(ValueError, match="not for UCT"):
         replace(served, root="uct")
+
+
+def test_the_solo_game_is_served_its_own_search(monkeypatch):
+    """The solo game's hard level is the tree over single actions (HARD_VARIANTS: it beat plans for the turn against
+    the game's own attackers); every other scenario is served plans for the turn. The served level asks each view's
+    scenario for its search, and builds each scenario's once."""
+    solo, royale = levels.served_search("solo"), levels.served_search("battle-royale")
+    assert solo.root == "uct" and solo.lines is None and (solo.budget.iterations, solo.budget.ms) == (16, 700.0)
+    assert royale.root == "halving" and royale.lines is not None and royale.budget == levels.HARD_BUDGET
+    asked: list[str] = []
+
+    def built(scenario):
+        asked.append(scenario)
+        small = Budget(iterations=2, ms=None)
+        return levels.search(small, horizon=6, root="uct") if scenario == "solo" else levels.search(small)
+
+    monkeypatch.setattr(levels, "served_search", built)
+    hard = levels.served()
+    for variant, seats in (("solo", 1), ("battle-royale", 2), ("solo", 1)):
+        state = positions(variant, seats, 7, every=9)[1]
+        seat = E.actor(state)
+        legal = E.legal_actions(state, seat)
+        assert hard(E.view(state, seat), seat, legal, random.Random(1)) in legal
+    assert asked == ["solo", "battle-royale"]
+    assert registry.policy_for("incantris", "hard").__qualname__ == "served.<locals>.choose"

@@ -102,3 +102,17 @@ def test_a_root_a_game_has_no_search_for_is_refused_before_any_match(tmp_path, c
     assert not (tmp_path / "row.jsonl").exists()
     with pytest.raises(SystemExit, match="no root 'halving'"):
         main(["--game", "incantris", "--seats", "2", "--pairs", "hard-normal", "--root", "halving", "--matches", "1"])
+
+
+def test_a_variant_served_its_own_search_is_measured_and_recorded_with_it():
+    """The solo game's hard level is served its own settings (shared/incantris/levels.py HARD_VARIANTS): the bench
+    plays and keys that row with them, every other variant with the game's HARD_* settings, and a setting the
+    command line tunes still wins."""
+    import shared.incantris.levels as incantris_levels
+
+    solo = hard_settings("incantris", parser().parse_args(["--game", "incantris", "--variant", "solo", "--seats", "1"]))
+    royale = hard_settings("incantris", parser().parse_args(["--game", "incantris"]))
+    assert solo["root"] == "uct" and solo["iterations"] == 16 and solo["horizon"] == 16
+    assert royale["root"] == incantris_levels.HARD_ROOT == "lines" and royale["iterations"] == 32
+    tuned = parser().parse_args(["--game", "incantris", "--variant", "solo", "--seats", "1", "--root", "lines"])
+    assert hard_settings("incantris", tuned)["root"] == "lines"
