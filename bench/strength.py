@@ -88,14 +88,17 @@ TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep", "root")
 
 
 def hard_settings(game: str, args) -> dict:
-    """What the hard level searches with: the game's served settings (its levels module's HARD_*),
-    each one the command line tunes taken from it instead."""
+    """What the hard level searches with: the game's served settings (its levels module's HARD_*, or a
+    variant's own, `variant_settings`, unless another root is asked for), each one the command line
+    tunes taken from it instead."""
     levels = importlib.import_module(f"shared.{game}.levels")
     served = {"iterations": levels.HARD_BUDGET.iterations, "ms": levels.HARD_BUDGET.ms,
               "exploration": levels.HARD_EXPLORATION, "bias": levels.HARD_BIAS,
               "horizon": getattr(levels, "HARD_HORIZON", None), "keep": levels.HARD_SHORTLIST,
               "root": levels.HARD_ROOT}
-    served.update(getattr(levels, "HARD_VARIANTS", {}).get(getattr(args, "variant", None), {}))
+    own = levels.variant_settings(args.variant) if hasattr(levels, "variant_settings") else {}
+    if args.root is None or args.root == own.get("root"):  # another root starts from the game's settings
+        served.update(own)
     return {name: value if getattr(args, name) is None else getattr(args, name) for name, value in served.items()}
 
 

@@ -24,7 +24,7 @@ from shared.engine.contract import GameEngine
 from shared.engine.registry import engine_for
 from shared.engine.search import Budget, Follow, Line, Search, outcome_value
 from shared.hexgrid import Hex, distance
-from shared.incantris import match, policy
+from shared.incantris import match, policy, setup
 from shared.incantris.arena import as_hex
 from shared.incantris.determinize import determinize
 from shared.incantris.policy import choose
@@ -37,9 +37,10 @@ HARD_BIAS = 2.0  # standard errors of paired gain a line needs over the policy's
 HARD_EXPLORATION = 0.6  # uct only
 HARD_SHORTLIST = 6  # actions weighed one by one where a decision is no turn's plan (0: all of them)
 HARD_BLOWS = 4  # blows (a spell and its target, from the best place for it) weighed beside the policy's play
-# Each scenario's own settings, where they differ from those above. The solo game keeps the tree over single
-# actions (UCT) it was first served with: against the game's own attackers it won 79.0% of 200 games where plans
-# for the turn won 69.5%, and on the same 200 seeds it won 44 that the plans lost, the plans 25 that it lost.
+# Each scenario's own settings (keyed by scenario), where they differ from those above. The solo game keeps the
+# tree over single actions (UCT) it was first served with: against the game's own attackers it won 78.5% of 200
+# games where plans for the turn won 69.5%, and on the same 200 seeds it won 43 that the plans lost, the plans 25
+# that it lost.
 HARD_VARIANTS: dict[str, dict] = {"solo": {"iterations": 16, "ms": 700.0, "horizon": 16, "bias": 1.0, "root": "uct"}}
 MARGIN_WEIGHT = 0.5  # share of the value given to the life margin, the rest to the win
 ALIVE_WEIGHT = 0.5  # share of a side's strength given to its wizards alive, the rest to their life
@@ -192,11 +193,11 @@ def lines(view: dict, seat: int, legal: list[dict], blows: int = HARD_BLOWS, kee
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION,
            horizon: float | None = HARD_HORIZON, bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
            root: str = HARD_ROOT) -> Search:
-    """The hard search. "lines" (served) halves over `lines`, each judged once every side has answered
-    it `horizon` times; "uct" (served before, kept to compare) is the tree over `shortlist`'s actions,
-    each rollout cut after `horizon` steps. UCT was served with 16 iterations, 700 ms, a horizon of
-    16 and a bias of 1: the bench replays it with `--root uct --iterations 16 --ms 700 --horizon 16
-    --bias 1`."""
+    """The hard search. "lines" (served, but in the solo game) halves over `lines`, each judged once every
+    side has answered it `horizon` times; "uct" (the solo game's, HARD_VARIANTS) is the tree over
+    `shortlist`'s actions, each rollout cut after `horizon` steps. UCT was served everywhere with 16
+    iterations, 700 ms, a horizon of 16 and a bias of 1: the bench replays it outside the solo game with
+    `--root uct --iterations 16 --ms 700 --horizon 16 --bias 1`."""
     engine = engine_for("incantris")
     if root == "lines":
         return Search(engine, determinize, choose, budget=budget, horizon=horizon, tempo=side_turns, value=value,
@@ -213,6 +214,11 @@ def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION,
          horizon: float | None = HARD_HORIZON, bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
          root: str = HARD_ROOT):
     return search(budget, exploration, horizon, bias, keep, root).choose
+
+
+def variant_settings(variant: str) -> dict:
+    """A match variant's own hard settings: HARD_VARIANTS's for the scenario it plays (none: HARD_*)."""
+    return HARD_VARIANTS.get(setup.scenario_of(variant), {})
 
 
 def served_search(scenario: str) -> Search:

@@ -26,10 +26,16 @@ COLOURS = ("red", "blue", "purple", "grey")
 VARIANTS = ("battle-royale", "crystal-sap", "capture-the-crystal", "shifting-arena", "solo", "campaign")
 
 
+def scenario_of(variant: str) -> str:
+    """The scenario a match variant plays: the standard game is the battle royale (a campaign's
+    scenario is its current game's)."""
+    return "battle-royale" if variant == "standard" else variant
+
+
 def seat_counts(variant: str) -> tuple[int, ...]:
     """The seats `variant` is played by (new_state refuses others): one in the solo game, two to
     four in every other; none for a variant Incantris does not have."""
-    variant = "battle-royale" if variant == "standard" else variant
+    variant = scenario_of(variant)
     if variant not in VARIANTS:
         return ()
     return (1,) if variant == "solo" else (2, 3, 4)
@@ -38,7 +44,7 @@ def seat_counts(variant: str) -> tuple[int, ...]:
 def new_state(config: MatchConfig) -> IncantrisState:
     pack = load()
     options = dict(config.options or {})
-    variant = config.variant if config.variant != "standard" else "battle-royale"
+    variant = scenario_of(config.variant)
     if variant not in VARIANTS:
         raise InvalidConfig(f"unknown variant {config.variant!r}")
     seats = config.seats

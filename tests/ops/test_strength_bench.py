@@ -104,15 +104,21 @@ def test_a_root_a_game_has_no_search_for_is_refused_before_any_match(tmp_path, c
         main(["--game", "incantris", "--seats", "2", "--pairs", "hard-normal", "--root", "halving", "--matches", "1"])
 
 
-def test_a_variant_served_its_own_search_is_measured_and_recorded_with_it():
-    """The solo game's hard level is served its own settings (shared/incantris/levels.py HARD_VARIANTS): the bench
-    plays and keys that row with them, every other variant with the game's HARD_* settings, and a setting the
-    command line tunes still wins."""
+def test_a_variant_served_its_own_search_is_measured_and_recorded_with_it(monkeypatch):
+    """The solo game's hard level is served its own settings (shared/incantris/levels.py HARD_VARIANTS, keyed by
+    scenario): the bench plays and keys that row with them, every other variant with the game's HARD_* settings.
+    A setting the command line tunes still wins, and another root starts from the game's settings, so the solo
+    game's plans row is replayed as it was played."""
     import shared.incantris.levels as incantris_levels
 
-    solo = hard_settings("incantris", parser().parse_args(["--game", "incantris", "--variant", "solo", "--seats", "1"]))
-    royale = hard_settings("incantris", parser().parse_args(["--game", "incantris"]))
-    assert solo["root"] == "uct" and solo["iterations"] == 16 and solo["horizon"] == 16
+    def settings(*extra: str) -> dict:
+        return hard_settings("incantris", parser().parse_args(["--game", "incantris", *extra]))
+
+    solo_args = ("--variant", "solo", "--seats", "1")
+    solo, royale = settings(*solo_args), settings()
+    assert (solo["root"], solo["iterations"], solo["ms"], solo["horizon"], solo["bias"]) == ("uct", 16, 700.0, 16, 1.0)
     assert royale["root"] == incantris_levels.HARD_ROOT == "lines" and royale["iterations"] == 32
-    tuned = parser().parse_args(["--game", "incantris", "--variant", "solo", "--seats", "1", "--root", "lines"])
-    assert hard_settings("incantris", tuned)["root"] == "lines"
+    assert settings(*solo_args, "--root", "lines") == royale
+    assert settings(*solo_args, "--root", "uct") == solo and settings(*solo_args, "--bias", "3")["bias"] == 3
+    monkeypatch.setitem(incantris_levels.HARD_VARIANTS, "battle-royale", {"iterations": 8})
+    assert settings()["iterations"] == 8 == settings("--variant", "battle-royale")["iterations"]
