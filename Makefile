@@ -67,9 +67,9 @@ bench-recovery: setup
 # Hours of CPU at 200 (a hard decision thinks up to a second): MATCHES=20 gives a first look. Each match
 # is recorded as it ends (NAME.jsonl): stopped and run again, `make strength` plays only what is missing.
 # docs/strength holds the records of the hard rows measured so far: STRENGTH_DIR=docs/strength resumes them.
-# Wizards' rows are whole games (--days 0), judged by progress as well as wins: in ten 14-day matches tried
-# no seat got past its first Rank or held a Gem, so a limit that short measures little. A whole 2-seat game with a hard seat
-# is some 2.5 min of CPU (the hard seat thinks about 400 times).
+# Wizards' rows are whole games (--days 0), judged by progress as well as wins: in ten 14-day matches
+# tried no seat got past its first Rank or held a Gem, so a limit that short measures little. A whole
+# 2-seat game with a hard seat is some 2.5 min of CPU (the hard seat thinks about 400 times).
 , := ,
 MATCHES ?= 200
 JOBS ?= 2

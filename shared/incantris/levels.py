@@ -224,10 +224,8 @@ def variant_settings(variant: str) -> dict:
 def served_search(scenario: str) -> Search:
     """The hard search a match of `scenario` is served: the HARD_* settings, the scenario's own where
     HARD_VARIANTS names them."""
-    own = HARD_VARIANTS.get(scenario, {})
-    budget = Budget(iterations=own.get("iterations", HARD_BUDGET.iterations), ms=own.get("ms", HARD_BUDGET.ms))
-    return search(budget, own.get("exploration", HARD_EXPLORATION), own.get("horizon", HARD_HORIZON),
-                  own.get("bias", HARD_BIAS), own.get("keep", HARD_SHORTLIST), own.get("root", HARD_ROOT))
+    s = {"iterations": HARD_BUDGET.iterations, "ms": HARD_BUDGET.ms, **HARD_VARIANTS.get(scenario, {})}
+    return search(Budget(iterations=s.pop("iterations"), ms=s.pop("ms")), **s)
 
 
 def served():

@@ -369,4 +369,4 @@ def test_the_solo_game_is_served_its_own_search(monkeypatch):
         legal = E.legal_actions(state, seat)
         assert hard(E.view(state, seat), seat, legal, random.Random(1)) in legal
     assert asked == ["solo", "battle-royale"]
-    assert registry.policy_for("incantris", "hard").__qualname__ == "served.<locals>.choose"
+    assert dict(registry.GAMES["incantris"].levels)["hard"] == "shared.incantris.levels:served"
