@@ -12,7 +12,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from services.runtime.launcher import PROC_METRICS_STRIDE, SERVICES, free_port
+from services.runtime.launcher import PROC_METRICS_STRIDE, SERVICES, free_ports
 from tests.support.processes import Child
 
 READY = "Ctrl-C stops everything"
@@ -42,8 +42,8 @@ class SplitPlatform:
 
     def __enter__(self) -> "SplitPlatform":
         # ports outside the kernel's ephemeral range, so nothing takes them before the children bind
-        grpc_base = free_port(len(SERVICES))
-        metrics_base = free_port(WORKER_OFFSET + 1 + PROC_METRICS_STRIDE * (self.procs - 1))
+        metrics_size = WORKER_OFFSET + 1 + PROC_METRICS_STRIDE * (self.procs - 1)
+        metrics_base, grpc_base = free_ports(metrics_size, len(SERVICES))
         env = dict(REDIS_URL=self.redis_url, ARCHMAGE_PORT=str(grpc_base),
                    METRICS_PORT=str(metrics_base), AI_QUEUE=self.queue, LOG_LEVEL="WARNING")
         env.update(self.extra_env)

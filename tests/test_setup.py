@@ -12,7 +12,7 @@ import grpc
 import pytest
 from archmage.dice.v1 import dice_pb2, dice_pb2_grpc
 
-from services.runtime.launcher import free_port, port_open
+from services.runtime.launcher import free_ports, port_open
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_make_run_from_a_clean_checkout(tmp_path, redis_url):
     clone = tmp_path / "archmage"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
-    port, metrics = free_port(), free_port()
+    metrics, port = free_ports(11, 1)  # metrics +0, +9 (the worker) and +10 (a second serving process)
     env = dict(os.environ, ARCHMAGE_PORT=str(port), METRICS_PORT=str(metrics), REDIS_URL=redis_url,
                AI_QUEUE="setup-test")
     env.pop("VIRTUAL_ENV", None)

@@ -73,6 +73,18 @@ def free_port(count: int = 1, low: int = 20000) -> int:
     raise RuntimeError(f"no {count} free port(s) in a row between {low} and {high}")
 
 
+def free_ports(*sizes: int) -> list[int]:
+    """The first port of each of `sizes` blocks, all free now and none overlapping another: a
+    gRPC port picked apart from a metrics block could land inside it, and then a metrics check
+    would be answered by the gRPC server."""
+    first = free_port(sum(sizes))
+    starts, at = [], first
+    for size in sizes:
+        starts.append(at)
+        at += size
+    return starts
+
+
 def port_open(host: str, port: int) -> bool:
     with socket.socket() as s:
         s.settimeout(0.3)
@@ -111,9 +123,15 @@ def redis_server_binary() -> str:
                         "or `make system-tools`), or set REDIS_URL to a Redis that runs")
 
 
+def readable(text: str) -> str:
+    """`text` with control bytes dropped (a log with a hole of NULs, bytes that are not text),
+    so what a person is shown is the words that are there."""
+    return "".join(ch for ch in text if ch.isprintable() or ch in "\n\t")
+
+
 def last_lines(path: Path, count: int = 15) -> str:
     try:
-        lines = path.read_text(errors="replace").splitlines()
+        lines = readable(path.read_text(errors="replace")).splitlines()
     except OSError:
         return ""
     return "\n".join("    " + line for line in lines[-count:])
@@ -248,11 +266,15 @@ def wait_healthy(addr: str, timeout: float = 30, child=None) -> None:
 
 
 def wait_http(url: str, timeout: float = 30, child=None) -> None:
-    """Until `url` answers 200; `child` (supervisor, child) fails the wait at once when it exits first."""
+    """Until `url` answers 200; `child` (supervisor, child) fails the wait at once when it exits
+    first. An answer that is not HTTP (another kind of server on that port) is waited past, so
+    the child's own bind error is what is reported, and named if it never changes."""
+    import http.client
     import urllib.error
     import urllib.request
 
     deadline = time.monotonic() + timeout
+    not_http = None
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(url, timeout=1) as reply:
@@ -260,9 +282,14 @@ def wait_http(url: str, timeout: float = 30, child=None) -> None:
                     return
         except (urllib.error.URLError, OSError):
             pass
+        except http.client.HTTPException as exc:
+            not_http = exc
         if child is not None and child[1].proc.poll() is not None:
             raise RuntimeError(child[0].died(child[1]))
         time.sleep(0.1)
+    if not_http is not None:
+        raise RuntimeError(f"{url} is answered by something that does not speak HTTP "
+                           f"({type(not_http).__name__}): is another server on that port?")
     raise RuntimeError(f"{url} did not answer within {timeout:.0f}s")
 
 
@@ -403,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         print("stopping...", flush=True)
         return 0
     except Exception as exc:
-        print(f"could not start: {exc}", file=sys.stderr)
+        print(f"could not start: {readable(str(exc))}", file=sys.stderr)
         return 1
     finally:
         children.stop()

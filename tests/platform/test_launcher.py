@@ -19,7 +19,7 @@ import redis
 from archmage.board.v1 import board_pb2, board_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
-from services.runtime.launcher import free_port
+from services.runtime.launcher import free_port, free_ports
 from tests.support.processes import Child
 
 pytestmark = pytest.mark.slow  # processes of its own: `make test-fast` leaves it out
@@ -65,7 +65,7 @@ def _served_calls(metrics_port: int) -> float:
 
 
 def test_the_launcher_restarts_a_child_that_dies_and_says_what_died(redis_url):
-    port, metrics = free_port(), free_port(20)
+    metrics, port = free_ports(20, 1)  # metrics +0, +9 (the worker) and +10 (platform-1); never the gRPC port
     queue = "launcher-" + secrets.token_hex(4)
     env = {"REDIS_URL": redis_url, "ARCHMAGE_PORT": str(port), "METRICS_PORT": str(metrics), "AI_QUEUE": queue,
            "SERVE_PROCS": "2"}
