@@ -30,12 +30,11 @@ Key = str | int
 
 
 def tree_copy(value: Any) -> Any:
-    """A deep copy of JSON-ready data (dicts, lists, scalars), without a JSON round trip."""
-    kind = type(value)
-    if kind is dict:
-        return {k: v if type(v) not in _CONTAINERS else tree_copy(v) for k, v in value.items()}
-    if kind is list:
-        return [v if type(v) not in _CONTAINERS else tree_copy(v) for v in value]
+    """A deep copy of JSON-ready data (dicts, lists, scalars): a round trip through orjson, which
+    is what storing and loading a state does to it anyway, and in C about 2.5 times faster than
+    walking the tree in Python (a Wizards draft's players, markers and Calendar)."""
+    if type(value) in _CONTAINERS:
+        return orjson.loads(orjson.dumps(value))
     return value
 
 

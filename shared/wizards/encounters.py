@@ -47,16 +47,25 @@ def players_met(state: Board, seat: int, h: Hex) -> list[int]:
             if p["seat"] != seat and hx(p["at"]) == h and meets_player(state, seat, p["seat"])]
 
 
-def stops_movement(state: Board, w: World, seat: int, h: Hex) -> bool:
-    """7.2: entering a Specific Encounter space ends movement. The player's own Task
-    Markers do not stop him: passing one is ignoring it, the one encounter a player
-    may avoid (7.312)."""
-    kind = w.kind(h)
-    if kind in PLACE_ENCOUNTERS:
-        return True
-    if hx(state.dragon) == h or h in (hx(d) for d in state.demons):
-        return True
-    return bool(wizard_markers_at(state, h)) or bool(players_met(state, seat, h))
+def stops_for(state: Board, w: World, seat: int):
+    """Whether entering a space ends the player's movement (7.2): a Specific Encounter space, or
+    one where something that moves is (movement_stoppers). The player's own Task Markers do not
+    stop him: passing one is ignoring it, the one encounter a player may avoid (7.312). A walk
+    asks this of every space it reaches, on a state that does not change meanwhile."""
+    stoppers = movement_stoppers(state, seat)
+    return lambda h: w.kind(h) in PLACE_ENCOUNTERS or h in stoppers
+
+
+def movement_stoppers(state: Board, seat: int) -> frozenset[Hex]:
+    """The spaces where the Dragon, a Demon, a High or Secret Wizard marker (wizard_markers_at) or a
+    player he meets (players_met) is: each ends his movement there (7.2)."""
+    at = {hx(state.dragon), *(hx(d) for d in state.demons)}
+    at.update(hx(state.wizard_markers.get(n)) for n in pack().high_wizards)
+    at.update(hx(s.get("at")) for s in state.secret_wizards)
+    at.update(hx(p["at"]) for p in state.players
+              if p["seat"] != seat and meets_player(state, seat, p["seat"]))
+    at.discard(None)
+    return frozenset(at)  # type: ignore[arg-type]
 
 
 def specific_due(state: WizardsState, w: World, seat: int, h: Hex, ignore_tasks: bool = False) -> list[dict]:

@@ -79,6 +79,16 @@ def island_of(w: World, h: Hex, lost: frozenset = frozenset()) -> frozenset:
     return w.memo[key]
 
 
+def coast_water(w: World, h: Hex, lost: frozenset = frozenset()) -> frozenset:
+    """The Water spaces a player on the island of `h` can step into (no Wall between): found once
+    per world, space and lost Territories (World.memo), as island_of."""
+    key = ("coast", h, lost)
+    if key not in w.memo:
+        w.memo[key] = frozenset(n for x in island_of(w, h, lost) for n in w.neighbours(x)
+                                if w.is_water(n) and not w.wall_between(x, n))
+    return w.memo[key]
+
+
 def _walk_island(w: World, h: Hex, lost: frozenset) -> frozenset:
     seen, todo = {h}, [h]
     while todo:
@@ -90,7 +100,7 @@ def _walk_island(w: World, h: Hex, lost: frozenset) -> frozenset:
     return frozenset(seen)
 
 
-def _swim_off(w: World, water: set, island: Collection, reach: int, lost: frozenset = frozenset()) -> bool:
+def _swim_off(w: World, water: Collection, island: Collection, reach: int, lost: frozenset = frozenset()) -> bool:
     """From these Water spaces, can he reach land off `island` swimming `reach` spaces (not in a
     Territory taken by Evil, 12.41)?"""
     frontier = set(water)
@@ -103,7 +113,7 @@ def _swim_off(w: World, water: set, island: Collection, reach: int, lost: frozen
     return False
 
 
-def _summonable(state: WizardsState, w: World, p: Player, water: set) -> bool:
+def _summonable(state: WizardsState, w: World, p: Player, water: Collection) -> bool:
     if not spells.may_cast(p, "boat_summoning"):
         return False
     reach = spells.boat_range(p)
@@ -138,7 +148,7 @@ def stranded_place(state: WizardsState, seat: int) -> str | None:
             return None
         return "water"
     island = island_of(w, h, lost)  # a: on an island with no means of getting off
-    water = {n for x in island for n in w.neighbours(x) if w.is_water(n) and not w.wall_between(x, n)}
+    water = coast_water(w, h, lost)
     if any(free_boat_at(state, n) is not None for n in water):
         return None
     if _swim_off(w, water, island, 2 if horse else 1, lost):

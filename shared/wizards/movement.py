@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from shared.engine import RuleViolation
 from shared.hexgrid import Hex, distance, iter_within
 from shared.wizards.cards import movement_modifiers
-from shared.wizards.encounters import stops_movement
+from shared.wizards.encounters import stops_for
 from shared.wizards.pack import pack
 from shared.wizards.state import Board, WizardsState, afflicted, current_turn, free_boat_at, hx, player, position
 from shared.wizards.world import World, world_for
@@ -155,6 +155,9 @@ def walk_search(state: Board, w: World, m: Mover) -> dict:
       or leaves a space (other than the start) where movement ends (7.2).
     """
     start = "boat" if m.boat is not None else ("swim" if w.is_water(m.at) else "land")
+    stops = stops_for(state, w, m.seat)
+    boats = {hx(b["at"]) for b in state.boats if b["rider"] is None}  # free_boat_at's, for this state
+    entering: dict[Hex, tuple[int, bool] | None] = {}  # land space -> (its cost, shy of it), None: barred
     heap: list[tuple[int, int, Hex, str, tuple | None]] = [(0, 0, m.at, start, None)]
     reached: dict = {}
     while heap:
@@ -163,20 +166,24 @@ def walk_search(state: Board, w: World, m: Mover) -> dict:
         if node in reached:
             continue
         reached[node] = (cost, came_from)
-        if h != m.at and stops_movement(state, w, m.seat, h):
+        if h != m.at and stops(h):
             continue  # 7.2: movement ends here
         for n in w.neighbours(h):
             if w.wall_between(h, n):
                 continue  # 6: Walls are impassable on foot
             if w.is_land(n):
-                if not may_walk_into(w, m, n):
+                if n not in entering:  # what entering n costs does not depend on the way there
+                    entering[n] = (land_cost(m, w.kind(n)), m.animal in SHY_ANIMALS and shy_of(w, n)) \
+                        if may_walk_into(w, m, n) else None
+                enter = entering[n]
+                if enter is None:
                     continue
-                step, leaves = land_cost(m, w.kind(n)), gone
-                if not gone and m.animal in SHY_ANIMALS and shy_of(w, n):
+                step, leaves = enter[0], gone
+                if not gone and enter[1]:
                     step, leaves = step + m.bonus, 1
                 if cost + step <= m.mp:
                     heapq.heappush(heap, (cost + step, leaves, n, "land", node))
-            elif how != "swim" and free_boat_at(state, n) is not None:
+            elif how != "swim" and n in boats:
                 # 6: a Boat between land spaces (or other Boats) is a bridge, as Plains.
                 step, leaves = water_cost(m, "boat"), gone
                 if not gone and m.animal == "horse":  # 8.452: the Horse leaves one who boards
@@ -201,12 +208,13 @@ def sail_search(state: Board, w: World, m: Mover) -> dict:
     best = {m.at: 0}
     came_from: dict = {m.at: None}
     reached: dict = {}
+    stops = stops_for(state, w, m.seat)
     while heap:
         cost, h = heapq.heappop(heap)
         if cost > best.get(h, cost):
             continue
         reached[h] = (cost, came_from[h])
-        if h != m.at and stops_movement(state, w, m.seat, h):
+        if h != m.at and stops(h):
             continue
         for n in w.neighbours(h):
             if w.is_water(n) and cost + step <= budget and cost + step < best.get(n, 1 << 30):
@@ -226,12 +234,13 @@ def route(reached: dict, last) -> list:
 
 
 def _walks(state: Board, w: World, m: Mover, out: dict) -> None:
+    stops = stops_for(state, w, m.seat)
     for (h, how, gone), (cost, _) in walk_search(state, w, m).items():
         if h == m.at or ("walk", h) in out:
             continue  # the first way into a space is the cheapest (walk_search); his own space is below
         bridge = free_boat_at(state, h) if how == "bridge" else None  # the Boat he walks onto
         boards = bridge["id"] if bridge is not None else None
-        out[("walk", h)] = Move("walk", h, cost, bool(gone), boards, stops_movement(state, w, m.seat, h))
+        out[("walk", h)] = Move("walk", h, cost, bool(gone), boards, stops(h))
     if m.boat is None and w.is_water(m.at):  # a swimmer may climb into a free Boat in his own space
         boat = free_boat_at(state, m.at)
         if boat is not None:
@@ -255,9 +264,10 @@ def _swims(state: Board, w: World, m: Mover, out: dict) -> None:
 def _sails(state: Board, w: World, m: Mover, out: dict) -> None:
     if m.boat is None or m.boarded:
         return  # 6: a Boat is not moved on the turn it is boarded
+    stops = stops_for(state, w, m.seat)
     for h, (cost, _) in sail_search(state, w, m).items():
         if h != m.at:
-            out[("sail", h)] = Move("sail", h, cost, False, None, stops_movement(state, w, m.seat, h))
+            out[("sail", h)] = Move("sail", h, cost, False, None, stops(h))
 
 
 def _circle(state: Board, w: World, m: Mover, out: dict) -> None:

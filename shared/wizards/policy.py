@@ -302,8 +302,7 @@ def _task_goals(view: dict, seat: int, w, mandatory: bool | None = None) -> list
             out += _meeting_places(view, seat, w, step["whom"])
         elif step["do"] == "visit_every":
             seen = {w.hex_of[tuple(v)] for v in step.get("visited", []) if tuple(v) in w.hex_of}  # [tile, label]
-            out += [h for h in w.hex_of.values() if w.kind(h) == step["kind"] and h not in seen
-                    and w.tile_of(h) not in view["taken"]]
+            out += [h for h in w.find(step["kind"]) if h not in seen and w.tile_of(h) not in view["taken"]]
     return out
 
 
@@ -348,8 +347,8 @@ def _approach(w, goals: list) -> list:
     out = []
     for g in goals:
         if w.kind(g) == "circle":
-            stones = [h for h in w.hex_of.values() if w.kind(h) == "stone"]
-            out += [n for s in stones for n in w.neighbours(s) if w.is_land(n) and w.kind(n) not in ("stone", "circle")]
+            out += [n for s in w.find("stone") for n in w.neighbours(s)
+                    if w.is_land(n) and w.kind(n) not in ("stone", "circle")]
         else:
             out.append(g)
     return out

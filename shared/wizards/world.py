@@ -58,9 +58,8 @@ class World:
     def on_board(self, h: Hex) -> bool:
         return h in board().hexes
 
-    def neighbours(self, h: Hex) -> list[Hex]:
-        hexes = board().hexes
-        return [n for n in hexgrid.neighbours(h) if n in hexes]
+    def neighbours(self, h: Hex) -> tuple[Hex, ...]:
+        return board_neighbours(h)
 
     def wall_between(self, a: Hex, b: Hex) -> bool:
         return (a, b) in self.walls if a <= b else (b, a) in self.walls
@@ -135,6 +134,14 @@ def build(placements: tuple[Placement, ...]) -> World:
             n += 1
     w.tiles = tuple(t for t, *_ in placements)
     return w
+
+
+@lru_cache(maxsize=None)
+def board_neighbours(h: Hex) -> tuple[Hex, ...]:
+    """The spaces of the Game Board next to `h`, clockwise from east: the board never changes, so
+    each space's are found once (a walk asks them millions of times in a search)."""
+    hexes = board().hexes
+    return tuple(n for n in hexgrid.neighbours(h) if n in hexes)
 
 
 @lru_cache(maxsize=256)

@@ -9,7 +9,20 @@ from shared.hexgrid import distance, neighbours
 from shared.wizards import movement
 from shared.wizards.boats import water_distances
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, animal, build, chance, end, hex_of, hold_task, move, moves, roll, solo
+from tests.wizards.scenario import (
+    ENGINE,
+    animal,
+    build,
+    chance,
+    end,
+    hex_of,
+    hold_task,
+    move,
+    moves,
+    roll,
+    solo,
+    wizard_marker,
+)
 
 
 def over(ev):
@@ -513,6 +526,13 @@ def test_specific_encounter_spaces_stop_movement():
     assert walks(st).get(hex_of(st, "C5", "B1")) != 2
     st = roll(solo("C5", "Center", prepare=lambda s: s.replace("dragon", list(hex_of(s, "C5", "A1")))), 3)
     assert walks(st).get(hex_of(st, "C5", "B1")) != 2
+    # 7 b and c: a High Wizard's marker and a Secret Wizard's stop him too
+    st = roll(solo("C5", "Center", prepare=lambda s: wizard_marker(s, next(iter(s.wizard_markers)), "C5", "A1")), 3)
+    assert hex_of(st, "C5", "A1") in walks(st) and walks(st).get(hex_of(st, "C5", "B1")) != 2
+    secret = lambda s: s.secret_wizards.append({"letter": "A", "at": list(hex_of(s, "C5", "A1"))})
+    st = roll(solo("C5", "Center", prepare=secret), 3)
+    assert hex_of(st, "C5", "A1") in walks(st) and walks(st).get(hex_of(st, "C5", "B1")) != 2
+    assert walks(roll(solo("C5", "Center"), 3))[hex_of(st, "C5", "B1")] == 2  # the way on, with nothing there
     def marker(s):
         s.players[0].update(order="wizards", rank=1)
         hold_task(s, 0, 5, at={0: ("C5", "A1")})
