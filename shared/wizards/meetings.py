@@ -72,19 +72,29 @@ STRANDED_POINTS = {"lair": 25, "cottage": 20, "water": 20, "island": 15}  # 7.30
 # --- stranded (7.3031) ---------------------------------------------------------------------
 def island_of(w: World, h: Hex, lost: frozenset = frozenset()) -> frozenset:
     """The land spaces a player can walk to from `h` (walls respected; never into a Territory
-    taken by Evil, 12.41). Searched once per world, space and lost Territories (World.memo)."""
+    taken by Evil, 12.41). Searched once per world, island and lost Territories (World.memo): from
+    a space whose Territory stands, the spaces walked to are the ones that walk back, so every
+    space of an island found before has that island (from a lost one, only its own walk holds)."""
     key = ("island", h, lost)
-    if key not in w.memo:
-        w.memo[key] = _walk_island(w, h, lost)
-    return w.memo[key]
+    found = w.memo.get(key)
+    if found is None:
+        standing = w.is_land(h) and w.tile_of(h) not in lost
+        known = w.memo.setdefault(("islands", lost), [])
+        found = next((island for island in known if h in island), None) if standing else None
+        if found is None:
+            found = _walk_island(w, h, lost)
+            if standing:
+                known.append(found)
+        w.memo[key] = found
+    return found
 
 
-def coast_water(w: World, h: Hex, lost: frozenset = frozenset()) -> frozenset:
-    """The Water spaces a player on the island of `h` can step into (no Wall between): found once
-    per world, space and lost Territories (World.memo), as island_of."""
-    key = ("coast", h, lost)
+def coast_water(w: World, island: frozenset) -> frozenset:
+    """The Water spaces a player on `island` (island_of) can step into (no Wall between): found once
+    per island (World.memo)."""
+    key = ("coast", island)
     if key not in w.memo:
-        w.memo[key] = frozenset(n for x in island_of(w, h, lost) for n in w.neighbours(x)
+        w.memo[key] = frozenset(n for x in island for n in w.neighbours(x)
                                 if w.is_water(n) and not w.wall_between(x, n))
     return w.memo[key]
 
@@ -148,10 +158,14 @@ def stranded_place(state: WizardsState, seat: int) -> str | None:
             return None
         return "water"
     island = island_of(w, h, lost)  # a: on an island with no means of getting off
-    water = coast_water(w, h, lost)
-    if any(free_boat_at(state, n) is not None for n in water):
+    water = coast_water(w, island)
+    if not water.isdisjoint(hx(b["at"]) for b in state.boats if b["rider"] is None):  # a free Boat (6)
         return None
-    if _swim_off(w, water, island, 2 if horse else 1, lost):
+    reach = 2 if horse else 1
+    key = ("swim off", island, lost, reach)  # the island's alone: found once (World.memo)
+    if key not in w.memo:
+        w.memo[key] = _swim_off(w, water, island, reach, lost)
+    if w.memo[key]:
         return None
     if _summonable(state, w, p, water):
         return None

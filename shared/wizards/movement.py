@@ -168,10 +168,8 @@ def walk_search(state: Board, w: World, m: Mover) -> dict:
         reached[node] = (cost, came_from)
         if h != m.at and stops(h):
             continue  # 7.2: movement ends here
-        for n in w.neighbours(h):
-            if w.wall_between(h, n):
-                continue  # 6: Walls are impassable on foot
-            if w.is_land(n):
+        for n, land in w.open_steps(h):  # 6: Walls are impassable on foot
+            if land:
                 if n not in entering:  # what entering n costs does not depend on the way there
                     entering[n] = (land_cost(m, w.kind(n)), m.animal in SHY_ANIMALS and shy_of(w, n)) \
                         if may_walk_into(w, m, n) else None

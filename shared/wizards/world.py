@@ -47,6 +47,7 @@ class World:
     # answers derived from this world alone (islands walked from a space ...), each found once:
     # a World is never changed after it is built
     memo: dict = field(default_factory=dict, compare=False, repr=False)
+    _open: dict = field(default_factory=dict, compare=False, repr=False)  # open_steps, found once a space
 
     # --- reading -----------------------------------------------------------------
     def is_land(self, h: Hex) -> bool:
@@ -60,6 +61,15 @@ class World:
 
     def neighbours(self, h: Hex) -> tuple[Hex, ...]:
         return board_neighbours(h)
+
+    def open_steps(self, h: Hex) -> tuple[tuple[Hex, bool], ...]:
+        """The spaces next to `h` with no Wall between (6: Walls are impassable on foot), each with
+        whether it is land, in the order of `neighbours`: what every walk asks of each space."""
+        found = self._open.get(h)
+        if found is None:
+            found = self._open[h] = tuple((n, n in self.spaces) for n in board_neighbours(h)
+                                          if not self.wall_between(h, n))
+        return found
 
     def wall_between(self, a: Hex, b: Hex) -> bool:
         return (a, b) in self.walls if a <= b else (b, a) in self.walls

@@ -17,6 +17,7 @@ from tests.wizards.scenario import (
     ranked,
     resolving,
     roll,
+    take,
     waits_for,
 )
 
@@ -255,3 +256,20 @@ def test_rank_1_to_3_table_4_every_player_meets_the_card_drawn():
     assert [(e["seat"], e["wizard"]) for e in ev if e["type"] == "meets_high_wizard"] == [(0, "Ishkatar")]
     waiting = [(i["seat"], i["wizard"]) for i in reversed(st.pending) if i["do"] == "meet_high_wizard"]
     assert waiting == [(0, "Ishkatar"), (1, "Ishkatar"), (2, "Ishkatar")]  # seat 0's is under way
+
+
+def test_an_island_is_walked_once_and_a_space_in_a_lost_territory_walks_its_own():
+    """7.3031 a with 12.41: the island a player could walk off is the same from every space of it (found
+    once), but from a space of a Territory taken by Evil he may still walk out, while nobody walks back
+    in: that space's island is its own, and not the one its neighbours share."""
+    from shared.wizards.meetings import _walk_island, island_of
+    st = build(1)
+    take(st, "C5")
+    w, lost = world_for(st), frozenset(st.taken)
+    edge, out = next((h, n) for h in w.tile_spaces("C5") for n in w.neighbours(h)
+                     if w.is_land(n) and w.tile_of(n) != "C5" and not w.wall_between(h, n))
+    from_lost = island_of(w, edge, lost)
+    assert from_lost == _walk_island(w, edge, lost) and edge in from_lost and out in from_lost
+    shared = island_of(w, out, lost)
+    assert shared == _walk_island(w, out, lost) and edge not in shared  # nobody walks into C5
+    assert all(island_of(w, h, lost) is shared for h in sorted(shared)[:25])  # walked once for all of them
