@@ -3,6 +3,8 @@ water (11.211-11.2111), and a Boat moving with the Demon left in it (12.141)."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from shared import hexgrid
 from shared.hexgrid import Hex
@@ -46,9 +48,17 @@ def starting_boats(w: World) -> list[tuple[Hex, Hex]]:
     return out
 
 
-def water_distances(w: World, start: Hex) -> dict[Hex, int]:
+def water_distances(w: World, start: Hex) -> Mapping[Hex, int]:
     """Steps from `start` to each Water space moving through Water only (11.2111: no
-    Boat may ever cross over land)."""
+    Boat may ever cross over land): found once per world and space (World.memo), read only."""
+    key = ("water distances", start)
+    found = w.memo.get(key)
+    if found is None:
+        found = w.memo[key] = MappingProxyType(_water_walk(w, start))
+    return found
+
+
+def _water_walk(w: World, start: Hex) -> dict[Hex, int]:
     dist = {start: 0}
     queue = deque([start])
     while queue:
