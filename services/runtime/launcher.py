@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -123,10 +124,13 @@ def redis_server_binary() -> str:
                         "or `make system-tools`), or set REDIS_URL to a Redis that runs")
 
 
+_UNREADABLE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x08\x0b-\x1f\x7f]")  # colour codes, C0 controls
+
+
 def readable(text: str) -> str:
-    """`text` with control bytes dropped (a log with a hole of NULs, bytes that are not text),
-    so what a person is shown is the words that are there."""
-    return "".join(ch for ch in text if ch.isprintable() or ch in "\n\t")
+    """`text` without terminal colour codes and control bytes other than newlines and tabs (a log
+    with a hole of NULs, the bytes of another protocol), so a person is shown the words there are."""
+    return _UNREADABLE.sub("", text)
 
 
 def last_lines(path: Path, count: int = 15) -> str:
@@ -281,7 +285,7 @@ def wait_http(url: str, timeout: float = 30, child=None) -> None:
                 if reply.status == 200:
                     return
         except (urllib.error.URLError, OSError):
-            pass
+            not_http = None  # nothing answers (yet): the last answer is what is reported
         except http.client.HTTPException as exc:
             not_http = exc
         if child is not None and child[1].proc.poll() is not None:

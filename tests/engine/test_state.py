@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -79,10 +80,15 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers(-2**53, 2**53
                            lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=30)
 
 
-@given(json_values)
+with_floats = st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text()
+                           | st.floats(allow_nan=False, allow_infinity=False),
+                           lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=30)
+
+
+@given(with_floats)
 def test_tree_copy_is_equal_and_shares_no_container(value):
     copy = tree_copy(value)
-    assert copy == value
+    assert copy == value and canonical_bytes(copy) == canonical_bytes(value)  # each float to the last bit
 
     def containers(v):
         if isinstance(v, dict):
@@ -94,6 +100,12 @@ def test_tree_copy_is_equal_and_shares_no_container(value):
             for x in v:
                 yield from containers(x)
     assert not {id(c) for c in containers(copy)} & {id(c) for c in containers(value)}
+
+
+def test_tree_copy_refuses_data_a_state_could_not_store():
+    """A dict keyed by numbers would not survive storing either: it is refused, not copied changed."""
+    with pytest.raises(TypeError):
+        tree_copy({"players": {0: "seat"}})
 
 
 @given(json_values)

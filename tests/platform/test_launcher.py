@@ -19,7 +19,7 @@ import redis
 from archmage.board.v1 import board_pb2, board_pb2_grpc
 from archmage.matchmaking.v1 import matchmaking_pb2, matchmaking_pb2_grpc
 
-from services.runtime.launcher import free_port, free_ports
+from services.runtime.launcher import free_ports
 from tests.support.processes import Child
 
 pytestmark = pytest.mark.slow  # processes of its own: `make test-fast` leaves it out
@@ -30,10 +30,10 @@ def test_a_taken_port_is_reported_on_the_terminal_at_once(redis_url, tmp_path, p
     """One serving process binds without SO_REUSEPORT, so the taken port is its own bind error;
     two are sharing the port, so the launcher looks before it starts them."""
     with socket.socket() as squatter:
-        port = free_port()
+        metrics, port = free_ports(11, 1)
         squatter.bind(("127.0.0.1", port))
         squatter.listen()
-        env = {"REDIS_URL": redis_url, "ARCHMAGE_PORT": str(port), "METRICS_PORT": str(free_port()),
+        env = {"REDIS_URL": redis_url, "ARCHMAGE_PORT": str(port), "METRICS_PORT": str(metrics),
                "AI_QUEUE": "launcher-test", "LOG_LEVEL": "WARNING", "SERVE_PROCS": str(procs)}
         started = time.monotonic()
         with Child("launcher", [sys.executable, "-m", "services.runtime.launcher"], env) as launcher:

@@ -9,7 +9,7 @@ from concurrent import futures
 import grpc
 import pytest
 
-from services.runtime.launcher import free_ports, last_lines, port_free, readable, wait_http
+from services.runtime.launcher import ephemeral_range, free_ports, last_lines, readable, wait_http
 
 
 def test_a_metrics_check_answered_by_a_grpc_server_says_so_in_words():
@@ -28,16 +28,18 @@ def test_a_metrics_check_answered_by_a_grpc_server_says_so_in_words():
 
 def test_the_last_lines_of_a_log_with_a_hole_of_nuls_are_its_words(tmp_path):
     """A log truncated while a stray process still writes to it has a hole of NULs before the
-    stray's output: what is shown is the words."""
+    stray's output: what is shown is the words, colour codes dropped, other characters kept."""
     log = tmp_path / "platform.log"
-    log.write_bytes(b"\0" * 4096 + b"OSError: [Errno 98] Address already in use\n\x1b[31mred\x1b[0m\n")
-    shown = last_lines(log)
-    assert "\0" not in shown and "\x1b" not in shown
-    assert shown.splitlines() == ["    OSError: [Errno 98] Address already in use", "    [31mred[0m"]
+    log.write_bytes(b"\0" * 4096 + b"OSError: [Errno 98] Address already in use\n\x1b[31mred\x1b[0m\n"
+                    + "caf\u00e9\u00a0ouvert\n".encode())
+    assert last_lines(log).splitlines() == ["    OSError: [Errno 98] Address already in use", "    red",
+                                            "    caf\u00e9\u00a0ouvert"]
 
 
-def test_port_blocks_do_not_overlap_and_are_free():
-    for _ in range(50):
-        metrics, grpc_port = free_ports(20, 1)
-        assert grpc_port == metrics + 20  # after the whole metrics block, never inside it
-        assert all(port_free(p) for p in range(metrics, grpc_port + 1))
+@pytest.mark.parametrize("sizes", [(20, 1), (11, 1), (9, 4), (3, 5, 7)])
+def test_port_blocks_never_overlap_and_lie_below_the_kernel_s_range(sizes):
+    low, _ = ephemeral_range()
+    for _ in range(20):
+        blocks = sorted((first, first + size) for first, size in zip(free_ports(*sizes), sizes))
+        assert all(end <= start for (_, end), (start, _) in zip(blocks, blocks[1:])), blocks
+        assert blocks[-1][1] <= low or blocks[0][0] > low, blocks  # never ports the kernel hands out
