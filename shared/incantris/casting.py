@@ -54,11 +54,19 @@ def _ground_tokens(state: IncantrisState) -> set:
             | set(match.fog_hexes(state)))
 
 
-def spell_targets(state: IncantrisState, w: Wizard, key: str, origin: Hex) -> list[Any]:
-    """Every legal target of one spell cast from `origin` (JSON-ready)."""
-    spell = load().spells[key]
+def caster_context(state: IncantrisState, w: Wizard) -> tuple:
+    """What every spell `w` may cast now reads of the arena: the arena, the caster's sight (what
+    blocks it is the same from every origin, the caster's own hex never blocking), the hexes with
+    something on the ground and the hexes occupied. Found once for all its spells and origins."""
     a = match.arena(state)
     sees = sight.seer(a, sight.blocking(state, w["side"], ignore=(as_hex(w["hex"]),)))
+    return a, sees, _ground_tokens(state), match.occupied(state)
+
+
+def spell_targets(state: IncantrisState, w: Wizard, key: str, origin: Hex, context: tuple | None = None) -> list[Any]:
+    """Every legal target of one spell cast from `origin` (JSON-ready); `context` is caster_context's."""
+    spell = load().spells[key]
+    a, sees, tokens, occupied = context or caster_context(state, w)
 
     def seen(h: Hex) -> bool:
         return distance(origin, h) <= spell.range and sees(origin, h)
@@ -78,13 +86,11 @@ def spell_targets(state: IncantrisState, w: Wizard, key: str, origin: Hex) -> li
     near = [h for h in a.whole if distance(origin, h) <= spell.range]
     if spell.target == "area":
         return [list(h) for h in sorted(near) if seen(h)]
-    tokens = _ground_tokens(state)
     own_fog: set = set()
     if key == "fog-wall":  # recasting moves the wall, so its own hexes count as free
 
         own = state.effects.get(f"{w['id']}:fog-wall")
         own_fog = {as_hex(h) for h in own["hexes"]} if own else set()
-    occupied = match.occupied(state)
     free = sorted(h for h in near if _free_ground(a, occupied, h, tokens, own_fog) and seen(h))
     if spell.target == "hex":
         return [list(h) for h in free]
@@ -120,12 +126,13 @@ def cast_options(state: IncantrisState, only: str | None = None) -> list[dict]:
     pack = load()
     ring = "power-ring" in w["items"]
     out: list[dict] = []
+    context = caster_context(state, w)
     for key in match_spells(w):
         if only is not None and key != only:
             continue
         spell = pack.spells[key]
         for via, origin in origins(state, w):
-            for target in spell_targets(state, w, key, origin):
+            for target in spell_targets(state, w, key, origin, context):
                 action = {"kind": "cast", "spell": key, "target": target}
                 if via:
                     action["from"] = via
