@@ -7,10 +7,11 @@
   what the view hides (the decks' order, the Gem Cards in the boxes, the other players' secret
   records, the Secret Wizards, face-down tiles), the normal policy playing the other seats and
   the rollouts, the root's candidates compared by sequential halving on paired samples. A
-  Wizards match is long (hundreds of decisions, no time limit by default), so a rollout is cut after `HARD_HORIZON` steps and judged by `value`: the win (a tie shared) where
-  the match ended, blended at `PROGRESS_WEIGHT` with the seat's progress towards it over the best
-  other side (Rank, the points towards the next one, Gems on the record). `HARD_BUDGET` is what
-  one decision may spend; bench/strength.py measures its think time and strength.
+  Wizards match is long (hundreds of decisions, no time limit by default), so a rollout is cut
+  after `HARD_HORIZON` steps and judged by `value`: the win (a tie shared) where the match
+  ended, blended at `PROGRESS_WEIGHT` with the seat's progress towards it over the best other
+  side (Rank, the points towards the next one, Gems on the record). `HARD_BUDGET` is what one
+  decision may spend; bench/strength.py measures its think time and strength.
 
   A decision taken in the middle of a resolution (an encounter's choice: the view leaves its
   stage and cards out, so no state can be rebuilt to play it on) is the normal policy's.
