@@ -22,11 +22,23 @@ from pathlib import Path
 from bench.strength import row_figures, tally, think_figures
 
 
-def searched(level: str, figure: dict) -> str:
+def searched(level: str, figure: dict, figures: list[dict] | None = None) -> str:
     """A level's name, and for hard how its root shared the budget where the figures say (a record's key
-    does), so that rows of the same pair under different searches tell themselves apart."""
-    root = (figure.get("hard") or {}).get("root")
-    return f"{level} ({root})" if level == "hard" and root else level
+    does), with the settings that tell it from another of `figures` at the same table and root ("halving,
+    iterations 24"), so that rows of the same pair under different searches tell themselves apart."""
+    mine = figure.get("hard") or {}
+    root = mine.get("root")
+    if level != "hard" or not root:
+        return level
+    table = ("game", "variant", "seats", "days")
+    others = [f["hard"] for f in figures or [] if f is not figure and (f.get("hard") or {}).get("root") == root
+              and all(f.get(k) == figure.get(k) for k in table)]
+    differ = [k for k in mine if k != "root" and any(o.get(k) != mine[k] for o in others)]
+    return f"{level} ({', '.join([root] + [f'{k} {_setting(mine[k])}' for k in differ])})"
+
+
+def _setting(value) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def rows(figures: list[dict]) -> list[str]:
@@ -37,7 +49,8 @@ def rows(figures: list[dict]) -> list[str]:
         if f["game"] == "wizards":
             where += ", no time limit" if f["days"] == 0 else f", {f['days'] or 14} days"
         for r in f["rows"]:
-            pair = f"{searched(r['first'], f)} v {searched(r['second'], f) if r['second'] else 'the game'}"
+            second = searched(r["second"], f, figures) if r["second"] else "the game"
+            pair = f"{searched(r['first'], f, figures)} v {second}"
             low, high = r["wilson95"]
             ahead = f"{r['ahead']:.1%} (margin {r['margin_mean']:+.2f})" if "ahead" in r else ""
             out.append(f"| {where} | {f['seats']} | {pair} | {r['rate']:.1%} | {low:.1%} - {high:.1%} |"
@@ -52,7 +65,7 @@ def think_rows(figures: list[dict], only: str | None = None) -> list[str]:
         for level, t in f["think"].items():
             if only is not None and level != only:
                 continue
-            out.append(f"| {where} | {f['seats']} | {searched(level, f)} | {t['p50_ms']:.2f} ms |"
+            out.append(f"| {where} | {f['seats']} | {searched(level, f, figures)} | {t['p50_ms']:.2f} ms |"
                        f" {t['p95_ms']:.2f} ms | {t['decisions']} |")
     return out
 

@@ -122,3 +122,21 @@ def test_a_variant_served_its_own_search_is_measured_and_recorded_with_it(monkey
     assert settings(*solo_args, "--root", "uct") == solo and settings(*solo_args, "--bias", "3")["bias"] == 3
     monkeypatch.setitem(incantris_levels.HARD_VARIANTS, "battle-royale", {"iterations": 8})
     assert settings()["iterations"] == 8 == settings("--variant", "battle-royale")["iterations"]
+
+
+def test_rows_of_one_root_under_different_settings_are_tabled_apart(tmp_path):
+    """A setting tried beside the served one (more iterations, say) is a row of its own, named by what differs;
+    a root alone at its table keeps its plain name."""
+    from bench.strength_table import load, rows
+
+    record = tmp_path / "row.jsonl"
+    key = {"game": "wizards", "variant": "standard", "seats": 2, "days": 0, "seed": 1}
+    match = {"mine": 0, "winners": [], "scores": [0, 0], "think": {"hard": [0.3]}, "margin": 1.0}
+    served = {"iterations": 12, "ms": 600.0, "bias": 2.0, "root": "halving"}
+    Record(record, key, hard=served).add("hard", "normal", {"i": 0, **match})
+    Record(record, key, hard={**served, "iterations": 24}).add("hard", "normal", {"i": 0, **match, "margin": -1.0})
+    Record(record, {**key, "seats": 4}, hard=served).add("hard", "normal", {"i": 0, **match})
+    table = "\n".join(rows(load([record])))
+    assert "| 2 | hard (halving, iterations 12) v normal | 0.0% |" in table
+    assert "| 2 | hard (halving, iterations 24) v normal | 0.0% |" in table
+    assert "| 4 | hard (halving) v normal |" in table
