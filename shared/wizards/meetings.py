@@ -99,6 +99,15 @@ def coast_water(w: World, island: frozenset) -> frozenset:
     return w.memo[key]
 
 
+def swims_off(w: World, island: frozenset, reach: int, lost: frozenset) -> bool:
+    """Whether a player on `island` can swim off it within `reach` Water spaces (_swim_off): the
+    island's own answer, found once (World.memo) as coast_water."""
+    key = ("swim off", island, lost, reach)
+    if key not in w.memo:
+        w.memo[key] = _swim_off(w, coast_water(w, island), island, reach, lost)
+    return w.memo[key]
+
+
 def _walk_island(w: World, h: Hex, lost: frozenset) -> frozenset:
     seen, todo = {h}, [h]
     while todo:
@@ -161,11 +170,7 @@ def stranded_place(state: WizardsState, seat: int) -> str | None:
     water = coast_water(w, island)
     if not water.isdisjoint(hx(b["at"]) for b in state.boats if b["rider"] is None):  # a free Boat (6)
         return None
-    reach = 2 if horse else 1
-    key = ("swim off", island, lost, reach)  # the island's alone: found once (World.memo)
-    if key not in w.memo:
-        w.memo[key] = _swim_off(w, water, island, reach, lost)
-    if w.memo[key]:
+    if swims_off(w, island, 2 if horse else 1, lost):
         return None
     if _summonable(state, w, p, water):
         return None

@@ -139,7 +139,7 @@ def may_walk_into(w: World, m: Mover, h: Hex) -> bool:
     return True
 
 
-def walk_search(state: Board, w: World, m: Mover) -> dict:
+def walk_search(state: Board, w: World, m: Mover, stops=None) -> dict:
     """Every way the player can walk within his points (section 6): a cheapest-first (Dijkstra)
     search from his space over nodes (space, how, animal gone). `how` is "land", or "bridge" on a Boat
     used as a bridge; the start is "boat" in a Boat, "swim" in the Water, else "land". `animal gone`
@@ -155,7 +155,7 @@ def walk_search(state: Board, w: World, m: Mover) -> dict:
       or leaves a space (other than the start) where movement ends (7.2).
     """
     start = "boat" if m.boat is not None else ("swim" if w.is_water(m.at) else "land")
-    stops = stops_for(state, w, m.seat)
+    stops = stops or stops_for(state, w, m.seat)  # the caller's, when it asks the same of the spaces found
     boats = {hx(b["at"]) for b in state.boats if b["rider"] is None}  # free_boat_at's, for this state
     entering: dict[Hex, tuple[int, bool] | None] = {}  # land space -> (its cost, shy of it), None: barred
     heap: list[tuple[int, int, Hex, str, tuple | None]] = [(0, 0, m.at, start, None)]
@@ -191,7 +191,7 @@ def walk_search(state: Board, w: World, m: Mover) -> dict:
     return reached
 
 
-def sail_search(state: Board, w: World, m: Mover) -> dict:
+def sail_search(state: Board, w: World, m: Mover, stops=None) -> dict:
     """Where the player's Boat can sail within his points (6 BOARDING A BOAT; a Hound's point never
     moves a Boat, 8.46): a cheapest-first search through Water from his space.
 
@@ -206,7 +206,7 @@ def sail_search(state: Board, w: World, m: Mover) -> dict:
     best = {m.at: 0}
     came_from: dict = {m.at: None}
     reached: dict = {}
-    stops = stops_for(state, w, m.seat)
+    stops = stops or stops_for(state, w, m.seat)
     while heap:
         cost, h = heapq.heappop(heap)
         if cost > best.get(h, cost):
@@ -233,7 +233,7 @@ def route(reached: dict, last) -> list:
 
 def _walks(state: Board, w: World, m: Mover, out: dict) -> None:
     stops = stops_for(state, w, m.seat)
-    for (h, how, gone), (cost, _) in walk_search(state, w, m).items():
+    for (h, how, gone), (cost, _) in walk_search(state, w, m, stops).items():
         if h == m.at or ("walk", h) in out:
             continue  # the first way into a space is the cheapest (walk_search); his own space is below
         bridge = free_boat_at(state, h) if how == "bridge" else None  # the Boat he walks onto
@@ -263,7 +263,7 @@ def _sails(state: Board, w: World, m: Mover, out: dict) -> None:
     if m.boat is None or m.boarded:
         return  # 6: a Boat is not moved on the turn it is boarded
     stops = stops_for(state, w, m.seat)
-    for h, (cost, _) in sail_search(state, w, m).items():
+    for h, (cost, _) in sail_search(state, w, m, stops).items():
         if h != m.at:
             out[("sail", h)] = Move("sail", h, cost, False, None, stops(h))
 
