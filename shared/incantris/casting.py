@@ -18,7 +18,7 @@ from shared.engine import MalformedAction, RuleViolation
 from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import attack, dice, effects, flow, match, sight, turns
 from shared.incantris.arena import OCEAN, as_hex
-from shared.incantris.movement import Ground
+from shared.incantris.movement import may_stop
 from shared.incantris.pack import load
 from shared.incantris.state import IncantrisState, Wizard
 from shared.incantris.tasks import Clause
@@ -115,7 +115,7 @@ def may_cast(state: IncantrisState) -> bool:
 
 
 def _movement_may_end(state: IncantrisState, w: Wizard, here: Hex) -> bool:
-    return Ground(state).may_stop(w, here)
+    return may_stop(state, w, here)
 
 
 def cast_options(state: IncantrisState, only: str | None = None) -> list[dict]:

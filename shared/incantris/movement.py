@@ -36,6 +36,13 @@ BEAR_BAN = Clause("Bear Presence", "An opposing wizard who begins his or her tur
                                    "directly into another hex adjacent to him.")
 
 
+def may_stop(state: IncantrisState, w: Wizard, h: Hex) -> bool:
+    """Ground(state).may_stop(w, h) for a single question, reading only who stands on h and the fog."""
+    if any(x["id"] != w["id"] and as_hex(x["hex"]) == h for x in match.on_board(state)):
+        return False
+    return h not in match.fog_hexes(state)
+
+
 class Ground:
     """What stands where, computed once per question so step checks stay cheap."""
 
