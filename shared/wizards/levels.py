@@ -34,7 +34,7 @@ from shared.wizards.policy import choose
 # at most 12 iterations and 600 ms: the clock is read between iterations, so a decision may run one
 # iteration (tens of ms) past it; bench.strength measured a p95 of 0.73 s (2 seats) and 0.80 s (4) at 700
 HARD_BUDGET = Budget(iterations=12, ms=600.0)
-HARD_HORIZON = 60  # rollout steps after the tree (about two rounds of 2-4 seats) before the position is judged
+HARD_HORIZON = 60  # rollout steps after the tree before the position is judged (five rounds of 2 seats, four of 4)
 HARD_EXPLORATION = 0.5
 # sequential halving over paired samples, the normal policy's pick kept unless another move's paired gain
 # is two standard errors clear (search.Search.root, bias): ahead on progress at the end of 60% of the
