@@ -64,12 +64,15 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def row_figures(first: str, second: str | None, wins: float, n: int, margins: list[float]) -> dict:
     """A pair's figures as --out writes them: the win rate with its interval, and for Wizards the first
-    level's mean progress margin and the share of matches it ended ahead (a level tie half)."""
+    level's mean progress margin and the share of matches it ended ahead (a level tie half), with its own
+    interval: where whole games rarely have a winner, that share is what a goal is judged by."""
     figures = {"first": first, "second": second, "wins": wins, "matches": n, "rate": wins / n,
                "wilson95": list(wilson(wins, n))}
     if margins:
+        ahead = sum(m > 0 for m in margins) + sum(m == 0 for m in margins) / 2
         figures["margin_mean"] = statistics.mean(margins)
-        figures["ahead"] = (sum(m > 0 for m in margins) + sum(m == 0 for m in margins) / 2) / len(margins)
+        figures["ahead"] = ahead / len(margins)
+        figures["ahead_wilson95"] = list(wilson(ahead, len(margins)))
     return figures
 
 

@@ -1,10 +1,10 @@
 """The table of bench.strength's figures (the JSON files its `--out` wrote, as `make strength`
 leaves them in build/strength/): one line a game, seat count and pair, with the win rate, its 95%
 interval and the matches behind it (and for Wizards, where a match cut short by its time limit has
-no winner, the share of matches the first level ended ahead on progress, a tie half), then each
-level's think time per game. A row's record (`--record`, NAME.jsonl) is tabled too, with the matches
-recorded so far: a row still being played, or stopped, shows where it stands (a record beside its
-finished NAME.json is left to the JSON).
+no winner, the share of matches the first level ended ahead on progress, a tie half, with its own
+interval), then each level's think time per game. A row's record (`--record`, NAME.jsonl) is
+tabled too, with the matches recorded so far: a row still being played, or stopped, shows where it
+stands (a record beside its finished NAME.json is left to the JSON).
 
     python -m bench.strength_table build/strength/*.json [build/strength/*.jsonl]
     python -m bench.strength_table --doc docs/ai-levels.md docs/strength/*.jsonl
@@ -52,7 +52,10 @@ def rows(figures: list[dict]) -> list[str]:
             second = searched(r["second"], f, figures) if r["second"] else "the game"
             pair = f"{searched(r['first'], f, figures)} v {second}"
             low, high = r["wilson95"]
-            ahead = f"{r['ahead']:.1%} (margin {r['margin_mean']:+.2f})" if "ahead" in r else ""
+            ahead = ""
+            if "ahead" in r:  # (a JSON written before the share had its interval shows none)
+                span = "{:.1%} - {:.1%}; ".format(*r["ahead_wilson95"]) if "ahead_wilson95" in r else ""
+                ahead = f"{r['ahead']:.1%} ({span}margin {r['margin_mean']:+.2f})"
             out.append(f"| {where} | {f['seats']} | {pair} | {r['rate']:.1%} | {low:.1%} - {high:.1%} |"
                        f" {r['matches']} | {ahead} |")
     return out

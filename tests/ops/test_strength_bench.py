@@ -140,3 +140,21 @@ def test_rows_of_one_root_under_different_settings_are_tabled_apart(tmp_path):
     assert "| 2 | hard (halving, iterations 12) v normal | 0.0% |" in table
     assert "| 2 | hard (halving, iterations 24) v normal | 0.0% |" in table
     assert "| 4 | hard (halving) v normal |" in table
+
+
+def test_the_share_ahead_on_progress_is_tabled_with_its_own_interval():
+    """Where whole games rarely have a winner (Wizards), the share of matches a level ended ahead on progress
+    is what its goal is judged by, so it carries a 95% interval of its own: a level tie counts half."""
+    from bench.strength import row_figures, wilson
+    from bench.strength_table import rows
+
+    margins = [1.5, -0.5, 0.0, 2.0, -1.0, 0.25, 0.0, 3.0]  # ahead in 4, level in 2, behind in 2
+    r = row_figures("hard", "normal", 0, len(margins), margins)
+    assert r["ahead"] == 5 / 8 and r["ahead_wilson95"] == list(wilson(5, 8))
+    low, high = r["ahead_wilson95"]
+    assert low < 5 / 8 < high
+    figures = {"game": "wizards", "variant": "standard", "days": 0, "seats": 2, "rows": [r], "think": {}}
+    (line,) = rows([figures])[2:]
+    assert f"| 62.5% ({low:.1%} - {high:.1%}; margin {sum(margins) / 8:+.2f}) |" in line
+    del r["ahead_wilson95"]  # a JSON written before the share had its interval
+    assert rows([figures])[2].endswith("| 62.5% (margin +0.66) |")
