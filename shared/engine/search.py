@@ -276,8 +276,8 @@ class Search:
         The budget counts samples: at most `iterations` (the first round gives every candidate one
         even if that is more), and fewer once the cuts leave only the incumbent and one challenger
         (their comparison has its pairs from every round; the rest of the budget is not spent). The
-        clock, when set, is read between samples. A search stopped by either decides on the samples
-        taken."""
+        clock, when set, is read before each candidate's sample. A search stopped by either decides on the
+        samples every candidate still running took (a sample the clock cut short is left out)."""
         iterations = self.budget.iterations
         deadline = None if self.budget.ms is None else start + self.budget.ms / 1000.0
         alive = list(range(len(lines)))
@@ -308,9 +308,11 @@ class Search:
                         break
                     scores[i][sample] = self._sample(view, seat, lines[i], seeds)
                     spent += 1
-                sample += 1
-                if stopped:
+                if stopped:  # part-way through a sample: the candidates it reached would rank alone, so it is left out
+                    for i in alive:
+                        scores[i].pop(sample, None)
                     break
+                sample += 1
             if stopped or len(alive) == 1 or len(alive) == 2 and incumbent in alive:
                 break  # nothing left to cut: the incumbent stays whatever the samples say
             kept = best_of(alive)[:max(1, (len(alive) + 1) // 2)]

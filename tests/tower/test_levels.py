@@ -143,6 +143,36 @@ def test_halving_compares_every_candidate_on_the_same_samples_and_answers_the_be
     assert checked >= 5
 
 
+def test_halving_stopped_by_the_clock_in_the_middle_of_a_sample_decides_on_the_samples_every_candidate_took(
+        monkeypatch):
+    """A wall-clock budget is read between candidates, so it may run out part-way through a sample: that sample
+    is left out, and the answer comes from the samples every candidate in the running took (not from the few
+    candidates the last sample reached, whichever they were)."""
+    import shared.engine.search as search_module
+
+    state = positions(14, every=4)[3]
+    v, seat, legal = decision(state)
+    kept = levels.shortlist(v, seat, legal)
+    assert len(kept) >= 3
+    clock = {"calls": 0, "stop": 0}
+
+    class Clock:  # stands still until its `stop`-th reading, then is long past any deadline
+        @staticmethod
+        def perf_counter() -> float:
+            clock["calls"] += 1
+            return 0.0 if clock["calls"] < clock["stop"] else 1e9
+
+    monkeypatch.setattr(search_module, "time", Clock)
+    search = replace(levels.search(Budget(iterations=60, ms=1000.0), root="halving"), bias=0.0)
+    for stop in range(len(kept) + 2, 3 * len(kept) + 2):  # through the second and third samples
+        clock.update(calls=0, stop=stop)
+        result = search.run(v, seat, legal, random.Random(5))
+        counts = {visits for _, visits, _ in result.children if visits}
+        assert len(counts) == 1, f"stopped at reading {stop}: candidates took {sorted(counts)} samples"
+        best = max(mean for _, visits, mean in result.children if visits)
+        assert result.action in [a for a, visits, mean in result.children if visits and mean == best]
+
+
 def test_halving_answers_a_challenger_only_on_a_significant_paired_gain():
     """The incumbent (the normal policy's pick) keeps its place unless the challenger's gain, sample by sample on
     the same luck, is more than `bias` standard errors above nothing."""
