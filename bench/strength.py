@@ -22,7 +22,7 @@ Wizards has no time limit of its own (a match of the normal policy's runs to abo
 1,800 steps): `--days D` sets one (MatchConfig.options["days"], 14 by default here; `--days 0` plays
 the whole game), and since a match cut short is lost by every seat (13), each Wizards match also
 prints where the seats got to (Order, Rank, points, Gems) and the pair's line the first-named
-level's mean progress margin over the best other seat (shared/wizards/levels.py `progress`: Rank,
+level's mean progress margin over the best other side (shared/wizards/levels.py `lead`: Rank,
 the points towards the next one, Gems).
 
 With one seat (Incantris's solo game: `--game incantris --variant solo --seats 1`) there is no
@@ -158,10 +158,10 @@ def _match(job: tuple) -> dict:
     got = {"i": i, "mine": mine, "winners": list(result.winners), "scores": list(result.scores),
            "think": {level: [round(t, 6) for t in times] for level, times in think.items()}}
     if game == "wizards":
-        from shared.wizards.levels import progress
+        from shared.wizards.levels import lead, progress
 
-        marks = [progress(q) for q in final.players]
-        got["margin"] = marks[mine] - max((g for j, g in enumerate(marks) if j != mine), default=0.0)
+        ahead = lead(final, mine)  # what the hard search's value weighs, a partnership as one side
+        got["margin"] = progress(final.players[mine]) if ahead is None else ahead
         got["where"] = "; ".join(f"seat {q['seat']} {q['order'] or 'no Order'} Rank {q['rank']} "
                                  f"{sum(q['points'].values())} pts {len(q['gems'])} Gems" for q in final.players)
     return got

@@ -32,7 +32,7 @@ from shared.incantris.state import IncantrisState
 
 HARD_BUDGET = Budget(iterations=32, ms=900.0)
 HARD_ROOT = "lines"  # halving over `lines`, the plans for a turn; "uct": the tree over `shortlist`'s actions
-HARD_HORIZON = 1  # rounds of the table after a line's first action before it is judged (uct: steps)
+HARD_HORIZON = 1  # rounds of the table from the decision before a line is judged (uct: steps)
 HARD_BIAS = 2.0  # standard errors of paired gain a line needs over the policy's own play (uct: its bias)
 HARD_EXPLORATION = 0.6  # uct only
 HARD_SHORTLIST = 6  # actions weighed one by one where a decision is no turn's plan (0: all of them)
@@ -233,10 +233,10 @@ def served():
     `served_search`, each built once."""
     made: dict[str, Search] = {}
 
-    def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+    def choose_served(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         scenario = view["scenario"]
         if scenario not in made:
             made[scenario] = served_search(scenario)
         return made[scenario].choose(view, seat, legal, rng)
 
-    return choose
+    return choose_served

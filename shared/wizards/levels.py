@@ -31,14 +31,14 @@ from shared.wizards.determinize import determinize
 from shared.wizards.pack import pack
 from shared.wizards.policy import choose
 
-# at most 12 iterations and 600 ms: the clock is read between iterations, so a decision may run one
-# iteration (tens of ms) past it; bench.strength measured a p95 of 0.73 s (2 seats) and 0.80 s (4) at 700
+# at most 12 iterations and 600 ms: the clock is read before each sample, so a decision may run one sample
+# (tens of ms) past it; bench.strength's records of whole 2-seat games show a p95 of 0.65 s
 HARD_BUDGET = Budget(iterations=12, ms=600.0)
 HARD_HORIZON = 60  # rollout steps after the tree before the position is judged (five rounds of 2 seats, four of 4)
-HARD_EXPLORATION = 0.5
+HARD_EXPLORATION = 0.5  # uct only
 # sequential halving over paired samples, the normal policy's pick kept unless another move's paired gain
-# is two standard errors clear (search.Search.root, bias): ahead on progress at the end of 60% of the
-# first 36 whole 2-player games against normal, where UCT (bias 1) was ahead in 28% of the first 16
+# is two standard errors clear (search.Search.root, bias): ahead on progress at the end of 52.8% of 54
+# whole 2-player games against normal (39.7% - 65.5%), where UCT (bias 1) was ahead in 28% of 16
 HARD_BIAS = 2.0
 HARD_ROOT = "halving"
 HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
@@ -71,17 +71,25 @@ def _side(state, seat: int) -> list[int]:
     return [seat]
 
 
+def lead(state, seat: int) -> float | None:
+    """How far `seat`'s side (it, or the better of a partnership) is ahead of the best other side in
+    progress (negative: behind); None in a solitaire game, where there is no other side."""
+    mine = _side(state, seat)
+    others = [progress(q) for q in state.players if q["seat"] not in mine]
+    if not others:
+        return None
+    return max(progress(state.players[i]) for i in mine) - max(others)
+
+
 def value(engine: GameEngine, state, seat: int) -> float:
     """The end of a rollout for `seat`, in [0, 1]: (1 - w) x the win (a tie shared; 0.5 for a
     match not over) + w x the progress margin of its side (its partnership) over the best other."""
     win = outcome_value(engine, state, seat)
-    mine = _side(state, seat)
-    ours = max(progress(state.players[i]) for i in mine)
-    others = [progress(q) for q in state.players if q["seat"] not in mine]
-    if not others:  # solitaire: progress alone
-        margin = max(-1.0, min(1.0, ours / (2 * PROGRESS_SCALE)))
+    ahead = lead(state, seat)
+    if ahead is None:  # solitaire: progress alone
+        margin = max(-1.0, min(1.0, progress(state.players[seat]) / (2 * PROGRESS_SCALE)))
     else:
-        margin = max(-1.0, min(1.0, (ours - max(others)) / PROGRESS_SCALE))
+        margin = max(-1.0, min(1.0, ahead / PROGRESS_SCALE))
     return (1 - PROGRESS_WEIGHT) * win + PROGRESS_WEIGHT * (0.5 + margin / 2)
 
 

@@ -217,6 +217,20 @@ def test_the_value_of_a_rollout_is_the_win_blended_with_progress():
     assert levels.value(E, won, 0) > ahead and levels.value(E, won, 1) < behind
 
 
+def test_a_partnership_leads_by_its_better_partner_over_the_best_other_side():
+    """Appendix B: partners win together, so a side's progress is its better partner's, measured against the
+    best seat of the other side, never against the partner (the search's value, and the strength bench's
+    margin, both read this lead); a solitaire game has no other side."""
+    state = build(seats=4, days=6, variant="partnership")
+    state.players[1]["order"], state.players[1]["rank"] = "wizards", 2  # seat 0's partner
+    state.players[2]["order"], state.players[2]["rank"] = "wizards", 1
+    p = [levels.progress(q) for q in state.players]
+    assert levels.lead(state, 0) == levels.lead(state, 1) == p[1] - p[2] > 0
+    assert levels.lead(state, 2) == levels.lead(state, 3) == p[2] - p[1] < 0
+    assert levels.value(E, state, 0) == levels.value(E, state, 1) > 0.5 > levels.value(E, state, 3)
+    assert levels.lead(build(seats=1), 0) is None
+
+
 def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
     """On a move: at most `keep` destinations, with ending the movement and every spell; on another decision
     with many actions (the spells before a roll), the normal policy's pick and `keep` others."""
