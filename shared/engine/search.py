@@ -33,11 +33,12 @@ moves and not luck, and the normal policy's pick is answered unless another move
 over it is clear. Halving may weigh a game's `lines` rather than single actions: plans the seat
 follows for a while (Incantris: walk to a hex and cast from it), answered by their first action.
 
-The answer is the root's most visited action (then the best mean, then the first listed), always
-one of the legal actions it was handed; a search stops early once that action leads the next by
-more than the iterations left (the same answer, sooner). The budget is iterations and/or milliseconds: with
-iterations alone the search is deterministic for a given seed (tests); a wall-clock budget is
-for serving, and a search stops at whichever limit comes first.
+UCT answers the root's most visited action (then the best mean, then the first listed), and stops
+early once that action leads the next by more than the iterations left (the same answer, sooner);
+halving answers as `_halve` says. Either way the answer is one of the legal actions it was handed.
+The budget is iterations and/or milliseconds: with iterations alone the search is deterministic for
+a given seed (tests); a wall-clock budget is for serving, and a search stops at whichever limit
+comes first.
 """
 from __future__ import annotations
 
@@ -105,8 +106,9 @@ class Node:
 
 @dataclass
 class Result:
-    """What a search chose, with what it saw: iterations run, milliseconds taken, and the
-    root's children (action, visits, mean value) in the order the legal list gave them."""
+    """What a search chose, with what it saw: iterations run, milliseconds taken, and every legal
+    action it was handed (action, visits or samples, mean value) in the order of that list, those it
+    did not weigh (not among the game's candidates) with none."""
 
     action: dict
     iterations: int
@@ -217,8 +219,9 @@ class Search:
         order = {k: i for i, k in enumerate(keys)}
         best_key = max(keys, key=lambda k: (root.children[k].visits, root.children[k].mean(), -order[k]))
         ms = (time.perf_counter() - start) * 1000.0
-        return Result(root.children[best_key].action, iterations, ms,
-                      [(root.children[k].action, root.children[k].visits, root.children[k].mean()) for k in keys])
+        children = [(a, n.visits, n.mean()) if (n := root.children.get(canonical_json(a))) else (a, 0, 0.0)
+                    for a in offered]
+        return Result(root.children[best_key].action, iterations, ms, children)
 
     @staticmethod
     def _settled(root: Node, keys: list[bytes], left: int) -> bool:

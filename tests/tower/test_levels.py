@@ -114,6 +114,24 @@ def test_the_search_is_repeatable_for_a_seed(root):
         assert a.iterations == 8 if root == "uct" else 0 < a.iterations <= max(8, len(legal))
 
 
+@pytest.mark.parametrize("root", ROOTS)
+def test_a_result_lists_every_legal_action_in_order_and_weighs_only_the_candidates(root):
+    """Whichever way the root shares its budget, the result shows every legal action it was handed, in that
+    order, and only the game's candidates (the shortlist) have samples."""
+    search = small(12, root)
+    checked = 0
+    for state in positions(14, every=4)[:8]:
+        v, seat, legal = decision(state)
+        kept = levels.shortlist(v, seat, legal)
+        if len(kept) < 2 or len(kept) == len(legal):
+            continue
+        result = search.run(v, seat, legal, random.Random(3))
+        assert [a for a, _, _ in result.children] == legal
+        assert {repr(a) for a, visits, _ in result.children if visits} <= {repr(a) for a in kept}
+        checked += 1
+    assert checked >= 2
+
+
 def test_halving_compares_every_candidate_on_the_same_samples_and_answers_the_best_survivor():
     """Sequential halving with common random numbers: every candidate is sampled in the first round, the samples
     spent never pass the budget after it; without an incumbent (bias 0) the answer is the best mean among the
