@@ -18,7 +18,7 @@ from shared.engine import MalformedAction, RuleViolation
 from shared.hexgrid import Hex, distance, neighbours
 from shared.incantris import attack, dice, effects, flow, match, sight, turns
 from shared.incantris.arena import OCEAN, as_hex
-from shared.incantris.movement import may_stop
+from shared.incantris.movement import passing_through
 from shared.incantris.pack import load
 from shared.incantris.state import IncantrisState, Wizard
 from shared.incantris.tasks import Clause
@@ -109,13 +109,7 @@ def may_cast(state: IncantrisState) -> bool:
     w = turns.active(state)
     if t is None or w is None or t["ending"] or t["cast"] or t["sapped"] or not match.in_arena(w):
         return False
-    here = as_hex(w["hex"])
-    # a wizard passing through a team-mate's hex or a fog wall has not ended its movement
-    return match.arena(state).is_whole(here) and _movement_may_end(state, w, here)
-
-
-def _movement_may_end(state: IncantrisState, w: Wizard, here: Hex) -> bool:
-    return may_stop(state, w, here)
+    return not passing_through(state, w, as_hex(w["hex"]))
 
 
 def cast_options(state: IncantrisState, only: str | None = None) -> list[dict]:

@@ -43,6 +43,12 @@ def may_stop(state: IncantrisState, w: Wizard, h: Hex) -> bool:
     return h not in match.fog_hexes(state)
 
 
+def passing_through(state: IncantrisState, w: Wizard, h: Hex) -> bool:
+    """Whether w on h is still moving, not yet able to end its movement there and act: on a partial hex, a
+    team-mate's or a Fog Wall's."""
+    return h not in match.arena(state).whole or not may_stop(state, w, h)
+
+
 class Ground:
     """What stands where, computed once per question so step checks stay cheap."""
 

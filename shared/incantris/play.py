@@ -11,7 +11,7 @@ from typing import Callable
 from shared.engine import MalformedAction, RuleViolation
 from shared.incantris import campaign, casting, effects, match, scenarios, turns, walking
 from shared.incantris.arena import as_hex
-from shared.incantris.movement import SHARE, may_stop
+from shared.incantris.movement import SHARE, passing_through
 from shared.incantris.state import IncantrisState
 from shared.incantris.tasks import Clause, Task
 
@@ -99,7 +99,7 @@ class SideTurn(Task):
             return []
         wiz = turns.acting(state)
         here = as_hex(wiz["hex"])
-        passing = here not in match.arena(state).whole or not may_stop(state, wiz, here)
+        passing = passing_through(state, wiz, here)
         out: list[dict] = []
         for name, row in ACTIONS.items():
             if kind is not None and name != kind:
@@ -141,6 +141,6 @@ class SideTurn(Task):
             return self.rule.violated(f"{kind!r} is not an action of a wizard's turn")
         wiz = turns.acting(state)
         here = as_hex(wiz["hex"])
-        if kind not in MOVING and not may_stop(state, wiz, here):
+        if kind not in MOVING and passing_through(state, wiz, here):
             return casting.PASSING.violated(f"{wiz['id']} is passing through {list(here)}")
         return ACTIONS[kind].refuse(state, action)

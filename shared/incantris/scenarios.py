@@ -26,7 +26,7 @@ from shared.engine import RuleViolation
 from shared.hexgrid import distance
 from shared.incantris import match, turns
 from shared.incantris.arena import as_hex
-from shared.incantris.movement import Ground
+from shared.incantris.movement import may_stop
 from shared.incantris.state import IncantrisState, Wizard
 from shared.incantris.tasks import Clause
 
@@ -58,7 +58,7 @@ def sap_options(state: IncantrisState) -> list[dict]:
     w = turns.active(state)
     if t is None or w is None or t["ending"] or t["cast"] or t["sapped"] or not match.in_arena(w):
         return []
-    if not Ground(state).may_stop(w, as_hex(w["hex"])):
+    if not may_stop(state, w, as_hex(w["hex"])):
         return []
     colour = state.sides[w["side"]]["team"]
     here = as_hex(w["hex"])

@@ -1,7 +1,9 @@
 """Scenarios and Winning the Game: Battle Royale, Crystal Sap, Capture the Crystal, Shifting Arena."""
 from __future__ import annotations
 
-from shared.engine import CHANCE, TERMINAL
+import pytest
+
+from shared.engine import CHANCE, TERMINAL, RuleViolation
 from shared.engine.state import tree_copy
 from shared.hexgrid import distance, neighbours
 from shared.incantris.arena import arena_of, slot_of
@@ -208,6 +210,8 @@ def test_the_carrier_steps_off_through_a_partial_hex_of_its_zone():
     assert edge in steps(s)
     s, _ = act(s, {"kind": "step", "to": list(edge)})
     assert kinds(s) >= {"exit"} and "end" not in kinds(s)
+    with pytest.raises(RuleViolation, match="passing through"):  # on the rim it can only step on or off
+        E.apply(s, E.actor(s), {"kind": "end"})
     s, ev = act(s, {"kind": "exit"})
     assert E.actor(s) == TERMINAL and E.outcome(s).winners == (0,)
 
