@@ -124,6 +124,13 @@ def outcome_value(engine: GameEngine, state: Any, seat: int) -> float:
     return 1.0 / len(result.winners) if seat in result.winners else 0.0
 
 
+def blended(win: float, margin: float, weight: float) -> float:
+    """A rollout's value in [0, 1] for a game that judges a cut rollout by a margin too: (1 - weight) x the win
+    (outcome_value) + weight x the margin (clamped to [-1, 1]) mapped onto [0, 1]."""
+    margin = max(-1.0, min(1.0, margin))
+    return (1 - weight) * win + weight * (0.5 + margin / 2)
+
+
 @dataclass
 class Search:
     """One game's search: its engine, how to sample a state from a view, the policy that plays

@@ -22,7 +22,7 @@ import random
 
 from shared.engine.contract import GameEngine
 from shared.engine.registry import engine_for
-from shared.engine.search import Budget, Follow, Line, Search, outcome_value
+from shared.engine.search import Budget, Follow, Line, Search, blended, outcome_value
 from shared.hexgrid import Hex, distance
 from shared.incantris import match, policy, setup
 from shared.incantris.arena import as_hex
@@ -72,8 +72,7 @@ def value(engine: GameEngine, state: IncantrisState, seat: int) -> float:
     if me is None:
         return win
     others = [strength(state, i) for i in range(len(state.sides)) if i != me]
-    margin = strength(state, me) - (max(others) if others else 0.0)
-    return (1 - MARGIN_WEIGHT) * win + MARGIN_WEIGHT * (0.5 + margin / 2)
+    return blended(win, strength(state, me) - (max(others) if others else 0.0), MARGIN_WEIGHT)
 
 
 def glance(state: IncantrisState, seat: int) -> dict:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from shared.engine.contract import GameEngine
 from shared.engine.registry import engine_for
-from shared.engine.search import Budget, Search, outcome_value
+from shared.engine.search import Budget, Search, blended, outcome_value
 from shared.tower import policy
 from shared.tower.determinize import determinize
 from shared.tower.pack import pack
@@ -41,8 +41,7 @@ def value(engine: GameEngine, state, seat: int) -> float:
     win = outcome_value(engine, state, seat)
     mine = scores(state)
     best_other = max(s for i, s in enumerate(mine) if i != seat)
-    margin = max(-1.0, min(1.0, (mine[seat] - best_other) / pack().pennants))
-    return (1 - MARGIN_WEIGHT) * win + MARGIN_WEIGHT * (0.5 + margin / 2)
+    return blended(win, (mine[seat] - best_other) / pack().pennants, MARGIN_WEIGHT)
 
 
 def glance(state, seat: int) -> dict:

@@ -24,7 +24,7 @@ import random
 
 from shared.engine.contract import GameEngine
 from shared.engine.registry import engine_for
-from shared.engine.search import Budget, Search, outcome_value
+from shared.engine.search import Budget, Search, blended, outcome_value
 from shared.hexgrid import distance
 from shared.wizards import policy
 from shared.wizards.determinize import determinize
@@ -87,10 +87,8 @@ def value(engine: GameEngine, state, seat: int) -> float:
     win = outcome_value(engine, state, seat)
     ahead = lead(state, seat)
     if ahead is None:  # solitaire: progress alone
-        margin = max(-1.0, min(1.0, progress(state.players[seat]) / (2 * PROGRESS_SCALE)))
-    else:
-        margin = max(-1.0, min(1.0, ahead / PROGRESS_SCALE))
-    return (1 - PROGRESS_WEIGHT) * win + PROGRESS_WEIGHT * (0.5 + margin / 2)
+        return blended(win, progress(state.players[seat]) / (2 * PROGRESS_SCALE), PROGRESS_WEIGHT)
+    return blended(win, ahead / PROGRESS_SCALE, PROGRESS_WEIGHT)
 
 
 def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLIST) -> list[dict]:
