@@ -37,8 +37,8 @@ HARD_BUDGET = Budget(iterations=12, ms=600.0)
 HARD_HORIZON = 60  # rollout steps after the tree before the position is judged (five rounds of 2 seats, four of 4)
 HARD_EXPLORATION = 0.5  # uct only
 # sequential halving over paired samples, the normal policy's pick kept unless another move's paired gain
-# is two standard errors clear (search.Search.root, bias): ahead on progress at the end of 52.8% of 54
-# whole 2-player games against normal (39.7% - 65.5%), where UCT (bias 1) was ahead in 28% of 16
+# is two standard errors clear (search.Search.root, bias): about level with normal on progress at the end of
+# whole 2-player games, where UCT (bias 1) was ahead in 28% of 16 (docs/ai-levels.md has the rows as they grow)
 HARD_BIAS = 2.0
 HARD_ROOT = "halving"
 HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
