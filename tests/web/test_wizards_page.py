@@ -151,6 +151,14 @@ def test_14_3_the_record_sheet_is_asked_for_the_players_own_seat_only(app, plant
 DOCS_IMAGE = Path(__file__).resolve().parents[2] / "docs" / "images" / "wizards-board.png"
 
 
+def what_the_page_shows(page) -> str:
+    """The page's turn, error, pieces and last log lines: what a failed wait prints."""
+    pieces = page.eval_on_selector_all("#board-svg .player-piece", "ps => ps.map(p => [p.dataset.seat, p.dataset.at])")
+    log = page.eval_on_selector_all("#log li", "ls => ls.slice(-12).map(l => l.textContent)")
+    return (f"version {page.get_attribute('body', 'data-version')}, turn {page.inner_text('#turn')!r}, "
+            f"error {page.inner_text('#error')!r}, pieces {pieces}, log {log}")
+
+
 def place_by_clicking(page, turns: int, shots=None) -> tuple[str, list[int]]:
     """One tile placed on the board: a tile of the hand (choose_tile), an open spot the legal
     actions name, `turns` sixth-turns clockwise with the board's turn button, one confirm."""
@@ -179,6 +187,8 @@ def test_3_21_a_guest_lays_a_wizards_tile_by_clicking_on_the_board(browser, web,
     """3.21-3.23 on the page: a guest starts Wizards against one AI from the lobby, picks a tile
     of the hand drawn under the islands, an open spot, turns it on the board and confirms once;
     the board then shows that tile's spaces where the engine laid them, turned as chosen."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     from shared.wizards.geometry import placed_hex
 
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
@@ -235,14 +245,17 @@ def test_3_21_a_guest_lays_a_wizards_tile_by_clicking_on_the_board(browser, web,
     target.dispatch_event("click")
     # the move is in the log, by its destination, and the piece is drawn there, unless an encounter met there
     # carried it on (8, Events): the log's line of the move is handed back once both are so
-    line = page.wait_for_function(f"""() => {{
-        const after = [...document.querySelectorAll('#log li')].filter(li => +li.dataset.seq > {seq});
-        const move = after.find(li => li.dataset.type === 'moved' && li.textContent.includes('(you) moves from')
-                                      && li.textContent.includes(' to {to} ('));
-        const piece = document.querySelector('#board-svg .player-piece[data-seat="0"]');
-        const met = after.some(li => li.dataset.type.includes('encounter'));
-        return move && (met || piece.dataset.at === '{to}') ? move.textContent : null;
-    }}""", timeout=30_000).json_value()
+    try:
+        line = page.wait_for_function(f"""() => {{
+            const after = [...document.querySelectorAll('#log li')].filter(li => +li.dataset.seq > {seq});
+            const move = after.find(li => li.dataset.type === 'moved' && li.textContent.includes('(you) moves from')
+                                          && li.textContent.includes(' to {to} ('));
+            const piece = document.querySelector('#board-svg .player-piece[data-seat="0"]');
+            const met = after.some(li => li.dataset.type.includes('encounter'));
+            return move && (met || piece.dataset.at === '{to}') ? move.textContent : null;
+        }}""", timeout=30_000).json_value()
+    except PlaywrightTimeout:
+        raise AssertionError(f"the move to {to} did not show: {what_the_page_shows(page)}") from None
     assert "undefined" not in line and line.endswith(")"), line  # the space reached, by its name
     if os.environ.get("UPDATE_DOC_IMAGES") == "1":  # the README's picture, refreshed only when asked
         shutil.copy(path.with_name("wizards-board.png"), DOCS_IMAGE)
