@@ -60,6 +60,17 @@ def start_match(page, url: str, game: str, variant: str = "", ai: int = 1) -> st
     return page.url.rsplit("/", 1)[1]
 
 
+def act(page, control, svg: bool = False) -> None:
+    """One action taken on a match page: `control` clicked (a board shape's click dispatched, since an
+    SVG shape may lie under another), then waited on until the page shows the match's next version."""
+    version = page.get_attribute("body", "data-version")
+    if svg:
+        control.dispatch_event("click")
+    else:
+        control.click()
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+
+
 KEY = b"k" * 32  # the test web app's cookie key: tests read and sign sessions with it (Signer(KEY, 600))
 
 

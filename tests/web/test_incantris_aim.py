@@ -9,7 +9,7 @@ import os
 import shutil
 from pathlib import Path
 
-from tests.support.web import start_match
+from tests.support.web import act, start_match
 
 DOCS_IMAGE = Path(__file__).resolve().parents[2] / "docs" / "images" / "incantris-arena.png"
 MAX_CLICKS = 40  # placing three wizards and activating one takes four of the seat's own clicks
@@ -33,16 +33,12 @@ def play_until_a_spell_is_offered(page) -> None:
         assert page.get_attribute("body", "data-status") == "active", f"the match ended first: {offered(page)}"
         if page.locator("#spells button.spell").count():
             return
-        version = page.get_attribute("body", "data-version")
         target = page.locator("#board-svg polygon.hex.target")
         activate = page.locator("#actions button.action", has_text=f"activate {CASTER}")
         if target.count():
-            target.first.dispatch_event("click")
-        elif activate.count():
-            activate.first.click()
+            act(page, target.first, svg=True)
         else:
-            page.locator("#actions button.action").first.click()
-        page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+            act(page, (activate if activate.count() else page.locator("#actions button.action")).first)
     raise AssertionError(f"no spell to cast after {MAX_CLICKS} clicks; the page offered: {offered(page)}")
 
 
@@ -90,9 +86,7 @@ def test_casting_spells_an_incantris_spell_is_aimed_on_the_board_with_its_range_
     page.wait_for_selector("#aim-confirm button.confirm")
     assert page.locator(f"#board-svg .aim-target.confirming[data-hex='{hex_}']").count() == 1
     path = shots(page, "incantris-aim")
-    version = page.get_attribute("body", "data-version")
-    page.locator("#aim-confirm button.confirm").first.click()
-    page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+    act(page, page.locator("#aim-confirm button.confirm").first)
     page.wait_for_selector(f"#board-svg [data-effect=guardian-hydra][data-hex='{hex_}']", state="attached",
                            timeout=30_000)  # the hydra stands where it was aimed
     assert page.locator("#board-svg [data-effect=guardian-hydra]").count() == before + 1

@@ -9,6 +9,8 @@ import secrets
 
 import pytest
 
+from tests.support.web import act
+
 pytestmark = pytest.mark.slow
 
 
@@ -49,16 +51,12 @@ def test_a_guest_queues_lands_on_the_match_plays_and_a_visitor_watches(browser, 
     helped = player.inner_text("#rule-help")
     assert first.inner_text() in helped and helped.startswith("rulebook, "), helped  # tower's set-up: a section
     shots(player, "match-rule-help")
-    version = player.get_attribute("body", "data-version")
-    first.click()
-    player.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+    act(player, first)
     for _ in range(40):  # through the set-up to a move, whose destinations are targets on the board
         player.wait_for_selector("#actions button.action", timeout=30_000)
         if player.locator("#board-svg .territory.target").count():
             break
-        version = player.get_attribute("body", "data-version")
-        player.locator("#actions button.action").first.click()
-        player.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+        act(player, player.locator("#actions button.action").first)
     target = player.locator("#board-svg .territory.target").first
     target.hover(force=True)
     player.wait_for_function("document.querySelector('#rule-help').dataset.kind === 'move'")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.web import start_match
+from tests.support.web import act, start_match
 
 pytestmark = pytest.mark.slow  # a browser and a few turns of a match
 
@@ -43,9 +43,7 @@ def test_a_finished_tower_match_is_replayed_step_by_step_with_its_dice_verified(
     match_id = start_match(page, web.url, "tower")
     for _ in range(3):  # a few moves of ours, the AI's turns between them
         page.wait_for_selector("#actions button.action", timeout=30_000)
-        version = page.get_attribute("body", "data-version")
-        page.locator("#actions button.action").first.click()
-        page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+        act(page, page.locator("#actions button.action").first)
     assert page.locator("#replay-link").is_hidden()  # not while it runs
 
     live = page.context.new_page()  # the replay of the running match: refused, and where to watch it

@@ -21,7 +21,7 @@ from services.web.sessions import COOKIE, Signer
 from shared.engine.registry import engine_for
 from shared.wizards.pack import pack
 from shared.wizards.state import WizardsState
-from tests.support.web import KEY, start_match
+from tests.support.web import KEY, act, start_match
 
 GEM_IDS = [c["id"] for c in pack().gem_cards]
 FACE_DOWN = "C3"  # the tile planted face down (as a solitaire tile lies before it is turned up)
@@ -219,9 +219,7 @@ def test_3_21_a_guest_lays_a_wizards_tile_by_clicking_on_the_board(browser, web,
         if page.locator("#board-svg .hand-tile.target").count():
             place_by_clicking(page, 0)
         elif page.locator("#board-svg .player-piece").count() < 2 and page.locator(set_up).count():
-            version = page.get_attribute("body", "data-version")
-            page.locator(set_up).first.click()
-            page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+            act(page, page.locator(set_up).first)
     assert page.locator("#board-svg .boat").count() >= 1 and page.locator("#board-svg .dragon").count() == 1
     assert page.locator("#board-svg .tile-name").count() == 18
     path = shots(page, "wizards")
@@ -235,10 +233,8 @@ def test_3_21_a_guest_lays_a_wizards_tile_by_clicking_on_the_board(browser, web,
                                f"document.querySelector('{onward}')", timeout=30_000)
         if page.locator("#board-svg polygon.hex.target").count():
             break
-        version = page.get_attribute("body", "data-version")
         roll = page.locator("#actions button[data-kind=roll]")
-        (roll if roll.count() else page.locator(onward)).first.click()
-        page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=30_000)
+        act(page, (roll if roll.count() else page.locator(onward)).first)
     target = page.locator("#board-svg polygon.hex.target").last
     to = target.get_attribute("data-hex")
     seq = int(page.get_attribute("body", "data-last-seq") or 0)
