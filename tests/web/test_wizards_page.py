@@ -239,16 +239,17 @@ def test_3_21_a_guest_lays_a_wizards_tile_by_clicking_on_the_board(browser, web,
     to = target.get_attribute("data-hex")
     seq = int(page.get_attribute("body", "data-last-seq") or 0)
     target.dispatch_event("click")
-    # the move is in the log, by its destination, and the piece is drawn there, unless an encounter met there
-    # carried it on (8, Events): the log's line of the move is handed back once both are so
+    # the move is in the log, by its destination, and the piece is drawn where the log last put it: there, or
+    # where an encounter met there transported it (8, Events); the log's line of the move is handed back then
     try:
         line = page.wait_for_function(f"""() => {{
-            const after = [...document.querySelectorAll('#log li')].filter(li => +li.dataset.seq > {seq});
-            const move = after.find(li => li.dataset.type === 'moved' && li.textContent.includes('(you) moves from')
-                                          && li.textContent.includes(' to {to} ('));
+            const mine = [...document.querySelectorAll('#log li')].filter(li => +li.dataset.seq > {seq} &&
+                ['moved', 'transported'].includes(li.dataset.type) && li.textContent.includes('(you)'));
+            const move = mine.find(li => li.dataset.type === 'moved' && li.textContent.includes(' to {to} ('));
+            const to = (li) => (li.textContent.match(/ to (-?\\d+,-?\\d+) \\(/) || [])[1];  // "q,r" of its line
+            const last = mine.length ? to(mine[mine.length - 1]) : null;
             const piece = document.querySelector('#board-svg .player-piece[data-seat="0"]');
-            const met = after.some(li => li.dataset.type.includes('encounter'));
-            return move && (met || piece.dataset.at === '{to}') ? move.textContent : null;
+            return move && piece.dataset.at === last ? move.textContent : null;
         }}""", timeout=30_000).json_value()
     except PlaywrightTimeout:
         raise AssertionError(f"the move to {to} did not show: {what_the_page_shows(page)}") from None

@@ -35,6 +35,7 @@ function describe(event) {
     case "spell_cast": return `${who(b.seat)} casts ${b.spell} (from the ${b.source})`;
     case "moved": return `${who(b.seat)}${b.character ? ` (${b.character})` : ""} moves from ${b.from} to ${b.to}` +
       (b.space ? ` (${b.space})` : "");  // Tower names the character; Wizards the space reached
+    case "transported": return `${who(b.seat)} is transported to ${b.to} (${b.space})`;  // Wizards (8, 11.213)
     case "token_revealed": return `${who(b.by)} turns over ${b.token} in ${b.territory}`;
     case "battle_started": return `Battle in ${b.territory}: ${who(b.attacker)} against ${b.defender === null ? "the token" : who(b.defender)}`;
     case "battle_won": return `${b.winner === undefined || b.winner === null ? "The " + b.side : who(b.winner)} wins the battle in ${b.territory}`;
