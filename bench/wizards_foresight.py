@@ -22,7 +22,7 @@ import statistics
 import sys
 
 from shared.engine import MatchConfig
-from shared.engine.playout import random_playout
+from shared.engine.playout import policy_playout
 from shared.engine.registry import engine_for
 from shared.wizards.levels import lead
 from shared.wizards.policy import choose
@@ -34,22 +34,18 @@ HORIZON_DAYS = 5
 
 def play(seed: int) -> dict:
     """One whole game: seat 0's final lead, and at each new day [lead, Rank margin, Gem margin]."""
-    engine = engine_for("wizards")
-    rng = random.Random(seed)
     points: list[list[float]] = []
-    last: list = [None]
-
-    def chosen(state, seat: int, legal: list[dict]) -> dict:
-        return choose(engine.view(state, seat), seat, legal, rng)
+    last = None
 
     def seen(state) -> None:
+        nonlocal last
         day = (state.calendar["fortnight"], state.calendar["day"])
-        if state.phase == "play" and day != last[0]:
-            last[0] = day
+        if state.phase == "play" and day != last:
+            last = day
             me, other = state.players
             points.append([lead(state, 0), me["rank"] - other["rank"], len(me["gems"]) - len(other["gems"])])
 
-    final, _ = random_playout(engine, CONFIG, rng, choose=chosen, on_state=seen)
+    final, _ = policy_playout(engine_for("wizards"), CONFIG, choose, random.Random(seed), on_state=seen)
     return {"final": lead(final, 0), "points": points}
 
 
