@@ -59,7 +59,7 @@ def progress(player: dict) -> float:
             got = sum(min(player["points"][t], need[t]) for t in ("knowledge", "perception", "power"))
             p += got / total if total else 0.0
     gems = player["gems"]
-    if isinstance(gems, dict):
+    if isinstance(gems, dict):  # half a Rank: the search did worse at 0.15 and at 1 (docs/ai-levels.md)
         p += 0.5 * len(gems)
     return p
 
