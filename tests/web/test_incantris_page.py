@@ -2,7 +2,7 @@
 wizard is placed by clicking a hex on the board."""
 from __future__ import annotations
 
-from tests.support.web import start_match
+from tests.support.web import act, start_match
 
 
 def test_an_incantris_wizard_is_placed_by_clicking_a_hex(browser, web, shots):
@@ -11,9 +11,7 @@ def test_an_incantris_wizard_is_placed_by_clicking_a_hex(browser, web, shots):
     page.wait_for_selector("#board-svg polygon.hex.target", state="attached", timeout=30_000)
     assert page.locator("#board-svg polygon.hex").count() > 100
     placed = page.locator("#board-svg .wizard").count()
-    version = page.get_attribute("#board-svg", "data-version")
-    page.locator("#board-svg polygon.hex.target").first.dispatch_event("click")
-    page.wait_for_function(f"document.getElementById('board-svg').dataset.version !== '{version}'")
+    act(page, page.locator("#board-svg polygon.hex.target").first, svg=True)
     page.wait_for_function(f"document.querySelectorAll('#board-svg .wizard').length > {placed}")
     assert page.locator("#log li").filter(has_text="place").count() >= 1
     shots(page, "incantris")

@@ -177,9 +177,7 @@ def place_by_clicking(page, turns: int, shots=None) -> tuple[str, list[int]]:
     if shots:
         shots(page, "wizards-placing")
     assert page.get_attribute("#board-svg", "data-version") != version  # choose_tile was sent, nothing more
-    version = page.get_attribute("#board-svg", "data-version")
-    page.click("#place-confirm")
-    page.wait_for_function(f"document.getElementById('board-svg').dataset.version !== '{version}'")
+    act(page, page.locator("#place-confirm"))
     return tile, at
 
 
