@@ -458,8 +458,6 @@ class Search:
             if node is None:
                 rollout = 0
         value = self.value(engine, state, seat)
-        root.visits += 1
-        root.total += value
         for n in path:
             n.visits += 1
             n.total += value
