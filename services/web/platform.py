@@ -105,10 +105,37 @@ class Platform:
         return client.seat(match_id, seat_token) if seat_token else client.spectate(match_id)
 
 
+READS = 3  # times the view and a seat's actions are read together before they are taken as they come
+
+
+def agreed(seat: Seat) -> tuple:
+    """The match (GetMatch) and, for a seat in an active match, its legal actions, read at once and
+    of the same version: a match that moved on between the two (an AI seat acting) is read again, so
+    the page never offers one position's actions over another's board. After READS tries they are
+    taken as they come, as before: an action carries its own version, and a stale one is refused."""
+    if not seat.token:
+        return seat.match(), []
+    for _ in range(READS - 1):
+        match, listed = seat.match_and_actions()
+        if match.status != "active":
+            return match, []
+        try:
+            actions = listed()
+        except grpc.RpcError as exc:
+            if exc.code() != grpc.StatusCode.ABORTED:  # ABORTED: the match moved on while its pages were read
+                raise
+            continue
+        if seat.version == match.version:
+            return match, actions
+    match = seat.match()
+    return match, seat.legal_actions() if match.status == "active" else []
+
+
 def match_state(seat: Seat) -> dict:
     """What the page shows of a match now, as this seat may see it: GetMatch (the view, whose
-    turn, the status, the outcome) and, for a seat, its legal actions in the order offered."""
-    match = seat.match()
+    turn, the status, the outcome) and, for a seat, its legal actions in the order offered, both
+    of one version (`agreed`)."""
+    match, actions = agreed(seat)
     state = {"match_id": match.match_id, "game": match.game, "variant": match.variant, "version": match.version,
              "status": match.status, "to_act": match.to_act if match.status == "active" else None,
              "seat": seat.seat if seat.token else None, "last_seq": match.last_seq,
@@ -120,7 +147,6 @@ def match_state(seat: Seat) -> dict:
     if state["game"] == "wizards" and state["view"]:
         state["world"] = wizards_world(state["view"])
     if seat.token and match.status == "active":
-        actions = seat.legal_actions()
         state["version"] = seat.version
         state["actions"] = [{"index": i, "label": a.label, "kind": a.kind, "action": a.action, "service": a.service}
                             for i, a in enumerate(actions)]

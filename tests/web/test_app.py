@@ -199,3 +199,43 @@ def test_the_lobby_offers_each_game_s_ai_levels_and_a_match_gets_the_level_chose
     assert [(s.kind, s.level) for s in view.seats] == [("human", ""), ("ai", "easy")]
     refused = owner.post("/api/matches", json={"game": "race", "ai": 1, "level": "hard"})
     assert refused.status_code == 400 and "easy, normal" in refused.text, refused.text
+
+
+
+def test_the_page_never_offers_one_positions_actions_over_anothers_board(platform):
+    """The page's state is the match's view and the seat's actions; where the match moves on while
+    they are read (here the other seat acts just after the view is read), the two still belong to
+    one position: the actions are offered exactly when the view says it is the seat's turn, and
+    the version the page acts at is the view's."""
+    import json
+
+    import grpc
+
+    from services.client import Client, Seat
+    from services.web.platform import match_state
+
+    first = Client(grpc.insecure_channel(platform.address)).create_match("race", humans=2)
+    mover = first.seats[first.match().to_act]
+    waiting = first.seats[1 - mover.seat]
+
+    class Overtaken(Seat):
+        """The waiting seat, whose first read of the match is overtaken by the other seat's move."""
+        reads = 0
+
+        def match(self):
+            view = super().match()
+            self.reads += 1
+            if self.reads == 1:
+                mover.act(mover.legal_actions()[0])
+            return view
+
+    seat = Overtaken(waiting.client, waiting.match_id, waiting.token, waiting.seat)
+    state = match_state(seat)
+    assert waiting.match().to_act == waiting.seat, "the other seat moved: the waiting seat's turn"
+    assert bool(state["actions"]) == (state["to_act"] == waiting.seat), state
+    if state["actions"]:  # read again after the move: the board and the actions of now
+        now = waiting.match()
+        assert state["view"] == json.loads(now.view_json) and state["version"] == now.version
+        assert [a["action"] for a in state["actions"]] == [a.action for a in waiting.legal_actions()]
+    else:  # both read before the move landed: the board and the (no) actions of then
+        assert state["to_act"] == mover.seat
