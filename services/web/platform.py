@@ -105,17 +105,18 @@ class Platform:
         return client.seat(match_id, seat_token) if seat_token else client.spectate(match_id)
 
 
-READS = 3  # times the view and a seat's actions are read together before they are taken as they come
+READS = 3  # paired reads of the view and a seat's actions before the two are read one after the other
 
 
 def agreed(seat: Seat) -> tuple:
-    """The match (GetMatch) and, for a seat in an active match, its legal actions, read at once and
-    of the same version: a match that moved on between the two (an AI seat acting) is read again, so
-    the page never offers one position's actions over another's board. After READS tries they are
-    taken as they come, as before: an action carries its own version, and a stale one is refused."""
+    """The match (GetMatch) and, for a seat in an active match, its legal actions, asked at once and
+    kept only when of one version: a match that moved on between the two (an AI seat acting) is read
+    again, so the page never offers one position's actions over another's board. After READS such
+    reads the two are read one after the other and taken as they come, as before: an action carries
+    its own version, and a stale one is refused, never misapplied."""
     if not seat.token:
         return seat.match(), []
-    for _ in range(READS - 1):
+    for _ in range(READS):
         match, listed = seat.match_and_actions()
         if match.status != "active":
             return match, []

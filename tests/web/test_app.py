@@ -201,22 +201,36 @@ def test_the_lobby_offers_each_game_s_ai_levels_and_a_match_gets_the_level_chose
     assert refused.status_code == 400 and "easy, normal" in refused.text, refused.text
 
 
-
-def test_the_page_never_offers_one_positions_actions_over_anothers_board(platform):
-    """The page's state is the match's view and the seat's actions; where the match moves on while
-    they are read (here the other seat acts just after the view is read), the two still belong to
-    one position: the actions are offered exactly when the view says it is the seat's turn, and
-    the version the page acts at is the view's."""
-    import json
-
+def two_seats(platform):
+    """A fresh two-player Race: (the seat to act, the seat waiting)."""
     import grpc
 
-    from services.client import Client, Seat
-    from services.web.platform import match_state
+    from services.client import Client
 
     first = Client(grpc.insecure_channel(platform.address)).create_match("race", humans=2)
     mover = first.seats[first.match().to_act]
-    waiting = first.seats[1 - mover.seat]
+    return mover, first.seats[1 - mover.seat]
+
+
+def assert_one_position(state: dict, seat) -> None:
+    """The page's actions are offered exactly when its view says it is the seat's turn; where they
+    are, the view, the version and the actions are the match's now."""
+    import json
+
+    assert bool(state["actions"]) == (state["to_act"] == seat.seat), state
+    if state["actions"]:
+        now = seat.match()
+        assert state["view"] == json.loads(now.view_json) and state["version"] == now.version
+        assert [a["action"] for a in state["actions"]] == [a.action for a in seat.legal_actions()]
+
+
+def test_the_page_never_offers_one_positions_actions_over_anothers_board(platform):
+    """Where the match moves on while the page's state is read (here the other seat acts just after
+    the view is read), the view and the actions still belong to one position."""
+    from services.client import Seat
+    from services.web.platform import match_state
+
+    mover, waiting = two_seats(platform)
 
     class Overtaken(Seat):
         """The waiting seat, whose first read of the match is overtaken by the other seat's move."""
@@ -232,10 +246,39 @@ def test_the_page_never_offers_one_positions_actions_over_anothers_board(platfor
     seat = Overtaken(waiting.client, waiting.match_id, waiting.token, waiting.seat)
     state = match_state(seat)
     assert waiting.match().to_act == waiting.seat, "the other seat moved: the waiting seat's turn"
-    assert bool(state["actions"]) == (state["to_act"] == waiting.seat), state
-    if state["actions"]:  # read again after the move: the board and the actions of now
-        now = waiting.match()
-        assert state["view"] == json.loads(now.view_json) and state["version"] == now.version
-        assert [a["action"] for a in state["actions"]] == [a.action for a in waiting.legal_actions()]
-    else:  # both read before the move landed: the board and the (no) actions of then
-        assert state["to_act"] == mover.seat
+    assert_one_position(state, waiting)
+
+
+@pytest.mark.parametrize("every_pair_disagrees", [False, True])
+def test_a_view_and_actions_of_two_versions_are_read_again_and_at_last_one_after_the_other(platform,
+                                                                                         every_pair_disagrees):
+    """The paired read whose actions are newer than its view (the other seat moved in between) is
+    not shown: the two are read again. Where every paired read disagrees, the last read is of one
+    and then the other, as the match stands."""
+    from services.client import Seat
+    from services.web.platform import READS, match_state
+
+    disagreeing = READS if every_pair_disagrees else 1
+    mover, waiting = two_seats(platform)
+
+    class Raced(Seat):
+        """The waiting seat: its first `disagreeing` paired reads get the view from before a move and
+        the actions from after it (the first of them after the other seat's real move)."""
+        pairs = 0
+
+        def match_and_actions(self):
+            self.pairs += 1
+            view, listed = super().match_and_actions()
+            if self.pairs > disagreeing:
+                return view, listed
+            listed()
+            if self.pairs == 1:
+                self.before = view
+                mover.act(mover.legal_actions()[0])
+            return self.before, self.legal_actions
+
+    seat = Raced(waiting.client, waiting.match_id, waiting.token, waiting.seat)
+    state = match_state(seat)
+    assert seat.pairs == min(disagreeing + 1, READS), (disagreeing, seat.pairs)
+    assert state["actions"] and state["version"] > seat.before.version, state
+    assert_one_position(state, waiting)
