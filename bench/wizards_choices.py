@@ -1,19 +1,22 @@
 """Wizards: which of a player's choices matter, in process.
 
 Whole 2-seat games (no time limit) of the normal policy against a copy of it that takes another
-legal action at random in a share (`--noise`, easy's 35% by default) of one kind of decision
+legal action at random in a share (`--noise`, the easy level's by default) of one kind of decision
 only. The more often that copy ends behind, the more that kind of choice decides a game, and the
 more a stronger level could gain by choosing it better (or lose by choosing it worse). The kinds:
 
-    move            a step of the movement, or ending it (the hard level's search weighs these)
+    move            a step of the movement, ending it, or a spell on offer then (the hard level's
+                    search weighs these)
     roll            before the Movement Roll: roll, or cast a spell instead
+    summon_boat     which Boat Boat Summoning brings, and where (11.211)
     setup           placing tiles, the start and the colour
     join_order      joining an Order, or declining (7.321, 7.331, 7.341)
     gem_summoning   whom Gem Summoning contacts, or not casting it (11.232)
     encounter_spell a spell used in an encounter, or not (11)
     take_points     which points an encounter gives
     task_markers    picking up Task Markers, or leaving them (7.312)
-    other           every other choice in the middle of an encounter
+    other           every other choice in the middle of an encounter (a Gem asked of a High Wizard,
+                    help asked for, a Task Marker placed or a Task given)
 
 Seats alternate, seeds from 3000; the figures are the copy's share of games ended ahead on progress
 (shared/wizards/levels.py `lead`; a level game half) with its 95% interval, and its mean margin.
@@ -25,18 +28,18 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 
-from bench.strength import wilson
+from bench.strength import row_figures
 from shared.engine import MatchConfig
+from shared.engine.levels import noisy
 from shared.engine.playout import policy_playout
-from shared.engine.registry import engine_for
+from shared.engine.registry import engine_for, game
 from shared.wizards.levels import lead
 from shared.wizards.policy import choose
 
 CONFIG = MatchConfig(2, "standard", options={})  # no time limit: the whole game
-KINDS = ("move", "roll", "setup", "join_order", "gem_summoning", "encounter_spell", "take_points", "task_markers",
-         "other")
+KINDS = ("move", "roll", "summon_boat", "setup", "join_order", "gem_summoning", "encounter_spell", "take_points",
+         "task_markers", "other")
 SEED = 3000
 
 
@@ -52,17 +55,17 @@ def kind_of(view: dict, legal: list[dict]) -> str:
         return "task_markers" if "pick_up_task_markers" in kinds else "other"
     if kinds & {"move", "end_move"}:
         return "move"
-    return "roll" if "roll" in kinds else "other"
+    if "roll" in kinds:
+        return "roll"
+    return "summon_boat" if "summon_boat" in kinds else "other"
 
 
 def careless(kind: str, noise: float):
-    """The normal policy, with another legal action at random in `noise` of its decisions of `kind`."""
+    """The normal policy, and the easy level's noise (`noisy`) on its decisions of `kind` only."""
+    easy = noisy(choose, noise)
 
     def policy(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
-        pick = choose(view, seat, legal, rng)
-        if len(legal) > 1 and kind_of(view, legal) == kind and rng.random() < noise:
-            return rng.choice([a for a in legal if a != pick])
-        return pick
+        return (easy if kind_of(view, legal) == kind else choose)(view, seat, legal, rng)
     return policy
 
 
@@ -85,21 +88,22 @@ def margins(kind: str, games: int, noise: float) -> list[float]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--noise", type=float, default=0.35)
+    parser.add_argument("--noise", type=float, default=game("wizards").easy_noise)
     parser.add_argument("--kinds", default=",".join(KINDS))
     args = parser.parse_args(argv)
     kinds = args.kinds.split(",")
     unknown = set(kinds) - set(KINDS)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
     if unknown:
         parser.error(f"no such kind of decision: {', '.join(sorted(unknown))} (the kinds: {', '.join(KINDS)})")
     print(f"the normal policy against itself with {args.noise:.0%} of one kind of decision taken at random, "
           f"{args.games} whole 2-seat games each:")
     for kind in kinds:
-        got = margins(kind, args.games, args.noise)
-        ahead = sum(m > 0 for m in got) + sum(m == 0 for m in got) / 2
-        low, high = wilson(ahead, len(got))
-        print(f"  {kind:<16} careless copy ahead in {ahead / len(got):6.1%} ({low:.1%} - {high:.1%}), "
-              f"mean margin {statistics.mean(got):+.2f}", flush=True)
+        row = row_figures(kind, "normal", 0.0, args.games, margins(kind, args.games, args.noise))
+        low, high = row["ahead_wilson95"]
+        print(f"  {kind:<16} careless copy ahead in {row['ahead']:6.1%} ({low:.1%} - {high:.1%}), "
+              f"mean margin {row['margin_mean']:+.2f}", flush=True)
 
 
 if __name__ == "__main__":
