@@ -134,8 +134,8 @@ def agreed(seat: Seat) -> tuple:
 
 def match_state(seat: Seat) -> dict:
     """What the page shows of a match now, as this seat may see it: GetMatch (the view, whose
-    turn, the status, the outcome) and, for a seat, its legal actions in the order offered, both
-    of one version (`agreed`)."""
+    turn, the status, the outcome) and, for a seat, its legal actions in the order offered, read
+    together (`agreed`: of one version, but for its last fallback)."""
     match, actions = agreed(seat)
     state = {"match_id": match.match_id, "game": match.game, "variant": match.variant, "version": match.version,
              "status": match.status, "to_act": match.to_act if match.status == "active" else None,
