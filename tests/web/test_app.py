@@ -282,3 +282,40 @@ def test_a_view_and_actions_of_two_versions_are_read_again_and_at_last_one_after
     assert seat.pairs == min(disagreeing + 1, READS), (disagreeing, seat.pairs)
     assert state["actions"] and state["version"] > seat.before.version, state
     assert_one_position(state, waiting)
+
+
+def test_actions_whose_pages_are_overtaken_are_read_again_with_the_view(platform):
+    """Where the match moves on between two pages of the seat's actions, the next page is refused
+    (ABORTED, the page token is of the old version): the page reads the view and the actions again
+    rather than failing, and shows the position as it stands."""
+    from archmage.board.v1 import board_pb2
+
+    from services.client import Seat
+    from services.client.reading import all_legal_actions
+    from services.web.platform import match_state
+
+    mover, _ = two_seats(platform)
+    assert len(mover.legal_actions()) > 1, "the staging needs actions over more than one page"
+
+    class Paged(Seat):
+        """The seat to act: its first paired read lists one action a page, and the seat acts
+        before the second page is asked for."""
+        pairs = 0
+
+        def match_and_actions(self):
+            self.pairs += 1
+            if self.pairs > 1:
+                return super().match_and_actions()
+            board = self.client.board
+            first = board.ListLegalActions(board_pb2.ListLegalActionsRequest(match_id=self.match_id, page_size=1),
+                                           metadata=self.meta, timeout=self.client.timeout)
+            view = self.match()
+            mover.act(mover.legal_actions()[0])
+            return view, lambda: all_legal_actions(board, self.match_id, self.meta, first_page=first)
+
+    seat = Paged(mover.client, mover.match_id, mover.token, mover.seat)
+    state = match_state(seat)
+    assert seat.pairs == 2, seat.pairs
+    assert state["version"] == mover.match().version and state["to_act"] != mover.seat, state
+    assert_one_position(state, mover)
+
