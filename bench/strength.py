@@ -182,8 +182,9 @@ class Record:
     changes what a match gives (game, variant, seats, days, seed, the pair, and for a pair with the
     hard level the settings it searched with, served or tuned, so a match played before its game's
     served budget changed is not counted after), so a record shared by several rows or settings
-    counts each match only where it belongs. The policies' code is not in the key: after changing
-    one, start a new record."""
+    counts each match only where it belongs. The policies' code is not in the key, but a game's policy
+    `REVISION` is where it has one (`policy_revision`): a match played before its policy changed is
+    not counted after. Without one, after changing a policy, start a new record."""
 
     def __init__(self, path: Path, settings: dict, hard: dict) -> None:
         self.path, self.settings, self.hard = path, settings, hard
@@ -211,6 +212,13 @@ class Record:
 
 
 _POLICIES: dict = {}
+
+
+def policy_revision(game: str) -> dict:
+    """{"policy": N} where the game's normal policy says which revision of its play it is (`REVISION`
+    in shared/<game>/policy.py, raised when it comes to play otherwise), else nothing: a record's key."""
+    revision = getattr(importlib.import_module(f"shared.{game}.policy"), "REVISION", None)
+    return {} if revision is None else {"policy": revision}
 
 
 def _start_worker(game: str, args) -> None:
@@ -302,7 +310,8 @@ def checked(args: argparse.Namespace) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = checked(parser().parse_args(argv))
     record = None if args.record is None else Record(args.record, {
-        "game": args.game, "variant": args.variant, "seats": args.seats, "days": args.days, "seed": args.seed},
+        "game": args.game, "variant": args.variant, "seats": args.seats, "days": args.days, "seed": args.seed,
+        **policy_revision(args.game)},
         hard=hard_settings(args.game, args))
     think: dict[str, list[float]] = defaultdict(list)
     rows, figures = [], []

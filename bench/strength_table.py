@@ -30,7 +30,7 @@ def searched(level: str, figure: dict, figures: list[dict] | None = None) -> str
     root = mine.get("root")
     if level != "hard" or not root:
         return level
-    table = ("game", "variant", "seats", "days")
+    table = ("game", "variant", "seats", "days", "policy")
     others = [f["hard"] for f in figures or [] if f is not figure and (f.get("hard") or {}).get("root") == root
               and all(f.get(k) == figure.get(k) for k in table)]
     differ = [k for k in mine if k != "root" and any(o.get(k) != mine[k] for o in others)]
@@ -48,6 +48,8 @@ def rows(figures: list[dict]) -> list[str]:
         where = f["game"] + ("" if f["variant"] == "standard" else f" ({f['variant']})")
         if f["game"] == "wizards":
             where += ", no time limit" if f["days"] == 0 else f", {f['days'] or 14} days"
+        if "policy" in f:
+            where += f", policy {f['policy']}"
         for r in f["rows"]:
             second = searched(r["second"], f, figures) if r["second"] else "the game"
             pair = f"{searched(r['first'], f, figures)} v {second}"
@@ -65,6 +67,7 @@ def think_rows(figures: list[dict], only: str | None = None) -> list[str]:
     out = ["| game | seats | level | think p50 | think p95 | decisions |", "|---|---|---|---|---|---|"]
     for f in figures:
         where = f["game"] + ("" if f["variant"] == "standard" else f" ({f['variant']})")
+        where += f", policy {f['policy']}" if "policy" in f else ""
         for level, t in f["think"].items():
             if only is not None and level != only:
                 continue

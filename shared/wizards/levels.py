@@ -105,14 +105,14 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
         pick = choose(view, seat, legal, random.Random(0))
         return [pick] + [a for a in legal if a != pick][:keep]
     w = policy._world(view)
-    target, field = policy._target(view, seat, w)
+    target, way = policy._target(view, seat, w)
     seen = set(view["players"][seat]["visited"])
 
     def rate(a: dict) -> float:
         to = tuple(a["to"])
         if target is None:
             return 0.0
-        r = -field.get(to, 1 << 20) if field is not None else -2 * distance(to, target)
+        r = -way.cost(to, policy.afloat_after(w, a)) if way is not None else -2 * distance(to, target)
         tile = w.tile_of(to)
         if tile and tile not in seen:
             r += 12

@@ -30,12 +30,17 @@ from shared.wizards.geometry import board
 from shared.wizards.pack import CIRCLE_TILE, COTTAGE_TILE, LAIR_TILE, TOWER_TILES, pack
 from shared.wizards.world import placements_in, world_of
 
+# which play this is, in the key of bench.strength's records, so a match played before the policy changed is not
+# counted after: 2 since its way to a goal over the Water takes the Boats, and the Dragon's Lair is in its cost
+REVISION = 2
 SIX_GEMS = frozenset(six_gems())
 TOUCHING = 5  # Centres five apart: the tiles share a coast
 ENTRY_COST = {"woods": 2, "mountains": 2}  # section 6; everything else the policy walks into costs 1
 AVOID = 6  # Movement Points a Demon's space is worth walking round
 AVOID_WITH_GEMS = 18  # with Gems: at Rank FOUR 2-3 on the higher of two dice is a theft (7.304)
 SWIM_COST = 8  # entering the Water takes all of a turn's Movement Points (6), and a turn more to get out
+BOARDING = 4  # boarding a free Boat: its point, and the rest of the turn, since it sails on the next one (6)
+UNREACHED = 1 << 20  # the cost of a space from which no way leads to the goal
 
 
 def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
@@ -154,7 +159,7 @@ class Ways:
             water_x, water_y = w.is_water(x) and x not in boats, w.is_water(y) and y not in boats
             return not w.wall_between(x, y) and not (water_x and w.is_water(y)) and not (water_y and w.is_water(x))
 
-        self.w, self.walkable, self.allowed = w, walkable, allowed
+        self.w, self.walkable, self.allowed, self.boats = w, walkable, allowed, boats
         nodes = sorted(h for h in set(w.spaces) | set(w.water) | boats if walkable(h))
         node_set = set(nodes)
         self.steps = {y: tuple(x for x in w.neighbours(y) if x in node_set and allowed(x, y)) for y in nodes}
@@ -190,33 +195,69 @@ class Ways:
             self._members[label] = {h for h, c in self.component.items() if c == label}
         return self._members[label]
 
-    def cost_to(self, goals, avoid: frozenset = frozenset(), penalty: int = AVOID) -> dict:
+    def cost_to(self, goals, shun: frozenset = frozenset()) -> dict:
         """Movement Points still to walk from each space to the nearest of `goals` (section 6 costs, walls
-        respected, a swim costing a whole turn): the way round walls, gorges and mazes; a space in `avoid`
-        (Demons, 7.304) costs `penalty` more to enter unless it is a goal."""
-        key = (tuple(sorted(set(goals))), avoid, penalty)
-        if key in self._costs:
-            return self._costs[key]
+        respected, a swim costing a whole turn): the way round walls, gorges and mazes; a space of `shun`'s
+        (space, penalty) pairs (Demons, 7.304; the Dragon's Lair, 12.511) costs its penalty more to enter
+        unless it is a goal."""
+        key = ("walk", tuple(sorted(set(goals))), shun)
+        if key not in self._costs:
+            self._cache(key, self._settle(key[1], shun, self._walk_from, lambda node: node))
+        return self._costs[key]
+
+    def voyage_to(self, goals, shun: frozenset = frozenset()) -> dict:
+        """As cost_to, from each (space, afloat) and over Boats too (6 BOARDING A BOAT), for a goal a walk
+        does not reach or a player in a Boat: a free Boat is boarded where it floats (`BOARDING`: it sails
+        on the next turn), sails a Water space a point, and is left for a land space beside it. Without
+        it a player whose goal lies over the Water would wait on a coast no step brings nearer."""
+        key = ("sail", tuple(sorted(set(goals))), shun)
+        if key not in self._costs:
+            self._cache(key, self._settle([(g, False) for g in key[1]], shun, self._voyage_from, lambda node: node[0]))
+        return self._costs[key]
+
+    def _cache(self, key, cost: dict) -> None:
         if len(self._costs) > 256:
             self._costs.clear()
-        cost = {g: 0 for g in key[0]}
-        heap = [(0, g) for g in key[0]]
-        while heap:
-            c, y = heapq.heappop(heap)
-            if c > cost[y]:
-                continue
-            step = self.entry.get(y) or ENTRY_COST.get(self.w.kind(y), 1)  # entering y
-            if y in avoid and c:
-                step += penalty
-            into = self.steps.get(y)
-            if into is None:  # a goal no walker stands on (it is entered by roll): from its walkable neighbours
-                into = tuple(x for x in self.w.neighbours(y) if x in self.steps and self.allowed(x, y))
-            for x in into:
-                if c + step < cost.get(x, 1 << 30):
-                    cost[x] = c + step
-                    heapq.heappush(heap, (c + step, x))
         self._costs[key] = cost
+
+    def _settle(self, goals, shun: frozenset, came_from, space) -> dict:
+        """Cheapest-first back from `goals`: each node's cost to the nearest, where `came_from(node, step)`
+        gives the (node, cost) pairs one move before `node`, whose `space` is entered at `step` points."""
+        penalty = dict(shun)
+        cost = {g: 0 for g in goals}
+        heap = [(0, g) for g in goals]
+        while heap:
+            c, node = heapq.heappop(heap)
+            if c > cost[node]:
+                continue
+            y = space(node)
+            step = self.entry.get(y) or ENTRY_COST.get(self.w.kind(y), 1)  # entering y
+            if c:
+                step += penalty.get(y, 0)
+            for x, paid in came_from(node, step):
+                if c + paid < cost.get(x, 1 << 30):
+                    cost[x] = c + paid
+                    heapq.heappush(heap, (c + paid, x))
         return cost
+
+    def _walk_from(self, y, step: int):
+        into = self.steps.get(y)
+        if into is None:  # a goal no walker stands on (it is entered by roll): from its walkable neighbours
+            into = tuple(x for x in self.w.neighbours(y) if x in self.steps and self.allowed(x, y))
+        return ((x, step) for x in into)
+
+    def _voyage_from(self, node, step: int):
+        y, afloat = node
+        w = self.w
+        if not afloat:
+            yield from (((x, False), paid) for x, paid in self._walk_from(y, step))
+            if w.is_land(y):  # stepping out of a Boat beside it
+                yield from (((x, True), step) for x, land in w.open_steps(y) if not land and w.is_water(x))
+            return
+        sail = pack().terrain["sailing"]["cost"]
+        yield from (((x, True), sail) for x in w.neighbours(y) if w.is_water(x))
+        if y in self.boats:
+            yield (y, False), BOARDING
 
 
 _WAYS: dict[tuple, Ways] = {}
@@ -241,7 +282,24 @@ def _on_foot(view: dict, w, at) -> set:
 
 def _walking_cost(view: dict, w, goal: list) -> dict:
     """Movement Points still to walk from each space to the nearest of `goal` (Ways.cost_to)."""
-    return _ways(view, w).cost_to(goal, _avoid(view), _penalty(view))
+    return _ways(view, w).cost_to(goal, _shun(view, w))
+
+
+def _shun(view: dict, w) -> frozenset:
+    """(space, Movement Points more) for the spaces it goes round: the Demons' (_avoid), and the Dragon's
+    Lair from outside it (12.511: Lair Time; Taming puts it back three days, 12.512). Counted in the
+    way's cost itself, so that a way through them is dearer all along it and never a wait before them."""
+    me = view["players"][view["you"]] if view.get("you") is not None else None
+    shun = {h: _penalty(view) for h in _avoid(view)}
+    if me is not None and w.tile_of(tuple(me["at"])) != LAIR_TILE:
+        lair = _lair_penalty(me)
+        for h in w.tile_spaces(LAIR_TILE):
+            shun[h] = shun.get(h, 0) + lair
+    return frozenset(shun.items())
+
+
+def _lair_penalty(me) -> int:
+    return 2 if spells.may_cast(me, "dragon_taming") else 8  # 12.512: Taming puts Lair Time back three days
 
 
 def _penalty(view: dict) -> int:
@@ -354,19 +412,37 @@ def _approach(w, goals: list) -> list:
     return out
 
 
-def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | None]:
-    """The nearest goal (_goals) it can walk to, or else the Center of the nearest Territory not yet visited (never
-    the Dragon's Lair), and, when it can be reached on foot, the walking cost to it from each space
-    (None: the way is over Water)."""
+class Way:
+    """The Movement Points still to go from a space to the target: on foot (Ways.cost_to), or with the
+    Boats too (Ways.voyage_to), where a space counts afloat or not."""
+
+    def __init__(self, costs: dict, voyage: bool = False) -> None:
+        self.costs, self.voyage = costs, voyage
+
+    def cost(self, to, afloat: bool = False) -> int:
+        return self.costs.get((to, afloat) if self.voyage else to, UNREACHED)
+
+
+def afloat_after(w, move: dict) -> bool:
+    """Whether a move leaves the player in a Boat: sailing it, or walking onto a free one (6: ending on
+    a Boat boards it; the only Water a walk enters)."""
+    return move["by"] == "sail" or (move["by"] == "walk" and w.is_water(tuple(move["to"])))
+
+
+def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, Way | None]:
+    """The nearest goal (_goals), or else the Center of the nearest Territory not yet visited (never the
+    Dragon's Lair), and the Way to it: on foot where a walk reaches it, else with the Boats too (also
+    from a Boat); None where not even that reaches it, and the straight distance is all there is."""
     me = view["players"][seat]
     at = tuple(me["at"])
+    afloat = me.get("boat") is not None
     goals = [g for g in _approach(w, _goals(view, seat, w)) if g != at]
     if goals:
         reach = _on_foot(view, w, at)
         near = [g for g in goals if g in reach]
-        if near:
-            return min(near, key=lambda g: (distance(at, g), g)), _walking_cost(view, w, near)
-        return min(goals, key=lambda g: (distance(at, g), g)), None  # none on this island: over the Water
+        if near and not afloat:
+            return min(near, key=lambda g: (distance(at, g), g)), Way(_walking_cost(view, w, near))
+        return min(goals, key=lambda g: (distance(at, g), g)), _voyage(view, w, goals, at, afloat)
     seen = set(me["visited"])
     lost = set(view["taken"]) | {LAIR_TILE}
     fresh = [t for t in w.tiles if t not in seen and t not in lost]
@@ -376,19 +452,24 @@ def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, dict | No
         return None, None
     reach = _on_foot(view, w, at)
     walkable = [t for t in fresh if any(h in reach for h in w.tile_spaces(t))]
-    if not walkable:
-        centre = min(((w.hex_of[(t, "Center")], t) for t in fresh), key=lambda c: (distance(at, c[0]), c[1]))[0]
-        return centre, None
+    if not walkable or afloat:
+        centre, tile = min(((w.hex_of[(t, "Center")], t) for t in fresh), key=lambda c: (distance(at, c[0]), c[1]))
+        return centre, _voyage(view, w, w.tile_spaces(tile), at, afloat)
     from_here = _walking_cost(view, w, [at])  # (near enough the cost of walking out from here)
     tile = min(walkable, key=lambda t: (min(from_here.get(h, 1 << 30) for h in w.tile_spaces(t)), t))
-    return w.hex_of[(tile, "Center")], _walking_cost(view, w, [h for h in w.tile_spaces(tile) if h in reach])
+    return w.hex_of[(tile, "Center")], Way(_walking_cost(view, w, [h for h in w.tile_spaces(tile) if h in reach]))
+
+
+def _voyage(view: dict, w, goals: list, at, afloat: bool) -> Way | None:
+    way = Way(_ways(view, w).voyage_to(goals, _shun(view, w)), voyage=True)
+    return way if way.cost(at, afloat) < UNREACHED else None
 
 
 def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     w = _world(view)
     me = view["players"][seat]
     at = tuple(me["at"])
-    target, field = _target(view, seat, w)
+    target, way = _target(view, seat, w)
     seen = set(me["visited"])
     here = w.tile_of(at)
     casts = [a for a in legal if a["kind"] == "cast"]
@@ -405,9 +486,9 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     if swift and not view["turn"]["moved"]:
         return swift[0]
 
-    def value(to, by):
-        # on foot: the walking cost still to go; over Water: the straight distance
-        v = -field.get(to, 1 << 20) if field is not None else -2 * distance(to, target)
+    def value(to, afloat: bool):
+        # the Movement Points still to go (on foot, or with the Boats); where no way is known, the straight distance
+        v = -way.cost(to, afloat) if way is not None else -2 * distance(to, target)
         tile = w.tile_of(to)
         if tile and tile not in seen and not goals:  # exploring: a Territory not yet seen
             v += 12
@@ -417,12 +498,13 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
             v -= _penalty(view)
         return v
 
-    lair = 2 if spells.may_cast(me, "dragon_taming") else 8  # 12.512: Taming puts Lair Time back three days
+    lair = _lair_penalty(me)
     avoid = _avoid(view)
-    stay = value(at, "stay") if field is None else -field.get(at, 1 << 20)
-    if w.is_water(at) and me.get("boat") is None:
+    afloat = me.get("boat") is not None
+    stay = value(at, afloat) if way is None else -way.cost(at, afloat)
+    if w.is_water(at) and not afloat:
         stay = -(1 << 30)  # 6: never Water to Water; a swimmer climbs out rather than wait in the Water
-    scored = [(value(tuple(a["to"]), a["by"]), a) for a in moves]
+    scored = [(value(tuple(a["to"]), afloat_after(w, a)), a) for a in moves]
     best = max(s for s, _ in scored)
     if best <= stay:
         boat = [a for a in casts if a.get("spell") == "boat_summoning"]

@@ -53,6 +53,23 @@ def test_the_table_reads_a_record_as_it_stands_and_leaves_a_finished_row_to_its_
     assert row["rows"][0]["matches"] == 3 and row["jobs"] == 1
 
 
+def test_a_match_counts_only_at_the_policy_revision_it_was_played_with(tmp_path, monkeypatch, capsys):
+    """A game's policy REVISION is part of a record's key (none where the policy has none): matches played before
+    the policy came to play otherwise are not counted after, and the table names the revision, a row apart."""
+    import shared.tower.policy as tower_policy
+    from bench.strength_table import load, rows
+
+    record = tmp_path / "row.jsonl"
+    main(ROW + ["--matches", "1", "--record", str(record)])
+    monkeypatch.setattr(tower_policy, "REVISION", 2, raising=False)
+    main(ROW + ["--matches", "1", "--record", str(record)])
+    assert "already in" not in capsys.readouterr().out and len(record.read_text().splitlines()) == 2
+    main(ROW + ["--matches", "1", "--record", str(record)])
+    assert "1 of 1 matches already in" in capsys.readouterr().out
+    table = [line for line in rows(load([record])) if "normal v easy" in line]
+    assert [line.split(" | ")[0] for line in table] == ["| tower", "| tower, policy 2"]
+
+
 def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_path, monkeypatch):
     """The served budget is part of a hard pair's key: a record made before it changed is not counted after."""
     import shared.tower.levels as tower_levels

@@ -288,3 +288,28 @@ def test_policy_walks_round_a_demon_and_keeps_to_its_goal():
     st = roll(build(seats=1, at={0: ("C5", "A1")}, prepare=lambda s: prep(s, first["to"])), 2)
     other = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
     assert other["kind"] == "move" and other["to"] != first["to"] and w.tile_of(tuple(other["to"])) == "C5"
+
+
+def test_policy_takes_a_boat_to_a_goal_over_the_water():
+    """6 BOARDING A BOAT: a player whose goal lies beyond swimming range boards a free Boat on his coast and sails
+    it across, rather than waiting on the coast nearest his goal (Hamdrel's island here, moved out of swimming range,
+    a Sorcerer bound for the Master Sorcerers' Towers; the Boat off its north-east coast, away from them)."""
+    from tests.wizards.scenario import isolated_cottage_layout, member
+
+    layout = isolated_cottage_layout()
+
+    def prep(s):
+        member(order="sorcerers")(s)
+        s.boats.append({"id": len(s.boats), "at": [-8, 17], "rider": None})
+    for seed in range(3):
+        st = build(seats=1, layout=layout, at={0: ("M5", "B1")}, prepare=prep)
+        w = world_for(st)
+        island = w.island[hex_of(st, "M5", "B1")]
+        assert w.is_water((-8, 17)) and any(w.island.get(n) == island for n in w.neighbours((-8, 17)))
+        rng = random.Random(seed)
+        while w.island.get(tuple(st.players[0]["at"])) in (island, None):
+            assert st.calendar["days_played"] <= 10, "the policy was still on Hamdrel's island or afloat"
+            if ENGINE.actor(st) == CHANCE:
+                st, _ = ENGINE.apply_chance(st, sample_chance(ENGINE.chance_request(st), rng))
+                continue
+            st, _ = ENGINE.apply(st, 0, choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), rng))
