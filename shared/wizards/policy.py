@@ -160,6 +160,7 @@ class Ways:
             return not w.wall_between(x, y) and not (water_x and w.is_water(y)) and not (water_y and w.is_water(x))
 
         self.w, self.walkable, self.allowed, self.boats = w, walkable, allowed, boats
+        self.sail = pack().terrain["sailing"]["cost"]  # a Water space a Movement Point (authored)
         nodes = sorted(h for h in set(w.spaces) | set(w.water) | boats if walkable(h))
         node_set = set(nodes)
         self.steps = {y: tuple(x for x in w.neighbours(y) if x in node_set and allowed(x, y)) for y in nodes}
@@ -251,11 +252,10 @@ class Ways:
         w = self.w
         if not afloat:
             yield from (((x, False), paid) for x, paid in self._walk_from(y, step))
-            if w.is_land(y):  # stepping out of a Boat beside it
+            if w.is_land(y) and y in self.steps:  # stepping out of a Boat beside it
                 yield from (((x, True), step) for x, land in w.open_steps(y) if not land and w.is_water(x))
             return
-        sail = pack().terrain["sailing"]["cost"]
-        yield from (((x, True), sail) for x in w.neighbours(y) if w.is_water(x))
+        yield from (((x, True), self.sail) for x in w.neighbours(y) if w.is_water(x))
         if y in self.boats:
             yield (y, False), BOARDING
 
