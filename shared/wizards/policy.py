@@ -12,7 +12,9 @@ Task (7.347); otherwise Territories not yet visited, nearest first. It keeps out
 Dragon's Lair unless it can tame the Dragon (and out of it by the shortest way once inside),
 walks round the Demons and never into a Territory taken over by Evil (12.41). The way is
 measured in the Movement Points it still takes, walls, gorges and mazes walked round and a
-swim costing a turn (6); Boats and Boat Summoning carry it where swimming cannot. It ends its
+swim costing a turn (6), a Demon's space and the Lair dearer; where no walk reaches the goal, or
+it is afloat, the way takes the free Boats too (boarded, sailed, left beside land), and Boat
+Summoning brings one where none is near. It ends its
 movement on the space it came for (the encounter comes there, 5.2). In an encounter it accepts
 the Sorcerers only, takes the points its next Rank needs most, picks up its markers, tries
 for Gems and casts what helps.
