@@ -180,7 +180,7 @@ class Ways:
                     if y not in self.component:
                         self.component[y] = start
                         stack.append(y)
-        self._costs: dict[tuple, dict] = {}
+        self._costs: dict[tuple, tuple[dict, dict]] = {}
         self._members: dict = {}
 
     def reach(self, at) -> set:
@@ -203,63 +203,76 @@ class Ways:
         respected, a swim costing a whole turn): the way round walls, gorges and mazes; a space of `shun`'s
         (space, penalty) pairs (Demons, 7.304; the Dragon's Lair, 12.511) costs its penalty more to enter
         unless it is a goal."""
-        key = ("walk", tuple(sorted(set(goals))), shun)
-        if key not in self._costs:
-            self._cache(key, self._settle(key[1], shun, self._walk_from, lambda node: node))
-        return self._costs[key]
+        return self._settle(goals, shun, voyage=False)[0]
 
-    def voyage_to(self, goals, shun: frozenset = frozenset()) -> dict:
-        """As cost_to, from each (space, afloat) and over Boats too (6 BOARDING A BOAT), for a goal a walk
-        does not reach or a player in a Boat: a free Boat is boarded where it floats (`BOARDING`: it sails
-        on the next turn), sails a Water space a point, and is left for a land space beside it. Without
-        it a player whose goal lies over the Water would wait on a coast no step brings nearer."""
-        key = ("sail", tuple(sorted(set(goals))), shun)
-        if key not in self._costs:
-            self._cache(key, self._settle([(g, False) for g in key[1]], shun, self._voyage_from, lambda node: node[0]))
-        return self._costs[key]
+    def voyage_to(self, goals, shun: frozenset = frozenset()) -> tuple[dict, dict]:
+        """As cost_to, and over Boats too (6 BOARDING A BOAT), for a goal a walk does not reach or a player
+        in a Boat: (from each space on foot, from each Water space afloat). A free Boat is boarded where it
+        floats (`BOARDING`: it sails on the next turn), sails a Water space a point, and is left for a land
+        space beside it. Without it a player whose goal lies over the Water would wait on a coast no step
+        brings nearer."""
+        return self._settle(goals, shun, voyage=True)
 
-    def _cache(self, key, cost: dict) -> None:
-        if len(self._costs) > 256:
-            self._costs.clear()
-        self._costs[key] = cost
-
-    def _settle(self, goals, shun: frozenset, came_from, space) -> dict:
-        """Cheapest-first back from `goals`: each node's cost to the nearest, where `came_from(node, step)`
-        gives the (node, cost) pairs one move before `node`, whose `space` is entered at `step` points."""
+    def _settle(self, goals, shun: frozenset, voyage: bool) -> tuple[dict, dict]:
+        """Cheapest-first back from `goals`: (on foot, afloat) each space's cost to the nearest, afloat
+        only for a voyage. Found once for the same goals and spaces shunned."""
+        key = (voyage, tuple(sorted(set(goals))), shun)
+        found = self._costs.get(key)
+        if found is not None:
+            return found
+        w, steps, entry, boats = self.w, self.steps, self.entry, self.boats
+        sea, landings = _sea_steps(w) if voyage else ({}, {})
         penalty = dict(shun)
-        cost = {g: 0 for g in goals}
-        heap = [(0, g) for g in goals]
+        foot: dict = {g: 0 for g in key[1]}
+        afloat: dict = {}
+        heap: list = [(0, False, g) for g in key[1]]
         while heap:
-            c, node = heapq.heappop(heap)
-            if c > cost[node]:
+            c, on_boat, y = heapq.heappop(heap)
+            if on_boat:
+                if c > afloat[y]:
+                    continue
+                paid = c + self.sail
+                for x in sea.get(y, ()):
+                    if paid < afloat.get(x, 1 << 30):
+                        afloat[x] = paid
+                        heapq.heappush(heap, (paid, True, x))
+                if y in boats and c + BOARDING < foot.get(y, 1 << 30):
+                    foot[y] = c + BOARDING
+                    heapq.heappush(heap, (c + BOARDING, False, y))
                 continue
-            y = space(node)
-            step = self.entry.get(y) or ENTRY_COST.get(self.w.kind(y), 1)  # entering y
+            if c > foot[y]:
+                continue
+            step = entry.get(y) or ENTRY_COST.get(w.kind(y), 1)  # entering y
             if c:
                 step += penalty.get(y, 0)
-            for x, paid in came_from(node, step):
-                if c + paid < cost.get(x, 1 << 30):
-                    cost[x] = c + paid
-                    heapq.heappush(heap, (c + paid, x))
-        return cost
+            paid = c + step
+            into = steps.get(y)
+            if into is None:  # a goal no walker stands on (it is entered by roll): from its walkable neighbours
+                into = tuple(x for x in w.neighbours(y) if x in steps and self.allowed(x, y))
+            elif voyage:  # stepping out of a Boat beside it
+                for x in landings.get(y, ()):
+                    if paid < afloat.get(x, 1 << 30):
+                        afloat[x] = paid
+                        heapq.heappush(heap, (paid, True, x))
+            for x in into:
+                if paid < foot.get(x, 1 << 30):
+                    foot[x] = paid
+                    heapq.heappush(heap, (paid, False, x))
+        if len(self._costs) > 256:
+            self._costs.clear()
+        self._costs[key] = (foot, afloat)
+        return foot, afloat
 
-    def _walk_from(self, y, step: int):
-        into = self.steps.get(y)
-        if into is None:  # a goal no walker stands on (it is entered by roll): from its walkable neighbours
-            into = tuple(x for x in self.w.neighbours(y) if x in self.steps and self.allowed(x, y))
-        return ((x, step) for x in into)
 
-    def _voyage_from(self, node, step: int):
-        y, afloat = node
-        w = self.w
-        if not afloat:
-            yield from (((x, False), paid) for x, paid in self._walk_from(y, step))
-            if w.is_land(y) and y in self.steps:  # stepping out of a Boat beside it
-                yield from (((x, True), step) for x, land in w.open_steps(y) if not land and w.is_water(x))
-            return
-        yield from (((x, True), self.sail) for x in w.neighbours(y) if w.is_water(x))
-        if y in self.boats:
-            yield (y, False), BOARDING
+def _sea_steps(w) -> tuple[dict, dict]:
+    """(each Water space's Water neighbours, each land space's Water neighbours with no Wall between): a
+    Boat's steps, and where one is left, found once a layout."""
+    found = w.memo.get("sea steps")
+    if found is None:
+        sea = {h: tuple(n for n in w.neighbours(h) if w.is_water(n)) for h in w.water}
+        landings = {h: tuple(n for n, land in w.open_steps(h) if not land and w.is_water(n)) for h in w.spaces}
+        found = w.memo["sea steps"] = (sea, landings)
+    return found
 
 
 _WAYS: dict[tuple, Ways] = {}
@@ -415,14 +428,14 @@ def _approach(w, goals: list) -> list:
 
 
 class Way:
-    """The Movement Points still to go from a space to the target: on foot (Ways.cost_to), or with the
-    Boats too (Ways.voyage_to), where a space counts afloat or not."""
+    """The Movement Points still to go from a space to the target: on foot (Ways.cost_to), and with the
+    Boats too (Ways.voyage_to) from a Water space afloat."""
 
-    def __init__(self, costs: dict, voyage: bool = False) -> None:
-        self.costs, self.voyage = costs, voyage
+    def __init__(self, foot: dict, afloat: dict | None = None) -> None:
+        self.foot, self.afloat, self.voyage = foot, afloat or {}, afloat is not None
 
     def cost(self, to, afloat: bool = False) -> int:
-        return self.costs.get((to, afloat) if self.voyage else to, UNREACHED)
+        return (self.afloat if afloat and self.voyage else self.foot).get(to, UNREACHED)
 
 
 def afloat_after(w, move: dict) -> bool:
@@ -463,7 +476,7 @@ def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, Way | Non
 
 
 def _voyage(view: dict, w, goals: list, at, afloat: bool) -> Way | None:
-    way = Way(_ways(view, w).voyage_to(goals, _shun(view, w)), voyage=True)
+    way = Way(*_ways(view, w).voyage_to(goals, _shun(view, w)))
     return way if way.cost(at, afloat) < UNREACHED else None
 
 
