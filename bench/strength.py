@@ -345,7 +345,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.out is not None:
         args.out.write_text(json.dumps({"game": args.game, "variant": args.variant, "seats": args.seats,
                                         "seed": args.seed, "days": args.days, "jobs": args.jobs, "seconds": took,
-                                        "hard": hard_settings(args.game, args), "rows": figures, "think": times},
+                                        **policy_revision(args.game), "hard": hard_settings(args.game, args),
+                                        "rows": figures, "think": times},
                                        indent=2) + "\n")
 
 

@@ -64,10 +64,11 @@ def test_a_match_counts_only_at_the_policy_revision_it_was_played_with(tmp_path,
     monkeypatch.setattr(tower_policy, "REVISION", 2, raising=False)
     main(ROW + ["--matches", "1", "--record", str(record)])
     assert "already in" not in capsys.readouterr().out and len(record.read_text().splitlines()) == 2
-    main(ROW + ["--matches", "1", "--record", str(record)])
+    main(ROW + ["--matches", "1", "--record", str(record), "--out", str(tmp_path / "row.json")])
     assert "1 of 1 matches already in" in capsys.readouterr().out
     table = [line for line in rows(load([record])) if "normal v easy" in line]
     assert [line.split(" | ")[0] for line in table] == ["| tower", "| tower, policy 2"]
+    assert json.loads((tmp_path / "row.json").read_text())["policy"] == 2
 
 
 def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_path, monkeypatch):
