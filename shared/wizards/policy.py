@@ -150,7 +150,11 @@ class Ways:
     Territories taken over by Evil (`_ways`: 12.41, never entered again), since every choice of a
     turn asks the same questions."""
 
-    def __init__(self, w, boats: frozenset, taken: frozenset = frozenset()):
+    def __init__(self, w, boats: frozenset, taken: frozenset = frozenset(), base: Ways | None = None):
+        """`base`: the Ways of the same layout and Territories taken with no Boats. Boats none of which
+        touches another change only what entering their spaces costs (a bridge, as Plains, where the
+        Water is a swim): every step and which spaces reach each other are the base's own, so they are
+        shared rather than found again each time a Boat moves."""
         def walkable(h) -> bool:  # no stone, circle or Star Crest on foot: entered by roll or direction only
             if w.is_land(h) and w.tile_of(h) in taken:
                 return False
@@ -163,12 +167,21 @@ class Ways:
 
         self.w, self.walkable, self.allowed, self.boats = w, walkable, allowed, boats
         self.sail = pack().terrain["sailing"]["cost"]  # a Water space a Movement Point (authored)
+        self._costs: dict[tuple, tuple[dict, dict]] = {}
+        self.steps: dict[tuple, tuple]
+        self.entry: dict[tuple, int]
+        self.component: dict[tuple, tuple]
+        self._members: dict[tuple, set]
+        if base is not None and not any(n in boats for b in boats for n in w.neighbours(b)):
+            self.steps, self.component, self._members = base.steps, base.component, base._members
+            self.entry = {**base.entry, **dict.fromkeys(boats, 1)}
+            return
         nodes = sorted(h for h in set(w.spaces) | set(w.water) | boats if walkable(h))
         node_set = set(nodes)
         self.steps = {y: tuple(x for x in w.neighbours(y) if x in node_set and allowed(x, y)) for y in nodes}
         self.entry = {y: SWIM_COST if w.is_water(y) and y not in boats else
                       (1 if y in boats else ENTRY_COST.get(w.kind(y), 1)) for y in nodes}
-        self.component: dict = {}
+        self.component = {}
         for start in nodes:
             if start in self.component:
                 continue
@@ -180,8 +193,7 @@ class Ways:
                     if y not in self.component:
                         self.component[y] = start
                         stack.append(y)
-        self._costs: dict[tuple, tuple[dict, dict]] = {}
-        self._members: dict = {}
+        self._members = {}
 
     def reach(self, at) -> set:
         """Spaces reachable from `at` over any number of turns, walking and swimming (no Boat rides)."""
@@ -286,8 +298,22 @@ def _ways(view: dict, w) -> Ways:
     if ways is None:
         if len(_WAYS) > 16:
             _WAYS.clear()
-        ways = _WAYS[key] = Ways(w, boats, taken)
+        ways = _WAYS[key] = Ways(w, boats, taken, _base_ways(w, key[0], taken))
     return ways
+
+
+_BASES: dict[tuple, Ways] = {}
+
+
+def _base_ways(w, layout: tuple, taken: frozenset) -> Ways:
+    """The Ways of a layout and the Territories taken with no Boat afloat, which every placing of the
+    Boats shares (Ways.__init__)."""
+    base = _BASES.get((layout, taken))
+    if base is None:
+        if len(_BASES) > 8:
+            _BASES.clear()
+        base = _BASES[(layout, taken)] = Ways(w, frozenset(), taken)
+    return base
 
 
 def _on_foot(view: dict, w, at) -> set:
