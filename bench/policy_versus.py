@@ -8,21 +8,22 @@ ahead on progress (shared/wizards/levels.py `lead`, a level game half), each wit
 
 The earlier policy is shared/<game>/policy.py as commit REV holds it (`git show`), loaded as a
 module of its own beside today's, and played on today's engine: a policy that no longer fits the
-engine fails as it would there. Not a test: it prints figures, every 20 matches as it goes.
+engine fails as it would there. Only that file is the earlier one: the modules it imports (the
+game's aims, spells, world) are today's. Not a test: it prints figures, every 20 matches as it goes.
 """
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import subprocess
 import sys
-import tempfile
+import types
 from pathlib import Path
 
 from bench.strength import config_for, row_figures
 from shared.engine.playout import policy_playout
 from shared.engine.registry import engine_for, game_names, policy_for
+from shared.wizards.levels import lead
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,17 +31,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def earlier_policy(game: str, rev: str):
     """The `choose` of shared/<game>/policy.py at commit `rev`; SystemExit naming the commit if git has no such file."""
     path = f"shared/{game}/policy.py"
-    shown = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True)
-    if shown.returncode != 0:
-        raise SystemExit(f"--against: no {path} at {rev!r}: {shown.stderr.strip()}")
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(shown.stdout)
-    spec = importlib.util.spec_from_file_location(f"earlier_{game}_policy", f.name)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (dataclasses and the like look their module up by name)
-    spec.loader.exec_module(module)
-    Path(f.name).unlink()
+    commit = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], cwd=ROOT,
+                            capture_output=True, text=True)
+    shown = subprocess.run(["git", "show", f"{commit.stdout.strip()}:{path}"], cwd=ROOT, capture_output=True,
+                           text=True) if commit.returncode == 0 else commit
+    if commit.returncode != 0 or shown.returncode != 0:
+        raise SystemExit(f"--against: no {path} at {rev!r}: {shown.stderr.strip() or 'no such commit'}")
+    module = types.ModuleType(f"earlier_{game}_policy")
+    sys.modules[module.__name__] = module  # (dataclasses and the like look their module up by name)
+    exec(compile(shown.stdout, f"{rev}:{path}", "exec"), module.__dict__)
     return module.choose
 
 
@@ -58,8 +57,6 @@ def play(game: str, seats: int, matches: int, seed: int, earlier, report=print) 
         winners = engine.outcome(final).winners
         wins += 1.0 / len(winners) if mine in winners else 0.0
         if game == "wizards":
-            from shared.wizards.levels import lead
-
             margin = lead(final, mine)
             assert margin is not None
             margins.append(margin)

@@ -92,10 +92,11 @@ def value(engine: GameEngine, state, seat: int) -> float:
 
 
 def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLIST) -> list[dict]:
-    """The root's candidates on a move: the `keep` destinations nearest the normal policy's target
-    (its walking cost, or the distance over Water; a Territory not yet seen counted up when it is
-    exploring), with ending the movement and every spell on offer; on any other decision every action
-    when there are few, else the normal policy's pick and the first `keep` others."""
+    """The root's candidates on a move: the `keep` destinations nearest the normal policy's target (the
+    policy's Way to it, on foot or with the Boats, or where it knows none the straight distance; a
+    Territory not yet seen counted up when it is exploring), with ending the movement and every spell
+    on offer; on any other decision every action when there are few, else the normal policy's pick and
+    the first `keep` others."""
     moves = [a for a in legal if a["kind"] == "move"]
     if not moves:
         if len(legal) <= keep + 1:

@@ -150,38 +150,14 @@ class Ways:
     Territories taken over by Evil (`_ways`: 12.41, never entered again), since every choice of a
     turn asks the same questions."""
 
-    def __init__(self, w, boats: frozenset, taken: frozenset = frozenset(), base: Ways | None = None):
-        """`base`: the Ways of the same layout and Territories taken with no Boats. Boats none of which
-        touches another change only what entering their spaces costs (a bridge, as Plains, where the
-        Water is a swim): every step and which spaces reach each other are the base's own, so they are
-        shared rather than found again each time a Boat moves."""
-        def walkable(h) -> bool:  # no stone, circle or Star Crest on foot: entered by roll or direction only
-            if w.is_land(h) and w.tile_of(h) in taken:
-                return False
-            return (w.is_land(h) and w.kind(h) not in ("stone", "circle", "star_crest")) or h in boats \
-                or w.is_water(h)
-
-        def allowed(x, y) -> bool:  # no wall; never Water to Water; a Boat is a bridge between lands, not a ladder
-            water_x, water_y = w.is_water(x) and x not in boats, w.is_water(y) and y not in boats
-            return not w.wall_between(x, y) and not (water_x and w.is_water(y)) and not (water_y and w.is_water(x))
-
-        self.w, self.walkable, self.allowed, self.boats = w, walkable, allowed, boats
-        self.sail = pack().terrain["sailing"]["cost"]  # a Water space a Movement Point (authored)
-        self._costs: dict[tuple, tuple[dict, dict]] = {}
-        self.steps: dict[tuple, tuple]
-        self.entry: dict[tuple, int]
-        self.component: dict[tuple, tuple]
-        self._members: dict[tuple, set]
-        if base is not None and not any(n in boats for b in boats for n in w.neighbours(b)):
-            self.steps, self.component, self._members = base.steps, base.component, base._members
-            self.entry = {**base.entry, **dict.fromkeys(boats, 1)}
-            return
+    def __init__(self, w, boats: frozenset, taken: frozenset = frozenset()):
+        walkable, allowed = self._set_up(w, boats, taken)
         nodes = sorted(h for h in set(w.spaces) | set(w.water) | boats if walkable(h))
         node_set = set(nodes)
         self.steps = {y: tuple(x for x in w.neighbours(y) if x in node_set and allowed(x, y)) for y in nodes}
         self.entry = {y: SWIM_COST if w.is_water(y) and y not in boats else
                       (1 if y in boats else ENTRY_COST.get(w.kind(y), 1)) for y in nodes}
-        self.component = {}
+        self.component: dict = {}
         for start in nodes:
             if start in self.component:
                 continue
@@ -193,7 +169,37 @@ class Ways:
                     if y not in self.component:
                         self.component[y] = start
                         stack.append(y)
-        self._members = {}
+        self._members: dict = {}
+
+    @classmethod
+    def overlay(cls, base: Ways, boats: frozenset) -> Ways:
+        """`base` (the Ways of a layout and the Territories taken, with no Boat afloat) with `boats`, none
+        of which touches another (`apart`): such Boats change only what entering their spaces costs (a
+        bridge, as Plains, where the Water is a swim), so every step and which spaces reach each other
+        are the base's own, shared rather than found again each time a Boat moves."""
+        ways = cls.__new__(cls)
+        ways._set_up(base.w, boats, base.taken)
+        ways.steps, ways.component, ways._members = base.steps, base.component, base._members
+        ways.entry = {**base.entry, **dict.fromkeys(boats, 1)}
+        return ways
+
+    def _set_up(self, w, boats: frozenset, taken: frozenset):
+        """What a Ways knows before its steps: the board, the Boats, the Territories taken, and who may
+        enter a space and step between two; (walkable, allowed)."""
+        def walkable(h) -> bool:  # no stone, circle or Star Crest on foot: entered by roll or direction only
+            if w.is_land(h) and w.tile_of(h) in taken:
+                return False
+            return (w.is_land(h) and w.kind(h) not in ("stone", "circle", "star_crest")) or h in boats \
+                or w.is_water(h)
+
+        def allowed(x, y) -> bool:  # no wall; never Water to Water; a Boat is a bridge between lands, not a ladder
+            water_x, water_y = w.is_water(x) and x not in boats, w.is_water(y) and y not in boats
+            return not w.wall_between(x, y) and not (water_x and w.is_water(y)) and not (water_y and w.is_water(x))
+
+        self.w, self.walkable, self.allowed, self.boats, self.taken = w, walkable, allowed, boats, taken
+        self.sail = pack().terrain["sailing"]["cost"]  # a Water space a Movement Point (authored)
+        self._costs: dict[tuple, tuple[dict, dict]] = {}
+        return walkable, allowed
 
     def reach(self, at) -> set:
         """Spaces reachable from `at` over any number of turns, walking and swimming (no Boat rides)."""
@@ -298,7 +304,8 @@ def _ways(view: dict, w) -> Ways:
     if ways is None:
         if len(_WAYS) > 16:
             _WAYS.clear()
-        ways = _WAYS[key] = Ways(w, boats, taken, _base_ways(w, key[0], taken))
+        apart = not any(n in boats for b in boats for n in w.neighbours(b))
+        ways = _WAYS[key] = Ways.overlay(_base_ways(w, key[0], taken), boats) if apart else Ways(w, boats, taken)
     return ways
 
 
@@ -306,8 +313,8 @@ _BASES: dict[tuple, Ways] = {}
 
 
 def _base_ways(w, layout: tuple, taken: frozenset) -> Ways:
-    """The Ways of a layout and the Territories taken with no Boat afloat, which every placing of the
-    Boats shares (Ways.__init__)."""
+    """The Ways of a layout and the Territories taken with no Boat afloat, which every placing of Boats
+    apart from each other shares (Ways.overlay)."""
     base = _BASES.get((layout, taken))
     if base is None:
         if len(_BASES) > 8:
@@ -330,7 +337,7 @@ def _shun(view: dict, w) -> frozenset:
     """(space, Movement Points more) for the spaces it goes round: the Demons' (_avoid), and the Dragon's
     Lair from outside it (12.511: Lair Time; Taming puts it back three days, 12.512). Counted in the
     way's cost itself, so that a way through them is dearer all along it and never a wait before them."""
-    me = view["players"][view["you"]] if view.get("you") is not None else None
+    me = _me(view)
     shun = {h: _penalty(view) for h in _avoid(view)}
     if me is not None and w.tile_of(tuple(me["at"])) != LAIR_TILE:
         lair = _lair_penalty(me)
@@ -343,15 +350,20 @@ def _lair_penalty(me) -> int:
     return 2 if spells.may_cast(me, "dragon_taming") else 8  # 12.512: Taming puts Lair Time back three days
 
 
+def _me(view: dict):
+    """The viewing seat's player, None for a spectator's view."""
+    return view["players"][view["you"]] if view.get("you") is not None else None
+
+
 def _penalty(view: dict) -> int:
-    me = view["players"][view["you"]] if view.get("you") is not None else None
+    me = _me(view)
     return AVOID_WITH_GEMS if me is not None and gem_aims.held(view, me["seat"]) else AVOID
 
 
 def _avoid(view: dict) -> frozenset:
     """Spaces it walks round: the Demons' (7.304: they may steal its Gems and Magical Objects, daze it or carry it
     into the Dragon's Lair), unless it can dispel them and holds no Gem."""
-    me = view["players"][view["you"]] if view.get("you") is not None else None
+    me = _me(view)
     if me is not None and not gem_aims.held(view, me["seat"]) and spells.may_cast(me, "demon_dispelling"):
         return frozenset()
     return frozenset(tuple(d) for d in view.get("demons", []))
@@ -458,10 +470,10 @@ class Way:
     Boats too (Ways.voyage_to) from a Water space afloat."""
 
     def __init__(self, foot: dict, afloat: dict | None = None) -> None:
-        self.foot, self.afloat, self.voyage = foot, afloat or {}, afloat is not None
+        self.foot, self.afloat = foot, foot if afloat is None else afloat  # on foot only: a Boat as a bridge
 
     def cost(self, to, afloat: bool = False) -> int:
-        return (self.afloat if afloat and self.voyage else self.foot).get(to, UNREACHED)
+        return (self.afloat if afloat else self.foot).get(to, UNREACHED)
 
 
 def afloat_after(w, move: dict) -> bool:

@@ -12,8 +12,19 @@ from shared.engine.playout import policy_playout
 from shared.engine.registry import engine_for, policy_for
 
 
+def committed_as_it_is(path: str) -> bool:
+    """Whether this checkout is a git one whose `path` is as HEAD holds it."""
+    import subprocess
+
+    from bench.policy_versus import ROOT
+
+    return subprocess.run(["git", "diff", "--quiet", "HEAD", "--", path], cwd=ROOT, capture_output=True).returncode == 0
+
+
 def test_the_policy_of_the_commit_checked_out_chooses_as_todays():
     """HEAD's Tower policy is today's (its file is committed as it is): a module of its own, the same choices."""
+    if not committed_as_it_is("shared/tower/policy.py"):
+        pytest.skip("shared/tower/policy.py differs from HEAD's here, or this is no git checkout")
     earlier, now = earlier_policy("tower", "HEAD"), policy_for("tower")
     assert earlier is not now and earlier.__module__ != now.__module__
     agreed = []

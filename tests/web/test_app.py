@@ -318,4 +318,3 @@ def test_actions_whose_pages_are_overtaken_are_read_again_with_the_view(platform
     assert seat.pairs == 2, seat.pairs
     assert state["version"] == mover.match().version and state["to_act"] != mover.seat, state
     assert_one_position(state, mover)
-

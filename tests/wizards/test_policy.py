@@ -313,3 +313,27 @@ def test_policy_takes_a_boat_to_a_goal_over_the_water():
                 st, _ = ENGINE.apply_chance(st, sample_chance(ENGINE.chance_request(st), rng))
                 continue
             st, _ = ENGINE.apply(st, 0, choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), rng))
+
+
+def test_boats_apart_share_their_layouts_ways_and_touching_ones_do_not():
+    """The policy's Ways (6): Boats none of which touches another change only what entering their own spaces
+    costs, so a Ways sharing the steps and reaches of its layout's without Boats (Ways.overlay) is a whole
+    build's, costs and voyages too; two Boats side by side are a bridge of their own, which a whole build has."""
+    from shared.wizards.policy import Ways
+
+    st = build(seats=1)
+    w = world_for(st)
+    base, water, rng = Ways(w, frozenset()), sorted(w.water), random.Random(3)
+    goal = hex_of(st, "M3", "Center")
+    apart = 0
+    for _ in range(40):
+        boats = frozenset(rng.sample(water, rng.randint(1, 6)))
+        if any(n in boats for b in boats for n in w.neighbours(b)):
+            continue
+        apart += 1
+        whole, shared = Ways(w, boats), Ways.overlay(base, boats)
+        assert (shared.steps, shared.entry, shared.component) == (whole.steps, whole.entry, whole.component)
+        assert shared.voyage_to([goal]) == whole.voyage_to([goal]) and shared.cost_to([goal]) == whole.cost_to([goal])
+    assert apart >= 20
+    side_by_side = next(frozenset({b, n}) for b in water for n in w.neighbours(b) if w.is_water(n))
+    assert Ways(w, side_by_side).steps != base.steps
