@@ -156,7 +156,7 @@ class Ways:
         node_set = set(nodes)
         self.steps = {y: tuple(x for x in w.neighbours(y) if x in node_set and allowed(x, y)) for y in nodes}
         self.entry = {y: SWIM_COST if w.is_water(y) and y not in boats else
-                      (1 if y in boats else ENTRY_COST.get(w.kind(y), 1)) for y in nodes}
+                      (self.bridge if y in boats else ENTRY_COST.get(w.kind(y), 1)) for y in nodes}
         self.component: dict = {}
         for start in nodes:
             if start in self.component:
@@ -180,7 +180,7 @@ class Ways:
         ways = cls.__new__(cls)
         ways._set_up(base.w, boats, base.taken)
         ways.steps, ways.component, ways._members = base.steps, base.component, base._members
-        ways.entry = {**base.entry, **dict.fromkeys(boats, 1)}
+        ways.entry = {**base.entry, **dict.fromkeys(boats, ways.bridge)}
         return ways
 
     def _set_up(self, w, boats: frozenset, taken: frozenset):
@@ -198,6 +198,7 @@ class Ways:
 
         self.w, self.walkable, self.allowed, self.boats, self.taken = w, walkable, allowed, boats, taken
         self.sail = pack().terrain["sailing"]["cost"]  # a Water space a Movement Point (authored)
+        self.bridge = pack().terrain["boat"]["cost"]  # a free Boat walked onto, as Plains (6)
         self._costs: dict[tuple, tuple[dict, dict]] = {}
         return walkable, allowed
 
@@ -328,9 +329,9 @@ def _on_foot(view: dict, w, at) -> set:
     return _ways(view, w).reach(at)
 
 
-def _walking_cost(view: dict, w, goal: list) -> dict:
+def _walking_cost(view: dict, w, goal: list, shun: frozenset) -> dict:
     """Movement Points still to walk from each space to the nearest of `goal` (Ways.cost_to)."""
-    return _ways(view, w).cost_to(goal, _shun(view, w))
+    return _ways(view, w).cost_to(goal, shun)
 
 
 def _shun(view: dict, w) -> frozenset:
@@ -489,13 +490,14 @@ def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, Way | Non
     me = view["players"][seat]
     at = tuple(me["at"])
     afloat = me.get("boat") is not None
+    shun = _shun(view, w)  # (once: every way below counts the same spaces dearer)
     goals = [g for g in _approach(w, _goals(view, seat, w)) if g != at]
     if goals:
         reach = _on_foot(view, w, at)
         near = [g for g in goals if g in reach]
         if near and not afloat:
-            return min(near, key=lambda g: (distance(at, g), g)), Way(_walking_cost(view, w, near))
-        return min(goals, key=lambda g: (distance(at, g), g)), _voyage(view, w, goals, at, afloat)
+            return min(near, key=lambda g: (distance(at, g), g)), Way(_walking_cost(view, w, near, shun))
+        return min(goals, key=lambda g: (distance(at, g), g)), _voyage(view, w, goals, at, afloat, shun)
     seen = set(me["visited"])
     lost = set(view["taken"]) | {LAIR_TILE}
     fresh = [t for t in w.tiles if t not in seen and t not in lost]
@@ -507,14 +509,14 @@ def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, Way | Non
     walkable = [t for t in fresh if any(h in reach for h in w.tile_spaces(t))]
     if not walkable or afloat:
         centre, tile = min(((w.hex_of[(t, "Center")], t) for t in fresh), key=lambda c: (distance(at, c[0]), c[1]))
-        return centre, _voyage(view, w, w.tile_spaces(tile), at, afloat)
-    from_here = _walking_cost(view, w, [at])  # (near enough the cost of walking out from here)
+        return centre, _voyage(view, w, w.tile_spaces(tile), at, afloat, shun)
+    from_here = _walking_cost(view, w, [at], shun)  # (near enough the cost of walking out from here)
     tile = min(walkable, key=lambda t: (min(from_here.get(h, 1 << 30) for h in w.tile_spaces(t)), t))
-    return w.hex_of[(tile, "Center")], Way(_walking_cost(view, w, [h for h in w.tile_spaces(tile) if h in reach]))
+    return w.hex_of[(tile, "Center")], Way(_walking_cost(view, w, [h for h in w.tile_spaces(tile) if h in reach], shun))
 
 
-def _voyage(view: dict, w, goals: list, at, afloat: bool) -> Way | None:
-    way = Way(*_ways(view, w).voyage_to(goals, _shun(view, w)))
+def _voyage(view: dict, w, goals: list, at, afloat: bool, shun: frozenset) -> Way | None:
+    way = Way(*_ways(view, w).voyage_to(goals, shun))
     return way if way.cost(at, afloat) < UNREACHED else None
 
 

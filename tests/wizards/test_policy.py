@@ -337,3 +337,17 @@ def test_boats_apart_share_their_layouts_ways_and_touching_ones_do_not():
     assert apart >= 20
     side_by_side = next(frozenset({b, n}) for b in water for n in w.neighbours(b) if w.is_water(n))
     assert Ways(w, side_by_side).steps != base.steps
+
+
+def test_the_policy_builds_its_ways_whole_where_boats_touch():
+    """_ways shares its layout's Ways only for Boats apart: two free Boats side by side get a whole build, their
+    bridge from one to the other in it."""
+    from shared.wizards.policy import Ways, _ways
+
+    st = build(seats=1)
+    w = world_for(st)
+    pair = next((b, n) for b in sorted(w.water) for n in w.neighbours(b) if w.is_water(n)
+                and all(tuple(x["at"]) not in (b, n) for x in st.boats))
+    st.boats += [{"id": len(st.boats) + i, "at": list(h), "rider": None} for i, h in enumerate(pair)]
+    boats = frozenset(tuple(b["at"]) for b in st.boats)
+    assert _ways(ENGINE.view(st, 0), w).steps == Ways(w, boats).steps
