@@ -14,14 +14,12 @@ game's aims, spells, world) are today's. Not a test: it prints figures, every 20
 from __future__ import annotations
 
 import argparse
-import random
 import subprocess
 import sys
 import types
 from pathlib import Path
 
-from bench.strength import config_for, row_figures
-from shared.engine.playout import policy_playout
+from bench.strength import config_for, face_off, row_figures
 from shared.engine.registry import engine_for, game_names, policy_for
 from shared.wizards.levels import lead
 
@@ -49,11 +47,8 @@ def play(game: str, seats: int, matches: int, seed: int, earlier, report=print) 
     wins, margins = 0.0, []
     for i in range(matches):
         mine = i % seats
-
-        def policy(view, seat, legal, rng, mine=mine):
-            return (now if seat == mine else earlier)(view, seat, legal, rng)
-        final, _ = policy_playout(engine, config_for(game, seats, 0 if game == "wizards" else None), policy,
-                                  random.Random(seed + i))
+        final = face_off(engine, config_for(game, seats, 0 if game == "wizards" else None), now, earlier, mine,
+                         seed + i)
         winners = engine.outcome(final).winners
         wins += 1.0 / len(winners) if mine in winners else 0.0
         if game == "wizards":

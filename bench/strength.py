@@ -136,6 +136,15 @@ def random_legal(view: dict, seat: int, legal: list[dict], rng: random.Random) -
     return rng.choice(legal)
 
 
+def face_off(engine, config: MatchConfig, first, second, mine: int, seed: int):
+    """The final state of one whole match: policy `first` in seat `mine`, `second` in every other seat,
+    its dice and the policies' choices drawn from `seed`."""
+    def policy(view, seat, legal, rng):
+        return (first if seat == mine else second)(view, seat, legal, rng)
+    final, _ = policy_playout(engine, config, policy, random.Random(seed))
+    return final
+
+
 def _match(job: tuple) -> dict:
     """One match of a pair (in a worker process with --jobs): who won, the first-named level's seat,
     each level's think times, and for Wizards where the seats got to."""
@@ -145,15 +154,16 @@ def _match(job: tuple) -> dict:
     mine = i % seats
     think: dict[str, list[float]] = defaultdict(list)
 
-    def policy(view, seat, legal, rng):
-        level = first if seat == mine else second
-        start = time.perf_counter()
-        action = policies[level](view, seat, legal, rng)
-        if len(legal) > 1:
-            think[level].append(time.perf_counter() - start)
-        return action
+    def timed(level: str):
+        def policy(view, seat, legal, rng):
+            start = time.perf_counter()
+            action = policies[level](view, seat, legal, rng)
+            if len(legal) > 1:
+                think[level].append(time.perf_counter() - start)
+            return action
+        return policy
 
-    final, _ = policy_playout(engine, config_for(game, seats, days, variant), policy, random.Random(seed + i))
+    final = face_off(engine, config_for(game, seats, days, variant), timed(first), timed(second), mine, seed + i)
     result = engine.outcome(final)
     got = {"i": i, "mine": mine, "winners": list(result.winners), "scores": list(result.scores),
            "think": {level: [round(t, 6) for t in times] for level, times in think.items()}}

@@ -29,10 +29,9 @@ from __future__ import annotations
 import argparse
 import random
 
-from bench.strength import row_figures
+from bench.strength import face_off, row_figures
 from shared.engine import MatchConfig
 from shared.engine.levels import noisy
-from shared.engine.playout import policy_playout
 from shared.engine.registry import engine_for, game
 from shared.wizards.levels import lead
 from shared.wizards.policy import choose
@@ -75,10 +74,7 @@ def margins(kind: str, games: int, noise: float) -> list[float]:
     out = []
     for i in range(games):
         mine = i % 2
-
-        def policy(view, seat, legal, rng, mine=mine):
-            return (copy if seat == mine else choose)(view, seat, legal, rng)
-        final, _ = policy_playout(engine, CONFIG, policy, random.Random(SEED + i))
+        final = face_off(engine, CONFIG, copy, choose, mine, SEED + i)
         margin = lead(final, mine)
         assert margin is not None
         out.append(margin)
