@@ -245,19 +245,20 @@ class Ways:
         foot: dict = {g: 0 for g in key[1]}
         afloat: dict = {}
         heap: list = [(0, False, g) for g in key[1]]
+
+        def relax(costs: dict, x, paid: int, on_boat: bool) -> None:  # a cheaper way to x found
+            if paid < costs.get(x, UNREACHED):
+                costs[x] = paid
+                heapq.heappush(heap, (paid, on_boat, x))
         while heap:
             c, on_boat, y = heapq.heappop(heap)
             if on_boat:
                 if c > afloat[y]:
                     continue
-                paid = c + self.sail
                 for x in sea.get(y, ()):
-                    if paid < afloat.get(x, 1 << 30):
-                        afloat[x] = paid
-                        heapq.heappush(heap, (paid, True, x))
-                if y in boats and c + BOARDING < foot.get(y, 1 << 30):
-                    foot[y] = c + BOARDING
-                    heapq.heappush(heap, (c + BOARDING, False, y))
+                    relax(afloat, x, c + self.sail, True)
+                if y in boats:
+                    relax(foot, y, c + BOARDING, False)
                 continue
             if c > foot[y]:
                 continue
@@ -270,13 +271,9 @@ class Ways:
                 into = tuple(x for x in w.neighbours(y) if x in steps and self.allowed(x, y))
             elif voyage:  # stepping out of a Boat beside it
                 for x in landings.get(y, ()):
-                    if paid < afloat.get(x, 1 << 30):
-                        afloat[x] = paid
-                        heapq.heappush(heap, (paid, True, x))
+                    relax(afloat, x, paid, True)
             for x in into:
-                if paid < foot.get(x, 1 << 30):
-                    foot[x] = paid
-                    heapq.heappush(heap, (paid, False, x))
+                relax(foot, x, paid, False)
         if len(self._costs) > 256:
             self._costs.clear()
         self._costs[key] = (foot, afloat)
