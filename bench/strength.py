@@ -102,7 +102,10 @@ def hard_settings(game: str, args) -> dict:
     own = levels.variant_settings(args.variant) if hasattr(levels, "variant_settings") else {}
     if args.root is None or args.root == own.get("root"):  # another root starts from the game's settings
         served.update(own)
-    return {name: value if getattr(args, name) is None else getattr(args, name) for name, value in served.items()}
+    tuned = {name: value if getattr(args, name) is None else getattr(args, name) for name, value in served.items()}
+    if getattr(levels, "HARD_REVISION", None) is not None:  # the search's own code changed, its settings did not
+        tuned["revision"] = levels.HARD_REVISION
+    return tuned
 
 
 def levels_for(game: str, args) -> dict:
@@ -115,7 +118,7 @@ def levels_for(game: str, args) -> dict:
         hard = importlib.import_module(f"shared.{game}.levels").hard
         try:
             policies["hard"] = hard(Budget(iterations=tuned["iterations"], ms=tuned["ms"]),
-                                    **{k: v for k, v in tuned.items() if k not in ("iterations", "ms")})
+                                    **{k: v for k, v in tuned.items() if k not in ("iterations", "ms", "revision")})
         except ValueError as e:
             raise SystemExit(f"the hard search's settings: {e}") from None
     else:
@@ -193,8 +196,9 @@ class Record:
     hard level the settings it searched with, served or tuned, so a match played before its game's
     served budget changed is not counted after), so a record shared by several rows or settings
     counts each match only where it belongs. The policies' code is not in the key, but a game's policy
-    `REVISION` is where it has one (`policy_revision`): a match played before its policy changed is
-    not counted after. Without one, after changing a policy, start a new record."""
+    `REVISION` is where it has one (`policy_revision`), and its hard search's `HARD_REVISION` (in the
+    hard settings): a match played before either changed is not counted after. Without one, after
+    changing a policy or a search, start a new record."""
 
     def __init__(self, path: Path, settings: dict, hard: dict) -> None:
         self.path, self.settings, self.hard = path, settings, hard

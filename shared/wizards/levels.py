@@ -42,6 +42,9 @@ HARD_EXPLORATION = 0.5  # uct only
 HARD_BIAS = 2.0
 HARD_ROOT = "halving"
 HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
+# raised when the hard level comes to choose otherwise at the same settings (bench.strength's records key on
+# it): 2, the policy's own best moves always among the candidates (`shortlist`)
+HARD_REVISION = 2
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
 
@@ -94,9 +97,11 @@ def value(engine: GameEngine, state, seat: int) -> float:
 def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLIST) -> list[dict]:
     """The root's candidates on a move: the `keep` destinations nearest the normal policy's target (the
     policy's Way to it, on foot or with the Boats, or where it knows none the straight distance; a
-    Territory not yet seen counted up when it is exploring), with ending the movement and every spell
-    on offer; on any other decision every action when there are few, else the normal policy's pick and
-    the first `keep` others."""
+    Territory not yet seen counted up when it is exploring), the moves the policy itself rates best
+    where those are not among them (it also weighs the Demons and the Lair: without its pick the search
+    would have no move to beat, and chose among the others on their samples alone), with ending the
+    movement and every spell on offer; on any other decision every action when there are few, else the
+    normal policy's pick and the first `keep` others."""
     moves = [a for a in legal if a["kind"] == "move"]
     if not moves:
         if len(legal) <= keep + 1:
@@ -119,8 +124,9 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
             r += 12
         return r
 
-    ranked = sorted(moves, key=rate, reverse=True)
-    return ranked[:keep] + [a for a in legal if a["kind"] != "move"]
+    ranked = sorted(moves, key=rate, reverse=True)[:keep]
+    favoured = [a for a in policy.best_moves(view, seat, legal)[0] if a["kind"] == "move" and a not in ranked]
+    return ranked + favoured + [a for a in legal if a["kind"] != "move"]
 
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = HARD_HORIZON,

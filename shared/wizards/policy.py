@@ -518,6 +518,14 @@ def _voyage(view: dict, w, goals: list, at, afloat: bool, shun: frozenset) -> Wa
 
 
 def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+    best, tied = best_moves(view, seat, legal)
+    return rng.choice(best) if tied else best[0]
+
+
+def best_moves(view: dict, seat: int, legal: list[dict]) -> tuple[list[dict], bool]:
+    """The moves the policy rates best on a movement decision, and whether it picks among them at random
+    (tied: every one as good; else the first is its pick). The hard search keeps them all among its
+    candidates (levels.shortlist), so that the policy's own pick is always the one to beat."""
     w = _world(view)
     me = view["players"][seat]
     at = tuple(me["at"])
@@ -530,13 +538,13 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     circle = any(w.kind(g) == "circle" for g in goals)
     inward = [a for a in moves if tuple(a["to"]) in goals or (circle and a["by"] in ("stone", "circle"))]
     if inward:  # the roll lets it onto a Stone or into the Center it came for (6)
-        return max(inward, key=lambda a: a["by"] == "circle")
+        return [max(inward, key=lambda a: a["by"] == "circle")], False
     arrived = view["turn"]["moved"] and at in _approach(w, goals)  # the encounter comes when movement ends
     if target is None or not moves or arrived:
-        return next((a for a in legal if a["kind"] == "end_move"), legal[0])
+        return [next((a for a in legal if a["kind"] == "end_move"), legal[0])], False
     swift = [a for a in casts if a.get("spell") == "swiftness"]
     if swift and not view["turn"]["moved"]:
-        return swift[0]
+        return [swift[0]], False
 
     def value(to, afloat: bool):
         # the Movement Points still to go (on foot, or with the Boats); where no way is known, the straight distance
@@ -561,6 +569,6 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
     if best <= stay:
         boat = [a for a in casts if a.get("spell") == "boat_summoning"]
         if boat:
-            return boat[0]
-        return next(a for a in legal if a["kind"] == "end_move")
-    return rng.choice([a for s, a in scored if s == best])
+            return [boat[0]], False
+        return [next(a for a in legal if a["kind"] == "end_move")], False
+    return [a for s, a in scored if s == best], True

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bench.strength import Record, hard_settings, main, parser
+from bench.strength import Record, hard_settings, levels_for, main, parser
 
 ROW = ["--game", "tower", "--seats", "2", "--pairs", "normal-easy", "--seed", "7"]
 
@@ -72,7 +72,8 @@ def test_a_match_counts_only_at_the_policy_revision_it_was_played_with(tmp_path,
 
 
 def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_path, monkeypatch):
-    """The served budget is part of a hard pair's key: a record made before it changed is not counted after."""
+    """The served budget is part of a hard pair's key, and so is the search's HARD_REVISION where a game has one:
+    a record made before either changed is not counted after."""
     import shared.tower.levels as tower_levels
     from shared.engine.search import Budget
 
@@ -89,6 +90,13 @@ def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_
     assert recorded(("hard", "normal")) == 0 and recorded(("normal", "easy")) == 1
     tuned = parser().parse_args(["--game", "tower", "--iterations", "96"])
     assert hard_settings("tower", tuned) == hard_settings("tower", settings)
+    assert "revision" not in hard_settings("tower", settings)  # (no HARD_REVISION: the keys of its records stand)
+    monkeypatch.setattr(tower_levels, "HARD_REVISION", 2, raising=False)  # the search chooses otherwise
+    assert recorded(("hard", "normal")) == 0 and hard_settings("tower", settings)["revision"] == 2
+    Record(record, {"game": "tower"}, hard=hard_settings("tower", settings)).add("hard", "normal", {"i": 0})
+    assert recorded(("hard", "normal")) == 1
+    wizards = parser().parse_args(["--game", "wizards", "--iterations", "2"])  # a HARD_REVISION: keyed, not passed
+    assert hard_settings("wizards", wizards)["revision"] >= 2 and levels_for("wizards", wizards)["hard"]
 
 
 def test_a_hard_row_is_tabled_with_how_its_root_searched_and_a_change_of_root_is_a_new_row(tmp_path, monkeypatch):

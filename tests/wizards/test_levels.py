@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from shared.engine import CHANCE, TERMINAL, MatchConfig, registry
 from shared.engine.playout import policy_playout, sample_chance
 from shared.engine.search import Budget
-from shared.wizards import levels
+from shared.wizards import levels, policy
 from shared.wizards.determinize import determinize
 from shared.wizards.pack import pack
 from shared.wizards.policy import choose
@@ -232,9 +232,11 @@ def test_a_partnership_leads_by_its_better_partner_over_the_best_other_side():
 
 
 def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
-    """On a move: at most `keep` destinations, with ending the movement and every spell; on another decision
-    with many actions (the spells before a roll), the normal policy's pick and `keep` others."""
-    seen = {"move": 0, "other": 0}
+    """On a move: the `keep` destinations nearest the policy's target, the policy's own best moves where they
+    are not among them (it weighs the Demons and the Lair too: without its pick the search has no move to
+    beat), ending the movement and every spell; on another decision with many actions (the spells before a
+    roll), the normal policy's pick and `keep` others."""
+    seen = {"move": 0, "other": 0, "pick beyond the nearest": 0}
     states = []
     for seed, seats in ((11, 2), (23, 3)):
         rng = random.Random(seed)
@@ -250,9 +252,34 @@ def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
         moves = [a for a in legal if a["kind"] == "move"]
         if moves:
             seen["move"] += 1
-            assert sum(a["kind"] == "move" for a in kept) == min(3, len(moves))
+            best, _ = policy.best_moves(view, seat, legal)
+            kept_moves = [a for a in kept if a["kind"] == "move"]
+            beyond = kept_moves[min(3, len(moves)):]
+            assert beyond == [a for a in best if a["kind"] == "move" and a not in kept_moves[:3]]
+            assert all(choose(view, seat, legal, random.Random(k)) in kept for k in range(4))
+            seen["pick beyond the nearest"] += bool(beyond)
             assert [a for a in kept if a["kind"] != "move"] == [a for a in legal if a["kind"] != "move"]
         elif len(legal) > 4:
             seen["other"] += 1
             assert len(kept) == 4 and kept[0] == choose(view, seat, legal, random.Random(0))
-    assert seen["move"] and seen["other"]
+    assert all(seen.values()), seen
+
+
+def test_the_policy_moves_to_one_of_its_best_moves_and_picks_among_them_only_when_they_tie():
+    """policy.best_moves is what the policy chooses from on a movement decision (the shortlist keeps them):
+    its pick is always one of them, and the same whatever the dice unless they tie."""
+    rng = random.Random(5)
+    tied = 0
+    for state in positions(build(seats=2, days=6, prepare=equip(rng)), rng, steps=300, every=1):
+        seat = E.actor(state)
+        legal = E.legal_actions(state, seat)
+        if state.pending or not any(a["kind"] in ("move", "end_move") for a in legal):
+            continue
+        view = E.view(state, seat)
+        best, tie = policy.best_moves(view, seat, legal)
+        picks = [choose(view, seat, legal, random.Random(k)) for k in range(6)]
+        assert all(p in best for p in picks)
+        if not tie:
+            assert picks == [best[0]] * 6
+        tied += tie and len(best) > 1
+    assert tied
