@@ -292,7 +292,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--exploration", type=float, default=None)
     ap.add_argument("--bias", type=float, default=None)
     ap.add_argument("--horizon", type=float, default=None,
-                    help="rollout steps after the tree (Incantris's lines: rounds of the table)")
+                    help="rollout steps after the tree (Incantris's lines: rounds of the table; Wizards: days)")
     ap.add_argument("--keep", type=int, default=None, help="candidates the search weighs at the root (0: all)")
     ap.add_argument("--root", choices=("uct", "halving", "lines"), default=None,
                     help="how the hard search's root shares its budget: UCT, halving over paired samples, "

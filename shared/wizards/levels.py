@@ -8,7 +8,8 @@
   records, the Secret Wizards, face-down tiles), the normal policy playing the other seats and
   the rollouts, the root's candidates compared by sequential halving on paired samples. A
   Wizards match is long (hundreds of decisions, no time limit by default), so a rollout is cut
-  after `HARD_HORIZON` steps and judged by `value`: the win (a tie shared) where the match
+  `HARD_HORIZON` days on (`clock`: the same turns of the seat's own whatever the seats; UCT, tried
+  before, counts steps) and judged by `value`: the win (a tie shared) where the match
   ended, blended at `PROGRESS_WEIGHT` with the seat's progress towards it over the best other
   side (Rank, the points towards the next one, Gems on the record). `HARD_BUDGET` is what one
   decision may spend; bench/strength.py measures its think time and strength.
@@ -34,7 +35,9 @@ from shared.wizards.policy import choose
 # at most 12 iterations and 600 ms: the clock is read before each sample, so a decision may run one sample
 # (tens of ms) past it; bench.strength's records of whole 2-seat games show a p95 of 0.65 s
 HARD_BUDGET = Budget(iterations=12, ms=600.0)
-HARD_HORIZON = 60  # rollout steps after the tree before the position is judged (five rounds of 2 seats, four of 4)
+# days of rollout after the decision before the position is judged (six turns of the seat's own): counted in steps
+# (60, before revision 3) it was some six days with 2 seats (9 steps a day) but three with 4 (20 a day)
+HARD_HORIZON = 6
 HARD_EXPLORATION = 0.5  # uct only
 # sequential halving over paired samples, the normal policy's pick kept unless another move's paired gain
 # is two standard errors clear (search.Search.root, bias): about level with normal on progress at the end of
@@ -43,8 +46,9 @@ HARD_BIAS = 2.0
 HARD_ROOT = "halving"
 HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
 # raised when the hard level comes to choose otherwise at the same settings (bench.strength's records key on
-# it): 2, the policy's own best moves always among the candidates (`shortlist`)
-HARD_REVISION = 2
+# it): 2, the policy's own best moves always among the candidates (`shortlist`); 3, the horizon and a paired
+# sample's dice counted by the days (`clock`), not by steps
+HARD_REVISION = 3
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
 
@@ -129,15 +133,30 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
     return ranked + favoured + [a for a in legal if a["kind"] != "move"]
 
 
-def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = HARD_HORIZON,
+def clock(state) -> float:
+    """The search's clock (`tempo`): days played (3.74), and the turns of the day begun, a seat's turn a
+    share of a day, so that a horizon in days gives each seat the same turns whatever the seats (a day is
+    some 9 steps with 2 seats, 20 with 4), and a paired sample draws the dice of a turn from its point on
+    this clock: two moves compared meet the same dice on the turns after the seat's own, where dice
+    drawn one after another would part at the first roll one of them made and the other did not (the
+    paired gain's spread a third smaller, over 20 positions of 2-seat games and 16 of 4-seat ones)."""
+    turn = state.turn
+    begun = (turn["seat"] - state.dealer) % len(state.players) if turn and state.dealer is not None else 0
+    return state.calendar["days_played"] + begun / len(state.players)
+
+
+def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: float | None = HARD_HORIZON,
            bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
            root: str = HARD_ROOT) -> Search:
+    """The hard search: halving (served) judges a rollout `horizon` days on (`clock`); UCT, served first,
+    counts steps (the bench replays it with `--root uct --bias 1 --horizon 60`)."""
     candidates = (lambda v, s, legal: shortlist(v, s, legal, keep)) if keep else None
     return Search(engine_for("wizards"), determinize, choose, budget=budget, exploration=exploration,
-                  horizon=horizon, value=value, bias=bias, candidates=candidates, root=root)
+                  horizon=horizon, tempo=clock if root == "halving" else None, value=value, bias=bias,
+                  candidates=candidates, root=root)
 
 
-def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: int | None = HARD_HORIZON,
+def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: float | None = HARD_HORIZON,
          bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
          root: str = HARD_ROOT):
     found = search(budget, exploration, horizon, bias, keep, root)

@@ -283,3 +283,33 @@ def test_the_policy_moves_to_one_of_its_best_moves_and_picks_among_them_only_whe
             assert picks == [best[0]] * 6
         tied += tie and len(best) > 1
     assert tied
+
+
+def test_the_search_s_clock_moves_a_share_of_a_day_with_each_seat_s_turn_and_a_day_with_each_round():
+    """levels.clock (the hard search's tempo): days played (3.74) and the turns of the day begun, so that its
+    horizon gives each seat the same turns of its own whatever the seats: every turn passed to the next seat
+    moves it on 1/seats, an extra turn (the same seat again) not at all, and it never goes back."""
+    for seats in (2, 4):
+        rng = random.Random(seats)
+        state = build(seats=seats, days=6, prepare=equip(rng))
+        last, seat, turns = levels.clock(state), None, 0
+        for _ in range(600):
+            who = E.actor(state)
+            if who == TERMINAL:
+                break
+            if who == CHANCE:
+                state, _ = E.apply_chance(state, sample_chance(E.chance_request(state), rng))
+            else:
+                legal = E.legal_actions(state, who)
+                state, _ = E.apply(state, who, choose(E.view(state, who), who, legal, rng))
+            now = levels.clock(state)
+            assert now >= last
+            if state.turn is None:
+                continue
+            if seat is not None and state.turn["seat"] != seat:  # the next seat's turn: a share of a day on
+                assert abs(now - last - 1 / seats) < 1e-9, (seat, state.turn["seat"], last, now)
+                turns += 1
+            elif seat is not None:  # the same seat's turn (an extra one too): the clock stands
+                assert now == last
+            last, seat = now, state.turn["seat"]
+        assert turns >= 2 * seats
