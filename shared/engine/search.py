@@ -26,7 +26,8 @@ visits), and a game's `candidates` for the root (the few actions its policy rate
 that a few dozen iterations are not spread over hopeless moves.
 
 A game may judge its rollouts at a point of play rather than after a number of steps (`tempo`:
-Incantris counts rounds of the table), and may share the root's budget by sequential halving over
+Incantris counts rounds of the table, Wizards days; UCT from where its rollout begins, halving from
+the decision asked about), and may share the root's budget by sequential halving over
 paired samples instead of UCT (`root="halving"`, see `_halve`): every candidate still running is
 sampled on the same determinization, dice and rollout choices, so that a few dozen samples compare
 moves and not luck, and the normal policy's pick is answered unless another move's paired gain
@@ -52,6 +53,10 @@ from typing import Any, Callable
 
 from shared.engine.contract import CHANCE, TERMINAL, GameEngine, canonical_json
 from shared.engine.playout import sample_chance
+
+# a tempo is a share of a round (Wizards: of a day), as a float: (10 + 2/3) - (4 + 2/3) is 5.999999999999999,
+# so a horizon is reached this near it
+TEMPO_ROUNDING = 1e-9
 
 Policy = Callable[[dict, int, list[dict], random.Random], dict]
 Determinize = Callable[[dict, int, random.Random], Any]
@@ -142,10 +147,10 @@ class Search:
     budget: Budget = field(default_factory=Budget)
     exploration: float = 0.7
     horizon: float | None = None  # rollout steps after the tree (or `tempo`) before the position is judged
-    # what the horizon counts (None: steps, chance steps included); with halving, a game may count its
-    # own clock instead (Incantris: rounds of the table), so that a rollout is judged at the same point of play
-    # whatever the moves on the way cost in steps (a step-counted cut favours the quickest blow); a
-    # paired sample then draws each roll's dice from its point on that clock (see `_dice`)
+    # what the horizon counts (None: steps, chance steps included); a game may count its own clock instead
+    # (Incantris: rounds of the table; Wizards: days), so that a rollout is judged at the same point of play
+    # whatever the moves on the way cost in steps (a step-counted cut favours the quickest blow); with
+    # halving a paired sample then draws each roll's dice from its point on that clock (see `_dice`)
     tempo: Callable[[Any], float] | None = None
     value: Value = outcome_value
     max_steps: int = 20_000
@@ -177,8 +182,8 @@ class Search:
     def __post_init__(self) -> None:
         if self.root not in ("uct", "halving"):
             raise ValueError(f"a search's root is uct or halving, not {self.root!r}")
-        if self.root == "uct" and (self.lines is not None or self.tempo is not None):
-            raise ValueError("lines and a tempo are for halving's paired samples, not for UCT")
+        if self.root == "uct" and self.lines is not None:
+            raise ValueError("lines are for halving's paired samples, not for UCT")
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         """The policy signature: one of `legal`."""
@@ -255,7 +260,7 @@ class Search:
             return False
         if self.tempo is None:
             return steps > self.horizon
-        return self.tempo(state) - since >= self.horizon
+        return self.tempo(state) - since >= self.horizon - TEMPO_ROUNDING
 
     def _dice(self, state: Any, seed: int, rolls: Counter) -> random.Random:
         """The dice of a paired sample's chance step, drawn from the sample's seed, the game's tempo and
@@ -426,14 +431,14 @@ class Search:
         path: list[Node] = []
         node: Node | None = root
         first = True
-        rollout = 0
+        rollout, since = 0, 0.0
         for _ in range(self.max_steps):
             who = engine.actor(state)
             if who == TERMINAL:
                 break
             if node is None:
                 rollout += 1
-                if self._past(state, 0.0, rollout):  # UCT counts steps (no tempo)
+                if self._past(state, since, rollout):
                     break
             if who == CHANCE:
                 state = self._roll(state, rng)
@@ -455,8 +460,8 @@ class Search:
             state, _ = engine.apply(state, who, child.action)
             # a child visited for the first time is the one node this iteration adds
             node = child if child.visits > 0 else None
-            if node is None:
-                rollout = 0
+            if node is None:  # the rollout begins: its horizon counts from here
+                rollout, since = 0, self.tempo(state) if self.tempo is not None else 0.0
         value = self.value(engine, state, seat)
         for n in path:
             n.visits += 1

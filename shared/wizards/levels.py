@@ -8,8 +8,8 @@
   records, the Secret Wizards, face-down tiles), the normal policy playing the other seats and
   the rollouts, the root's candidates compared by sequential halving on paired samples. A
   Wizards match is long (hundreds of decisions, no time limit by default), so a rollout is cut
-  `HARD_HORIZON` days on (`clock`: the same turns of the seat's own whatever the seats; UCT, tried
-  before, counts steps) and judged by `value`: the win (a tie shared) where the match
+  `HARD_HORIZON` days on (`clock`: the same turns of the seat's own whatever the seats) and judged
+  by `value`: the win (a tie shared) where the match
   ended, blended at `PROGRESS_WEIGHT` with the seat's progress towards it over the best other
   side (Rank, the points towards the next one, Gems on the record). `HARD_BUDGET` is what one
   decision may spend; bench/strength.py measures its think time and strength.
@@ -35,8 +35,8 @@ from shared.wizards.policy import choose
 # at most 12 iterations and 600 ms: the clock is read before each sample, so a decision may run one sample
 # (tens of ms) past it; bench.strength's records of whole 2-seat games show a p95 of 0.65 s
 HARD_BUDGET = Budget(iterations=12, ms=600.0)
-# days of rollout after the decision before the position is judged (six turns of the seat's own): counted in steps
-# (60, before revision 3) it was some six days with 2 seats (9 steps a day) but three with 4 (20 a day)
+# days of rollout after the decision before the position is judged (some six turns of the seat's own): counted in
+# steps (60, before revision 3) it was some six days with 2 seats (9 steps a day) but three with 4 (20 a day)
 HARD_HORIZON = 6
 HARD_EXPLORATION = 0.5  # uct only
 # sequential halving over paired samples, the normal policy's pick kept unless another move's paired gain
@@ -148,11 +148,11 @@ def clock(state) -> float:
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: float | None = HARD_HORIZON,
            bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
            root: str = HARD_ROOT) -> Search:
-    """The hard search: halving (served) judges a rollout `horizon` days on (`clock`); UCT, served first,
-    counts steps (the bench replays it with `--root uct --bias 1 --horizon 60`)."""
+    """The hard search, which judges a rollout `horizon` days on (`clock`): halving (served), or UCT, served
+    first (the bench plays it again with `--root uct --bias 1`; it counted 60 steps then)."""
     candidates = (lambda v, s, legal: shortlist(v, s, legal, keep)) if keep else None
     return Search(engine_for("wizards"), determinize, choose, budget=budget, exploration=exploration,
-                  horizon=horizon, tempo=clock if root == "halving" else None, value=value, bias=bias,
+                  horizon=horizon, tempo=clock, value=value, bias=bias,
                   candidates=candidates, root=root)
 
 

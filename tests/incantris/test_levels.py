@@ -339,12 +339,14 @@ def test_a_kill_weighs_more_than_the_same_life_taken_from_wizards_who_live_on():
     assert levels.value(E, killed, seat) > levels.value(E, spread, seat)
 
 
-def test_plans_and_a_clock_of_play_belong_to_halving_not_to_uct():
-    """A search is refused the combinations it has no meaning for, rather than silently ignoring them."""
+def test_plans_belong_to_halving_not_to_uct():
+    """A search is refused the combinations it has no meaning for, rather than silently ignoring them: plans
+    are compared on paired samples; a clock of play is UCT's too (its rollouts judged that far on)."""
     served = levels.search(Budget(iterations=2, ms=None))
     assert served.root == "halving" and served.lines is not None and served.tempo is not None
     with pytest.raises(ValueError, match="not for UCT"):
         replace(served, root="uct")
+    assert replace(served, root="uct", lines=None).tempo is served.tempo
 
 
 def test_the_solo_game_is_served_its_own_search(monkeypatch):

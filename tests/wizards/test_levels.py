@@ -183,7 +183,7 @@ def test_hard_cannot_see_hidden_state():
 
 def test_hard_never_plays_an_illegal_action_in_a_whole_match():
     """A whole (time-limited) match of hard against normal: policy_playout raises on an illegal action."""
-    hard = levels.hard(budget=Budget(iterations=2, ms=None), horizon=20)
+    hard = levels.hard(budget=Budget(iterations=2, ms=None), horizon=2)
 
     def policy(view, seat, legal, rng):
         return (hard if seat == 0 else choose)(view, seat, legal, rng)
@@ -288,7 +288,7 @@ def test_the_policy_moves_to_one_of_its_best_moves_and_picks_among_them_only_whe
 def test_the_search_s_clock_moves_a_share_of_a_day_with_each_seat_s_turn_and_a_day_with_each_round():
     """levels.clock (the hard search's tempo): days played (3.74) and the turns of the day begun, so that its
     horizon gives each seat the same turns of its own whatever the seats: every turn passed to the next seat
-    moves it on 1/seats, an extra turn (the same seat again) not at all, and it never goes back."""
+    moves it on 1/seats, an extra turn (the same seat again) not at all, and it never goes back in play."""
     for seats in (2, 4):
         rng = random.Random(seats)
         state = build(seats=seats, days=6, prepare=equip(rng))
@@ -302,14 +302,47 @@ def test_the_search_s_clock_moves_a_share_of_a_day_with_each_seat_s_turn_and_a_d
             else:
                 legal = E.legal_actions(state, who)
                 state, _ = E.apply(state, who, choose(E.view(state, who), who, legal, rng))
+            if state.turn is None or E.actor(state) == TERMINAL:  # (set-up; the end may fall in the middle of a day)
+                continue
             now = levels.clock(state)
             assert now >= last
-            if state.turn is None:
-                continue
             if seat is not None and state.turn["seat"] != seat:  # the next seat's turn: a share of a day on
                 assert abs(now - last - 1 / seats) < 1e-9, (seat, state.turn["seat"], last, now)
                 turns += 1
-            elif seat is not None:  # the same seat's turn (an extra one too): the clock stands
-                assert now == last
+            elif seat is not None:  # the same seat's (an extra turn): the clock stands, but for the day Evil
+                assert now - last in (0, 1)  # attacks (12.1: the dealer's turn, a day on when it is over)
             last, seat = now, state.turn["seat"]
         assert turns >= 2 * seats
+
+
+def test_a_rollout_is_judged_the_horizon_s_days_on_by_either_root():
+    """The hard search's horizon is in days of `levels.clock` (served: HARD_HORIZON), for halving from the
+    decision asked about and for UCT from where its rollout leaves the tree: with 3 seats too, where a share
+    of a day is no exact float ((10 + 2/3) - (4 + 2/3) < 6: search.TEMPO_ROUNDING)."""
+    assert levels.search().tempo is levels.clock is levels.search(root="uct").tempo
+    # 3 seats: from a turn where two days on is no exact float ((2 + 1/3) + 2 - (2 + 1/3) < 2, and so on)
+    inexact = (2 + 1 / 3, 3 + 1 / 3, 6 + 2 / 3, 7 + 2 / 3)
+    for seats in (2, 3):
+        rng = random.Random(seats)
+        state = next(s for s in positions(build(seats=seats, days=0, prepare=equip(rng)), rng, steps=900, every=1)
+                     if not s.pending and s.phase == "play" and E.actor(s) >= 0
+                     and (seats == 2 and levels.clock(s) >= 4 or any(abs(levels.clock(s) - c) < 1e-9 for c in inexact)))
+        seat = E.actor(state)
+        legal = E.legal_actions(state, seat)
+        start = levels.clock(state)
+        for root in ("halving", "uct"):
+            judged: list[float] = []
+
+            def value(engine, end, me, judged=judged, start=start):
+                if engine.actor(end) != TERMINAL:
+                    judged.append(levels.clock(end) - start)
+                return levels.value(engine, end, me)
+
+            found = levels.search(budget=Budget(iterations=6, ms=None), horizon=2, root=root)
+            found.value = value
+            found.run(E.view(state, seat), seat, legal, random.Random(1))
+            assert judged
+            if root == "halving":
+                assert all(abs(d - 2) < 1e-6 for d in judged), judged
+            else:
+                assert all(d > 2 - 1e-6 for d in judged) and min(judged) < 3, judged
