@@ -171,10 +171,10 @@ def _match(job: tuple) -> dict:
     got = {"i": i, "mine": mine, "winners": list(result.winners), "scores": list(result.scores),
            "think": {level: [round(t, 6) for t in times] for level, times in think.items()}}
     if game == "wizards":
-        from shared.wizards.levels import lead, progress
+        from shared.wizards.levels import lead, standing
 
         ahead = lead(final, mine)  # what the hard search's value weighs, a partnership as one side
-        got["margin"] = progress(final.players[mine]) if ahead is None else ahead
+        got["margin"] = standing(final, mine) if ahead is None else ahead
         got["where"] = "; ".join(f"seat {q['seat']} {q['order'] or 'no Order'} Rank {q['rank']} "
                                  f"{sum(q['points'].values())} pts {len(q['gems'])} Gems" for q in final.players)
     return got

@@ -47,8 +47,8 @@ HARD_ROOT = "halving"
 HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
 # raised when the hard level comes to choose otherwise at the same settings (bench.strength's records key on
 # it): 2, the policy's own best moves always among the candidates (`shortlist`); 3, the horizon and a paired
-# sample's dice counted by the days (`clock`), not by steps
-HARD_REVISION = 3
+# sample's dice counted by the days (`clock`), not by steps; 4, a win judged ahead (`standing`: the Gems delivered)
+HARD_REVISION = 4
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
 
@@ -78,14 +78,25 @@ def _side(state, seat: int) -> list[int]:
     return [seat]
 
 
+DELIVERED = 0.5 * 6  # the six Gems a winner gave Rüktal, at progress's half a Rank each
+
+
+def standing(state, seat: int) -> float:
+    """A seat's progress at this point of the match, a winner's counting the six Gems he delivered: they leave
+    his Gem Record (7.336), and without them a seat that won outright would stand behind one that did not."""
+    p = progress(state.players[seat])
+    result = state.result
+    return p + DELIVERED if result is not None and seat in result["winners"] else p
+
+
 def lead(state, seat: int) -> float | None:
     """How far `seat`'s side (it, or the better of a partnership) is ahead of the best other side in
-    progress (negative: behind); None in a solitaire game, where there is no other side."""
+    `standing` (negative: behind); None in a solitaire game, where there is no other side."""
     mine = _side(state, seat)
-    others = [progress(q) for q in state.players if q["seat"] not in mine]
+    others = [standing(state, q["seat"]) for q in state.players if q["seat"] not in mine]
     if not others:
         return None
-    return max(progress(state.players[i]) for i in mine) - max(others)
+    return max(standing(state, i) for i in mine) - max(others)
 
 
 def value(engine: GameEngine, state, seat: int) -> float:
@@ -94,7 +105,7 @@ def value(engine: GameEngine, state, seat: int) -> float:
     win = outcome_value(engine, state, seat)
     ahead = lead(state, seat)
     if ahead is None:  # solitaire: progress alone
-        return blended(win, progress(state.players[seat]) / (2 * PROGRESS_SCALE), PROGRESS_WEIGHT)
+        return blended(win, standing(state, seat) / (2 * PROGRESS_SCALE), PROGRESS_WEIGHT)
     return blended(win, ahead / PROGRESS_SCALE, PROGRESS_WEIGHT)
 
 

@@ -217,6 +217,22 @@ def test_the_value_of_a_rollout_is_the_win_blended_with_progress():
     assert levels.value(E, won, 0) > ahead and levels.value(E, won, 1) < behind
 
 
+def test_a_seat_that_delivered_the_gems_stands_ahead_though_they_left_its_record():
+    """7.336: the six Gems delivered to Rüktal leave the winner's Gem Record; `standing` counts them, so the
+    winner leads every other seat (the search's value and the strength bench's measure read it), where
+    progress alone would put him behind a seat with Gems still on its record."""
+    state = build(seats=2, days=6)
+    for q in state.players:
+        q["order"], q["rank"] = "sorcerers", 4
+    state.players[1]["gems"] = {"W1": "diamond", "W2": "ruby"}  # seat 0 delivered his: his record is empty
+    assert levels.progress(state.players[0]) < levels.progress(state.players[1])
+    won = E.decode(E.encode(state))
+    won.phase, won.result = "over", {"scores": [1, 0], "winners": [0], "summary": "seat 0 delivered the Gems"}
+    assert levels.standing(won, 0) == levels.progress(won.players[0]) + levels.DELIVERED
+    assert levels.lead(won, 0) > 0 > levels.lead(won, 1)
+    assert levels.value(E, won, 0) > 0.75 > 0.25 > levels.value(E, won, 1)
+
+
 def test_a_partnership_leads_by_its_better_partner_over_the_best_other_side():
     """Appendix B: partners win together, so a side's progress is its better partner's, measured against the
     best seat of the other side, never against the partner (the search's value, and the strength bench's
