@@ -26,7 +26,6 @@ import random
 from shared.engine.contract import GameEngine
 from shared.engine.registry import engine_for
 from shared.engine.search import Budget, Search, blended, outcome_value
-from shared.hexgrid import distance
 from shared.wizards import policy
 from shared.wizards.determinize import determinize
 from shared.wizards.pack import pack
@@ -48,6 +47,7 @@ HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
 # raised when the hard level comes to choose otherwise at the same settings (bench.strength's records key on
 # it): 2, the policy's own best moves always among the candidates (`shortlist`); 3, the horizon and a paired
 # sample's dice counted by the days (`clock`), not by steps; 4, a win judged ahead (`standing`: the Gems delivered)
+# and the shortlist ranked by the policy's own rating of a destination (`policy.rate_moves`, the Lair and Demons too)
 HARD_REVISION = 4
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
@@ -110,13 +110,12 @@ def value(engine: GameEngine, state, seat: int) -> float:
 
 
 def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLIST) -> list[dict]:
-    """The root's candidates on a move: the `keep` destinations nearest the normal policy's target (the
-    policy's Way to it, on foot or with the Boats, or where it knows none the straight distance; a
-    Territory not yet seen counted up when it is exploring), the moves the policy itself rates best
-    where those are not among them (it also weighs the Demons and the Lair: without its pick the search
-    would have no move to beat, and chose among the others on their samples alone), with ending the
-    movement and every spell on offer; on any other decision every action when there are few, else the
-    normal policy's pick and the first `keep` others."""
+    """The root's candidates on a move: the `keep` destinations the normal policy rates best (`policy.rate_moves`:
+    its Way to its target, on foot or with the Boats, a Territory not yet seen counted up when it is exploring,
+    the Lair and the Demons' reach counted down), the moves it would pick where those are not among them (on a
+    tie it picks at random among more than `keep`: without its pick the search would have no move to beat),
+    with ending the movement and every spell on offer; on any other decision every action when there are few,
+    else the normal policy's pick and the first `keep` others."""
     moves = [a for a in legal if a["kind"] == "move"]
     if not moves:
         if len(legal) <= keep + 1:
@@ -125,21 +124,8 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
         # policy's pick (without its noise) and the first `keep` others
         pick = choose(view, seat, legal, random.Random(0))
         return [pick] + [a for a in legal if a != pick][:keep]
-    w = policy._world(view)
-    target, way = policy._target(view, seat, w)
-    seen = set(view["players"][seat]["visited"])
-
-    def rate(a: dict) -> float:
-        to = tuple(a["to"])
-        if target is None:
-            return 0.0
-        r = -way.cost(to, policy.afloat_after(w, a)) if way is not None else -2 * distance(to, target)
-        tile = w.tile_of(to)
-        if tile and tile not in seen:
-            r += 12
-        return r
-
-    ranked = sorted(moves, key=rate, reverse=True)[:keep]
+    rates = policy.rate_moves(view, seat, moves) or [0.0] * len(moves)
+    ranked = [a for _, a in sorted(zip(rates, moves), key=lambda p: -p[0])][:keep]
     favoured = [a for a in policy.best_moves(view, seat, legal)[0] if a["kind"] == "move" and a not in ranked]
     return ranked + favoured + [a for a in legal if a["kind"] != "move"]
 

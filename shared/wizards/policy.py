@@ -530,8 +530,6 @@ def best_moves(view: dict, seat: int, legal: list[dict]) -> tuple[list[dict], bo
     me = view["players"][seat]
     at = tuple(me["at"])
     target, way = _target(view, seat, w)
-    seen = set(me["visited"])
-    here = w.tile_of(at)
     casts = [a for a in legal if a["kind"] == "cast"]
     moves = [a for a in legal if a["kind"] == "move"]
     goals = _goals(view, seat, w)
@@ -545,21 +543,7 @@ def best_moves(view: dict, seat: int, legal: list[dict]) -> tuple[list[dict], bo
     swift = [a for a in casts if a.get("spell") == "swiftness"]
     if swift and not view["turn"]["moved"]:
         return [swift[0]], False
-
-    def value(to, afloat: bool):
-        # the Movement Points still to go (on foot, or with the Boats); where no way is known, the straight distance
-        v = -way.cost(to, afloat) if way is not None else -2 * distance(to, target)
-        tile = w.tile_of(to)
-        if tile and tile not in seen and not goals:  # exploring: a Territory not yet seen
-            v += 12
-        if tile == LAIR_TILE and here != LAIR_TILE:
-            v -= lair  # Lair Time (12.511): not into the Lair; once inside, out by the shortest way
-        if to in avoid and to not in goals:
-            v -= _penalty(view)
-        return v
-
-    lair = _lair_penalty(me)
-    avoid = _avoid(view)
+    value = _destination_value(view, seat, w, target, way, goals)
     afloat = me.get("boat") is not None
     stay = value(at, afloat) if way is None else -way.cost(at, afloat)
     if w.is_water(at) and not afloat:
@@ -572,3 +556,38 @@ def best_moves(view: dict, seat: int, legal: list[dict]) -> tuple[list[dict], bo
             return [boat[0]], False
         return [next(a for a in legal if a["kind"] == "end_move")], False
     return [a for s, a in scored if s == best], True
+
+
+def rate_moves(view: dict, seat: int, moves: list[dict]) -> list[float] | None:
+    """The policy's rating of each move's destination (higher is better), as `best_moves` weighs them;
+    None when the seat has nowhere to go. The hard search ranks its candidates by it (levels.shortlist)."""
+    w = _world(view)
+    target, way = _target(view, seat, w)
+    if target is None:
+        return None
+    value = _destination_value(view, seat, w, target, way, _goals(view, seat, w))
+    return [value(tuple(a["to"]), afloat_after(w, a)) for a in moves]
+
+
+def _destination_value(view: dict, seat: int, w, target, way: Way | None, goals: list):
+    """How good a space is to end a step on, on foot or afloat: the Movement Points still to go to `target`
+    (on foot, or with the Boats; where no way is known, the straight distance), a Territory not yet seen
+    counted up when exploring, the Lair and the Demons' reach counted down."""
+    me = view["players"][seat]
+    seen = set(me["visited"])
+    here = w.tile_of(tuple(me["at"]))
+    lair = _lair_penalty(me)
+    avoid = _avoid(view)
+
+    def value(to, afloat: bool) -> float:
+        v = -way.cost(to, afloat) if way is not None else -2 * distance(to, target)
+        tile = w.tile_of(to)
+        if tile and tile not in seen and not goals:  # exploring: a Territory not yet seen
+            v += 12
+        if tile == LAIR_TILE and here != LAIR_TILE:
+            v -= lair  # Lair Time (12.511): not into the Lair; once inside, out by the shortest way
+        if to in avoid and to not in goals:
+            v -= _penalty(view)
+        return v
+
+    return value

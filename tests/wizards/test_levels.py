@@ -248,11 +248,11 @@ def test_a_partnership_leads_by_its_better_partner_over_the_best_other_side():
 
 
 def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
-    """On a move: the `keep` destinations nearest the policy's target, the policy's own best moves where they
-    are not among them (it weighs the Demons and the Lair too: without its pick the search has no move to
-    beat), ending the movement and every spell; on another decision with many actions (the spells before a
-    roll), the normal policy's pick and `keep` others."""
-    seen = {"move": 0, "other": 0, "pick beyond the nearest": 0}
+    """On a move: the `keep` destinations the policy rates best (the Lair and the Demons' reach counted down,
+    as it weighs them when it picks), the policy's own best moves where they are not among them (without its
+    pick the search has no move to beat), ending the movement and every spell; on another decision with many
+    actions (the spells before a roll), the normal policy's pick and `keep` others."""
+    seen = {"move": 0, "other": 0, "pick beyond the best rated": 0}
     states = []
     for seed, seats in ((11, 2), (23, 3)):
         rng = random.Random(seed)
@@ -273,12 +273,35 @@ def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
             beyond = kept_moves[min(3, len(moves)):]
             assert beyond == [a for a in best if a["kind"] == "move" and a not in kept_moves[:3]]
             assert all(choose(view, seat, legal, random.Random(k)) in kept for k in range(4))
-            seen["pick beyond the nearest"] += bool(beyond)
+            seen["pick beyond the best rated"] += bool(beyond)
+            rates = dict(zip(map(repr, moves), policy.rate_moves(view, seat, moves) or [0.0] * len(moves)))
+            ranked = [rates[repr(a)] for a in kept_moves[:3]]
+            assert min(ranked) >= max([rates[repr(a)] for a in moves if a not in kept_moves[:3]], default=min(ranked))
             assert [a for a in kept if a["kind"] != "move"] == [a for a in legal if a["kind"] != "move"]
         elif len(legal) > 4:
             seen["other"] += 1
             assert len(kept) == 4 and kept[0] == choose(view, seat, legal, random.Random(0))
     assert all(seen.values()), seen
+
+
+def test_the_shortlist_ranks_a_demon_s_space_down_as_the_policy_does():
+    """7.304: a Demon's space may cost the seat its Gems or carry it into the Lair. The policy walks round it
+    (tests/wizards/test_policy.py), and the shortlist ranks the destinations as the policy rates them: with one
+    destination kept, the Demon's space, nearest the goal, is not it."""
+    from tests.wizards.scenario import hold_task, member, roll
+
+    def prep(s, demon=None):
+        member(order="wizards")(s)
+        hold_task(s, 0, 69, at={0: ("C5", "C4")})
+        if demon:
+            s.demons.append(list(demon))
+    st = roll(build(seats=1, at={0: ("C5", "A1")}, prepare=prep), 2)
+    nearest = levels.shortlist(E.view(st, 0), 0, E.legal_actions(st, 0), keep=1)[0]
+    assert nearest["kind"] == "move"
+    st = roll(build(seats=1, at={0: ("C5", "A1")}, prepare=lambda s: prep(s, nearest["to"])), 2)
+    kept = levels.shortlist(E.view(st, 0), 0, E.legal_actions(st, 0), keep=1)
+    assert kept[0]["kind"] == "move" and kept[0]["to"] != nearest["to"]
+    assert nearest["to"] not in [a.get("to") for a in kept]
 
 
 def test_the_policy_moves_to_one_of_its_best_moves_and_picks_among_them_only_when_they_tie():
