@@ -14,8 +14,8 @@ instead (tests/docs checks that the guide's tables are those of the committed re
 """
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -124,18 +124,19 @@ def refreshed(doc: str, figures: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = list(sys.argv[1:] if argv is None else argv)
-    doc = None
-    if args[:1] == ["--doc"] and len(args) > 1:
-        doc = Path(args[1])
-        args = args[2:]
-    paths = [Path(a) for a in args]
-    if not paths:
-        raise SystemExit("usage: python -m bench.strength_table [--doc GUIDE.md] FILE.json|FILE.jsonl ...")
-    figures = load(paths)
-    if doc is not None:
-        doc.write_text(refreshed(doc.read_text(), figures))
-        print(f"{doc}: hard rows and think times from {len(paths)} file(s)")
+    parser = argparse.ArgumentParser(prog="python -m bench.strength_table",
+                                     description="The table of bench.strength's figures and records.")
+    parser.add_argument("--doc", type=Path, help="write the guide's tables of hard rows and think times anew")
+    parser.add_argument("files", nargs="+", type=Path,
+                        help="bench.strength's FILE.json (--out) or FILE.jsonl (--record)")
+    args = parser.parse_args(argv)
+    missing = [str(p) for p in [*args.files, *([args.doc] if args.doc else [])] if not p.is_file()]
+    if missing:
+        parser.error(f"no such file: {', '.join(missing)}")
+    figures = load(args.files)
+    if args.doc is not None:
+        args.doc.write_text(refreshed(args.doc.read_text(), figures))
+        print(f"{args.doc}: hard rows and think times from {len(args.files)} file(s)")
         return
     print("\n".join(rows(figures)))
     print()

@@ -184,3 +184,15 @@ def test_the_share_ahead_on_progress_is_tabled_with_its_own_interval():
     assert f"| 62.5% ({low:.1%} - {high:.1%}; margin {sum(margins) / 8:+.2f}) |" in line
     del r["ahead_wilson95"]  # a JSON written before the share had its interval
     assert rows([figures])[2].endswith("| 62.5% (margin +0.66) |")
+
+
+def test_the_table_names_a_missing_file_and_offers_help(tmp_path, capsys):
+    """A file mistyped is named in a usage error (exit 2), not a traceback; --help is help, not a path."""
+    from bench.strength_table import main as table
+
+    with pytest.raises(SystemExit) as ended:
+        table([str(tmp_path / "nope.jsonl")])
+    assert ended.value.code == 2 and "no such file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as ended:
+        table(["--help"])
+    assert ended.value.code == 0 and "--doc" in capsys.readouterr().out
