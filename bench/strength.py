@@ -23,7 +23,8 @@ Wizards has no time limit of its own (a match of the normal policy's runs to abo
 the whole game), and since a match cut short is lost by every seat (13), each Wizards match also
 prints where the seats got to (Order, Rank, points, Gems) and the pair's line the first-named
 level's mean progress margin over the best other side (shared/wizards/levels.py `lead`: Rank,
-the points towards the next one, Gems).
+the points towards the next one, Gems) and the share of matches it ended ahead (`ended_ahead`:
+a game won ahead, one another won behind, else by the margin).
 
 With one seat (Incantris's solo game: `--game incantris --variant solo --seats 1`) there is no
 second level at the table: a pair's first level plays every match against the game's own
@@ -62,18 +63,30 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def row_figures(first: str, second: str | None, wins: float, n: int, margins: list[float]) -> dict:
+def row_figures(first: str, second: str | None, wins: float, n: int, margins: list[float],
+                aheads: list[float] | None = None) -> dict:
     """A pair's figures as --out writes them: the win rate with its interval, and for Wizards the first
-    level's mean progress margin and the share of matches it ended ahead (a level tie half), with its own
-    interval: where whole games rarely have a winner, that share is what a goal is judged by."""
+    level's mean progress margin and the share of matches it ended ahead (`aheads`, each match's
+    `ended_ahead`; without them, by the margins alone, a level tie half), with its own interval: where
+    whole games rarely have a winner, that share is what a goal is judged by."""
     figures = {"first": first, "second": second, "wins": wins, "matches": n, "rate": wins / n,
                "wilson95": list(wilson(wins, n))}
     if margins:
-        ahead = sum(m > 0 for m in margins) + sum(m == 0 for m in margins) / 2
+        ahead = sum(aheads) if aheads is not None else sum(ended_ahead(m) for m in margins)
         figures["margin_mean"] = statistics.mean(margins)
         figures["ahead"] = ahead / len(margins)
         figures["ahead_wilson95"] = list(wilson(ahead, len(margins)))
     return figures
+
+
+def ended_ahead(margin: float, won: bool | None = None) -> float:
+    """A match's share of the first level ending ahead: where the match had a winner, whether it was the first
+    level's side (`won`); else by its progress margin, a level tie half. A won game is ahead whatever the
+    progress: a rival still holding six Gems stands level with the winner who delivered his (levels.standing),
+    and before the search's revision 4 the margin counted a winner's delivered Gems as lost."""
+    if won is None:
+        return float(margin > 0) + (margin == 0) / 2
+    return float(won)
 
 
 def think_figures(think: dict[str, list[float]]) -> dict:
@@ -180,13 +193,15 @@ def _match(job: tuple) -> dict:
     return got
 
 
-def tally(got: dict, think: dict[str, list[float]], margins: list[float]) -> float:
+def tally(got: dict, think: dict[str, list[float]], margins: list[float], aheads: list[float] | None = None) -> float:
     """One match's share of a win for the first-named level (a k-way tie 1/k), its think times added to
-    `think` by level and, for Wizards, its progress margin to `margins`."""
+    `think` by level and, for Wizards, its progress margin to `margins` and whether it ended ahead to `aheads`."""
     for level, times in got["think"].items():
         think[level].extend(times)
     if "margin" in got:
         margins.append(got["margin"])
+        if aheads is not None:
+            aheads.append(ended_ahead(got["margin"], got["mine"] in got["winners"] if got["winners"] else None))
     return 1.0 / len(got["winners"]) if got["mine"] in got["winners"] else 0.0
 
 
@@ -241,9 +256,11 @@ def _start_worker(game: str, args) -> None:
 
 def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed: int, args,
               think: dict, days: int | None = None, margins: list | None = None,
-              variant: str = "standard", jobs: int = 1, record: Record | None = None) -> tuple[float, int]:
+              variant: str = "standard", jobs: int = 1, record: Record | None = None,
+              aheads: list | None = None) -> tuple[float, int]:
     """(wins of `first`, matches played); think times go into `think` by level; for Wizards, the first
-    level's progress margin over the best other seat of each match goes into `margins`. With `jobs`
+    level's progress margin over the best other seat of each match goes into `margins` (and whether it ended
+    ahead into `aheads`). With `jobs`
     above one the matches are shared among that many processes (each match's seed is its own, so the
     results are the same as in one process, up to the wall-clock budget of a search). With a `record`,
     the matches it holds are counted, not played again, and each match played is added to it."""
@@ -261,10 +278,10 @@ def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed
     wins, margins = 0.0, [] if margins is None else margins
     for i in sorted(recorded):
         if i < matches:
-            wins += tally(recorded[i], think, margins)
+            wins += tally(recorded[i], think, margins, aheads)
     try:
         for done, got in enumerate(results, matches - len(work) + 1):
-            wins += tally(got, think, margins)
+            wins += tally(got, think, margins, aheads)
             if record is not None:
                 record.add(first, second, got)
             mine, winners = got["mine"], got["winners"]
@@ -333,16 +350,17 @@ def main(argv: list[str] | None = None) -> None:
     for pair in args.pairs.split(","):
         first, second = pair.split("-")
         margins: list[float] = []
+        aheads: list[float] = []
         wins, n = play_pair(args.game, args.seats, first, second, args.matches, args.seed, args, think,
-                            args.days, margins, args.variant, args.jobs, record)
+                            args.days, margins, args.variant, args.jobs, record, aheads)
         low, high = wilson(wins, n)
         progress = (f"; {first}'s progress margin mean {statistics.mean(margins):+.2f}"
-                    f" (ahead in {sum(m > 0 for m in margins)}, behind in {sum(m < 0 for m in margins)})"
+                    f" (ahead in {sum(a == 1 for a in aheads)}, behind in {sum(a == 0 for a in aheads)})"
                     if margins else "")
         against = "the game's own opponents" if args.seats == 1 else second
         rows.append(f"{first} v {against}: {first} wins {wins:g}/{n} = {wins / n:.1%}"
                     f"  (95% Wilson {low:.1%} - {high:.1%}){progress}")
-        figures.append(row_figures(first, None if args.seats == 1 else second, wins, n, margins))
+        figures.append(row_figures(first, None if args.seats == 1 else second, wins, n, margins, aheads))
     print()
     limit = ""
     if args.game == "wizards":

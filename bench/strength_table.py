@@ -92,8 +92,10 @@ def from_record(path: Path) -> list[dict]:
         rows, think = [], defaultdict(list)
         for (first, second), matches in pairs[name].items():
             margins: list[float] = []
-            wins = sum(tally(m, think, margins) for m in matches)
-            rows.append(row_figures(first, None if key["seats"] == 1 else second, wins, len(matches), margins))
+            aheads: list[float] = []
+            wins = sum(tally(m, think, margins, aheads) for m in matches)
+            rows.append(row_figures(first, None if key["seats"] == 1 else second, wins, len(matches), margins,
+                                    aheads))
         figures.append({**key, "rows": rows, "think": think_figures(think)})
     return figures
 

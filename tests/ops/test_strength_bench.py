@@ -196,3 +196,26 @@ def test_the_table_names_a_missing_file_and_offers_help(tmp_path, capsys):
     with pytest.raises(SystemExit) as ended:
         table(["--help"])
     assert ended.value.code == 0 and "--doc" in capsys.readouterr().out
+
+
+def test_a_won_game_is_ahead_and_a_game_another_won_is_behind_whatever_the_progress(tmp_path):
+    """The share ahead judges a whole game by its winner where it has one: a rival holding six Gems stands level
+    with a winner who delivered his (shared/wizards/levels.py `standing`), and records made before the search's
+    revision 4 counted a winner's delivered Gems as lost. Without a winner, the progress margin, a tie half."""
+    from bench.strength import ended_ahead
+    from bench.strength_table import load, rows
+
+    assert [ended_ahead(m) for m in (0.5, 0.0, -0.5)] == [1.0, 0.5, 0.0]
+    assert [ended_ahead(m, True) for m in (0.5, 0.0, -2.5)] == [1.0, 1.0, 1.0]
+    assert [ended_ahead(m, False) for m in (1.5, 0.0, -0.5)] == [0.0, 0.0, 0.0]
+    key = {"game": "wizards", "variant": "standard", "seats": 4, "days": 0, "seed": 1000, "first": "hard",
+           "second": "normal"}
+    games = [([3], 0.0), ([2], -2.5), ([1], 0.5), ([], 0.0), ([], 1.0)]  # hard always in seat 3
+    record = tmp_path / "row.jsonl"
+    record.write_text("".join(json.dumps({"key": key, "i": i, "mine": 3, "winners": won, "scores": [],
+                                          "margin": margin, "think": {}}) + "\n"
+                              for i, (won, margin) in enumerate(games)))
+    (figures,) = load([record])
+    (row,) = figures["rows"]
+    assert row["ahead"] == (1 + 0 + 0 + 0.5 + 1) / 5 and row["margin_mean"] == -1.0 / 5
+    assert "| 50.0% (" in rows([figures])[2]
