@@ -164,6 +164,18 @@ def hold_task(state: dict, seat: int, card: int, at: dict | None = None, done: i
     return rec
 
 
+def bound_for_a_task(demon: tuple | list | None = None, white: int = 2) -> WizardsState:
+    """A Wizard of Rank ONE alone on Meadowfarm (C5) A1, holding Task 69 with its requirement on C4 of the
+    same Territory, having rolled `white` for movement; a Demon on the space `demon` if one is given (the
+    policy's walk round a Demon, 7.304)."""
+    def prep(s):
+        member(order="wizards")(s)
+        hold_task(s, 0, 69, at={0: ("C5", "C4")})
+        if demon:
+            s.demons.append(list(demon))
+    return roll(build(seats=1, at={0: ("C5", "A1")}, prepare=prep), white)
+
+
 def top_deck(state: dict, deck: str, *cards) -> None:
     """Put cards on top of a deck in this order (test set-up only)."""
     for c in reversed(cards):

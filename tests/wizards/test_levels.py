@@ -288,17 +288,12 @@ def test_the_shortlist_ranks_a_demon_s_space_down_as_the_policy_does():
     """7.304: a Demon's space may cost the seat its Gems or carry it into the Lair. The policy walks round it
     (tests/wizards/test_policy.py), and the shortlist ranks the destinations as the policy rates them: with one
     destination kept, the Demon's space, nearest the goal, is not it."""
-    from tests.wizards.scenario import hold_task, member, roll
+    from tests.wizards.scenario import bound_for_a_task
 
-    def prep(s, demon=None):
-        member(order="wizards")(s)
-        hold_task(s, 0, 69, at={0: ("C5", "C4")})
-        if demon:
-            s.demons.append(list(demon))
-    st = roll(build(seats=1, at={0: ("C5", "A1")}, prepare=prep), 2)
+    st = bound_for_a_task()
     nearest = levels.shortlist(E.view(st, 0), 0, E.legal_actions(st, 0), keep=1)[0]
     assert nearest["kind"] == "move"
-    st = roll(build(seats=1, at={0: ("C5", "A1")}, prepare=lambda s: prep(s, nearest["to"])), 2)
+    st = bound_for_a_task(demon=nearest["to"])
     kept = levels.shortlist(E.view(st, 0), 0, E.legal_actions(st, 0), keep=1)
     assert kept[0]["kind"] == "move" and kept[0]["to"] != nearest["to"]
     assert nearest["to"] not in [a.get("to") for a in kept]

@@ -274,18 +274,13 @@ def test_policy_walks_round_a_demon_and_keeps_to_its_goal():
     """7.304: a Demon's space may cost it its Gems and Magical Objects or carry it into the Dragon's Lair, so it takes
     another way of nearly the same length; and with a goal it walks to it rather than into a Territory not yet seen
     (exploring is for when nothing else calls)."""
-    from tests.wizards.scenario import hold_task, member
+    from tests.wizards.scenario import bound_for_a_task
 
-    def prep(s, demon=None):
-        member(order="wizards")(s)
-        hold_task(s, 0, 69, at={0: ("C5", "C4")})
-        if demon:
-            s.demons.append(list(demon))
-    st = roll(build(seats=1, at={0: ("C5", "A1")}, prepare=prep), 2)
+    st = bound_for_a_task()
     w = world_for(st)
     first = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
     assert w.tile_of(tuple(first["to"])) == "C5"
-    st = roll(build(seats=1, at={0: ("C5", "A1")}, prepare=lambda s: prep(s, first["to"])), 2)
+    st = bound_for_a_task(demon=first["to"])
     other = choose(ENGINE.view(st, 0), 0, ENGINE.legal_actions(st, 0), random.Random(1))
     assert other["kind"] == "move" and other["to"] != first["to"] and w.tile_of(tuple(other["to"])) == "C5"
 
