@@ -2,7 +2,8 @@
 what a change to a policy gained. Whole matches with fixed seeds, the seats alternated (match i
 gives today's policy seat i mod seats, every other seat the earlier one); today's win rate (a k-way
 tie 1/k), and for Wizards, whose whole games rarely have a winner, the share of matches it ended
-ahead on progress (shared/wizards/levels.py `lead`, a level game half), each with its 95% interval.
+ahead (bench.strength.ended_ahead: a game won ahead, one the other won behind, else by progress,
+shared/wizards/levels.py `lead`, a level game half), each with its 95% interval.
 
     python -m bench.policy_versus --game wizards --against REV [--matches 200] [--seats 2] [--seed 7000]
 
@@ -55,7 +56,7 @@ def play(game: str, seats: int, matches: int, seed: int, earlier, report=print) 
             margin = lead(final, mine)
             assert margin is not None
             margins.append(margin)
-            aheads.append(ended_ahead(margin, mine in winners if winners else None))
+            aheads.append(ended_ahead(margin, mine, winners))
         if (i + 1) % 20 == 0 or i + 1 == matches:
             report(summary(row_figures("now", "earlier", wins, i + 1, margins, aheads)))
     return row_figures("now", "earlier", wins, matches, margins, aheads)
@@ -66,7 +67,7 @@ def summary(row: dict) -> str:
     line = f"  {row['matches']} matches: today's policy wins {row['rate']:.1%} ({low:.1%} - {high:.1%})"
     if "ahead" in row:
         a_low, a_high = row["ahead_wilson95"]
-        line += f", ahead on progress in {row['ahead']:.1%} ({a_low:.1%} - {a_high:.1%}), " \
+        line += f", ended ahead in {row['ahead']:.1%} ({a_low:.1%} - {a_high:.1%}), " \
                 f"mean margin {row['margin_mean']:+.2f}"
     return line
 

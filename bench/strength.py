@@ -72,6 +72,7 @@ def row_figures(first: str, second: str | None, wins: float, n: int, margins: li
     figures = {"first": first, "second": second, "wins": wins, "matches": n, "rate": wins / n,
                "wilson95": list(wilson(wins, n))}
     if margins:
+        assert aheads is None or len(aheads) == len(margins), "a share ahead for each margin"
         ahead = sum(aheads) if aheads is not None else sum(ended_ahead(m) for m in margins)
         figures["margin_mean"] = statistics.mean(margins)
         figures["ahead"] = ahead / len(margins)
@@ -79,14 +80,15 @@ def row_figures(first: str, second: str | None, wins: float, n: int, margins: li
     return figures
 
 
-def ended_ahead(margin: float, won: bool | None = None) -> float:
-    """A match's share of the first level ending ahead: where the match had a winner, whether it was the first
-    level's side (`won`); else by its progress margin, a level tie half. A won game is ahead whatever the
-    progress: a rival still holding six Gems stands level with the winner who delivered his (levels.standing),
-    and before the search's revision 4 the margin counted a winner's delivered Gems as lost."""
-    if won is None:
+def ended_ahead(margin: float, mine: int | None = None, winners: list[int] | tuple[int, ...] = ()) -> float:
+    """A match's share of the first level (in seat `mine`) ending ahead: where the match had `winners`, whether
+    its side was among them (a partnership's two seats, one of them `mine`); else by its progress margin, a
+    level tie half. A won game is ahead whatever the progress: a rival still holding six Gems stands level with
+    the winner who delivered his (levels.standing), and before the search's revision 4 the margin counted a
+    winner's delivered Gems as lost."""
+    if not winners:
         return float(margin > 0) + (margin == 0) / 2
-    return float(won)
+    return float(mine in winners)
 
 
 def think_figures(think: dict[str, list[float]]) -> dict:
@@ -201,7 +203,7 @@ def tally(got: dict, think: dict[str, list[float]], margins: list[float], aheads
     if "margin" in got:
         margins.append(got["margin"])
         if aheads is not None:
-            aheads.append(ended_ahead(got["margin"], got["mine"] in got["winners"] if got["winners"] else None))
+            aheads.append(ended_ahead(got["margin"], got["mine"], got["winners"]))
     return 1.0 / len(got["winners"]) if got["mine"] in got["winners"] else 0.0
 
 

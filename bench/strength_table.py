@@ -1,10 +1,11 @@
 """The table of bench.strength's figures (the JSON files its `--out` wrote, as `make strength`
 leaves them in build/strength/): one line a game, seat count and pair, with the win rate, its 95%
 interval and the matches behind it (and for Wizards, where a match cut short by its time limit has
-no winner, the share of matches the first level ended ahead on progress, a tie half, with its own
-interval), then each level's think time per game. A row's record (`--record`, NAME.jsonl) is
-tabled too, with the matches recorded so far: a row still being played, or stopped, shows where it
-stands (a record beside its finished NAME.json is left to the JSON).
+no winner, the share of matches the first level ended ahead, with its own interval: a game won
+ahead, one another seat won behind, else by progress, a tie half; a JSON written before a won game
+counted so keeps its progress-only share), then each level's think time per game. A row's record
+(`--record`, NAME.jsonl) is tabled too, with the matches recorded so far: a row still being played,
+or stopped, shows where it stands (a record beside its finished NAME.json is left to the JSON).
 
     python -m bench.strength_table build/strength/*.json [build/strength/*.jsonl]
     python -m bench.strength_table --doc docs/ai-levels.md docs/strength/*.jsonl
@@ -42,7 +43,7 @@ def _setting(value) -> str:
 
 
 def rows(figures: list[dict]) -> list[str]:
-    out = ["| game | seats | pair | first level wins | 95% interval | matches | ahead on progress |",
+    out = ["| game | seats | pair | first level wins | 95% interval | matches | ended ahead |",
            "|---|---|---|---|---|---|---|"]
     for f in figures:
         where = f["game"] + ("" if f["variant"] == "standard" else f" ({f['variant']})")

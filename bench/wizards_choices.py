@@ -18,8 +18,9 @@ more a stronger level could gain by choosing it better (or lose by choosing it w
     other           every other choice in the middle of an encounter (a Gem asked of a High Wizard,
                     help asked for, a Task Marker placed or a Task given)
 
-Seats alternate, seeds from 3000; the figures are the copy's share of games ended ahead on progress
-(shared/wizards/levels.py `lead`; a level game half) with its 95% interval, and its mean margin.
+Seats alternate, seeds from 3000; the figures are the copy's share of games ended ahead (a game won
+ahead, one the other seat won behind, else by progress, shared/wizards/levels.py `lead`; a level game
+half) with its 95% interval, and its mean margin.
 
     python -m bench.wizards_choices [--games 100] [--noise 0.35] [--kinds move,roll,...]
     (100 games of a kind take about a minute of one core)
@@ -80,7 +81,7 @@ def margins(kind: str, games: int, noise: float) -> tuple[list[float], list[floa
         assert margin is not None
         out.append(margin)
         winners = engine.outcome(final).winners
-        aheads.append(ended_ahead(margin, mine in winners if winners else None))
+        aheads.append(ended_ahead(margin, mine, winners))
     return out, aheads
 
 

@@ -47,7 +47,8 @@ HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
 # raised when the hard level comes to choose otherwise at the same settings (bench.strength's records key on
 # it): 2, the policy's own best moves always among the candidates (`shortlist`); 3, the horizon and a paired
 # sample's dice counted by the days (`clock`), not by steps; 4, a win judged ahead (`standing`: the Gems delivered)
-# and the shortlist ranked by the policy's own rating of a destination (`policy.rate_moves`, the Lair and Demons too)
+# and the shortlist ranked by the policy's own rating of a destination (`policy.rate_moves`: the Lair and Demons
+# counted down, a Territory not yet seen counted up only when exploring)
 HARD_REVISION = 4
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it

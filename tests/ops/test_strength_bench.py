@@ -169,7 +169,7 @@ def test_rows_of_one_root_under_different_settings_are_tabled_apart(tmp_path):
 
 
 def test_the_share_ahead_on_progress_is_tabled_with_its_own_interval():
-    """Where whole games rarely have a winner (Wizards), the share of matches a level ended ahead on progress
+    """Where whole games rarely have a winner (Wizards), the share of matches a level ended ahead
     is what its goal is judged by, so it carries a 95% interval of its own: a level tie counts half."""
     from bench.strength import row_figures, wilson
     from bench.strength_table import rows
@@ -206,8 +206,9 @@ def test_a_won_game_is_ahead_and_a_game_another_won_is_behind_whatever_the_progr
     from bench.strength_table import load, rows
 
     assert [ended_ahead(m) for m in (0.5, 0.0, -0.5)] == [1.0, 0.5, 0.0]
-    assert [ended_ahead(m, True) for m in (0.5, 0.0, -2.5)] == [1.0, 1.0, 1.0]
-    assert [ended_ahead(m, False) for m in (1.5, 0.0, -0.5)] == [0.0, 0.0, 0.0]
+    assert [ended_ahead(m, 1, [1]) for m in (0.5, 0.0, -2.5)] == [1.0, 1.0, 1.0]
+    assert [ended_ahead(m, 1, [0]) for m in (1.5, 0.0, -0.5)] == [0.0, 0.0, 0.0]
+    assert ended_ahead(-0.5, 3, [2, 3]) == 1.0 and ended_ahead(0.5, 1, [2, 3]) == 0.0  # a partnership's win
     key = {"game": "wizards", "variant": "standard", "seats": 4, "days": 0, "seed": 1000, "first": "hard",
            "second": "normal"}
     games = [([3], 0.0), ([2], -2.5), ([1], 0.5), ([], 0.0), ([], 1.0)]  # hard always in seat 3
