@@ -102,7 +102,7 @@ def think_figures(think: dict[str, list[float]]) -> dict:
 
 
 # the hard search's settings a command tunes
-TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep", "root")
+TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep", "root", "rank")
 
 
 def hard_settings(game: str, args) -> dict:
@@ -114,6 +114,10 @@ def hard_settings(game: str, args) -> dict:
               "exploration": levels.HARD_EXPLORATION, "bias": levels.HARD_BIAS,
               "horizon": getattr(levels, "HARD_HORIZON", None), "keep": levels.HARD_SHORTLIST,
               "root": levels.HARD_ROOT}
+    if hasattr(levels, "HARD_RANK"):  # a game whose shortlist can rank its candidates more than one way
+        served["rank"] = levels.HARD_RANK
+    elif args.rank is not None:
+        raise SystemExit(f"--rank: the {game} search's shortlist has one ranking only")
     own = levels.variant_settings(args.variant) if hasattr(levels, "variant_settings") else {}
     if args.root is None or args.root == own.get("root"):  # another root starts from the game's settings
         served.update(own)
@@ -316,6 +320,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--root", choices=("uct", "halving", "lines"), default=None,
                     help="how the hard search's root shares its budget: UCT, halving over paired samples, "
                          "or (Incantris) halving over plans for the turn")
+    ap.add_argument("--rank", choices=("rated", "nearest"), default=None,
+                    help="Wizards: how the shortlist ranks a move's destinations (levels.HARD_RANK)")
     ap.add_argument("--pairs", default="hard-normal,normal-easy,hard-random",
                     help="first-second level pairs; the levels are random, easy, normal and hard")
     ap.add_argument("--days", type=int, default=None,

@@ -28,6 +28,7 @@ from shared.engine.registry import engine_for
 from shared.engine.search import Budget, Search, blended, outcome_value
 from shared.wizards import policy
 from shared.wizards.determinize import determinize
+from shared.wizards.gems import six_gems
 from shared.wizards.pack import pack
 from shared.wizards.policy import choose
 
@@ -44,6 +45,8 @@ HARD_EXPLORATION = 0.5  # uct only
 HARD_BIAS = 2.0
 HARD_ROOT = "halving"
 HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
+HARD_RANK = "rated"  # how the shortlist ranks them: "rated" as the policy does, "nearest" as before revision 4
+RANKS = ("rated", "nearest")
 # raised when the hard level comes to choose otherwise at the same settings (bench.strength's records key on
 # it): 2, the policy's own best moves always among the candidates (`shortlist`); 3, the horizon and a paired
 # sample's dice counted by the days (`clock`), not by steps; 4, a win judged ahead (`standing`: the Gems delivered)
@@ -51,6 +54,7 @@ HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
 # counted down, a Territory not yet seen counted up only when exploring)
 HARD_REVISION = 4
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
+GEM_WEIGHT = 0.5  # a Gem on the record, in Ranks: the search did worse at 0.15 and at 1 (docs/ai-levels.md)
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
 
 
@@ -67,8 +71,8 @@ def progress(player: dict) -> float:
             got = sum(min(player["points"][t], need[t]) for t in ("knowledge", "perception", "power"))
             p += got / total if total else 0.0
     gems = player["gems"]
-    if isinstance(gems, dict):  # half a Rank: the search did worse at 0.15 and at 1 (docs/ai-levels.md)
-        p += 0.5 * len(gems)
+    if isinstance(gems, dict):
+        p += GEM_WEIGHT * len(gems)
     return p
 
 
@@ -79,7 +83,7 @@ def _side(state, seat: int) -> list[int]:
     return [seat]
 
 
-DELIVERED = 0.5 * 6  # the six Gems a winner gave Rüktal, at progress's half a Rank each
+DELIVERED = GEM_WEIGHT * len(six_gems())  # the six Gems a winner gave Rüktal (13), as progress weighs them
 
 
 def standing(state, seat: int) -> float:
@@ -110,13 +114,15 @@ def value(engine: GameEngine, state, seat: int) -> float:
     return blended(win, ahead / PROGRESS_SCALE, PROGRESS_WEIGHT)
 
 
-def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLIST) -> list[dict]:
+def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLIST,
+              rank: str = HARD_RANK) -> list[dict]:
     """The root's candidates on a move: the `keep` destinations the normal policy rates best (`policy.rate_moves`:
     its Way to its target, on foot or with the Boats, a Territory not yet seen counted up when it is exploring,
     the Lair and the Demons' reach counted down), the moves it would pick where those are not among them (on a
     tie it picks at random among more than `keep`: without its pick the search would have no move to beat),
     with ending the movement and every spell on offer; on any other decision every action when there are few,
-    else the normal policy's pick and the first `keep` others."""
+    else the normal policy's pick and the first `keep` others. `rank` "nearest": the destinations ranked by the
+    way alone, an unseen Territory counted up always (`policy.rate_moves`), as before revision 4."""
     moves = [a for a in legal if a["kind"] == "move"]
     if not moves:
         if len(legal) <= keep + 1:
@@ -125,7 +131,7 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
         # policy's pick (without its noise) and the first `keep` others
         pick = choose(view, seat, legal, random.Random(0))
         return [pick] + [a for a in legal if a != pick][:keep]
-    rates = policy.rate_moves(view, seat, moves) or [0.0] * len(moves)
+    rates = policy.rate_moves(view, seat, moves, nearest=rank == "nearest") or [0.0] * len(moves)
     ranked = [a for _, a in sorted(zip(rates, moves), key=lambda p: -p[0])][:keep]
     favoured = [a for a in policy.best_moves(view, seat, legal)[0] if a["kind"] == "move" and a not in ranked]
     return ranked + favoured + [a for a in legal if a["kind"] != "move"]
@@ -145,10 +151,12 @@ def clock(state) -> float:
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: float | None = HARD_HORIZON,
            bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
-           root: str = HARD_ROOT) -> Search:
+           root: str = HARD_ROOT, rank: str = HARD_RANK) -> Search:
     """The hard search, which judges a rollout `horizon` days on (`clock`): halving (served), or UCT, served
     first (the bench plays it again with `--root uct --bias 1`; it counted 60 steps then)."""
-    candidates = (lambda v, s, legal: shortlist(v, s, legal, keep)) if keep else None
+    if rank not in RANKS:
+        raise ValueError(f"rank must be one of {', '.join(RANKS)}, not {rank!r}")
+    candidates = (lambda v, s, legal: shortlist(v, s, legal, keep, rank)) if keep else None
     return Search(engine_for("wizards"), determinize, choose, budget=budget, exploration=exploration,
                   horizon=horizon, tempo=clock, value=value, bias=bias,
                   candidates=candidates, root=root)
@@ -156,8 +164,8 @@ def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, 
 
 def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: float | None = HARD_HORIZON,
          bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
-         root: str = HARD_ROOT):
-    found = search(budget, exploration, horizon, bias, keep, root)
+         root: str = HARD_ROOT, rank: str = HARD_RANK):
+    found = search(budget, exploration, horizon, bias, keep, root, rank)
 
     def choose_hard(view: dict, seat: int, legal: list[dict], rng) -> dict:
         if view["pending"] or view["chance"] or view["phase"] != "play":

@@ -558,21 +558,23 @@ def best_moves(view: dict, seat: int, legal: list[dict]) -> tuple[list[dict], bo
     return [a for s, a in scored if s == best], True
 
 
-def rate_moves(view: dict, seat: int, moves: list[dict]) -> list[float] | None:
+def rate_moves(view: dict, seat: int, moves: list[dict], nearest: bool = False) -> list[float] | None:
     """The policy's rating of each move's destination (higher is better), as `best_moves` weighs them;
-    None when the seat has nowhere to go. The hard search ranks its candidates by it (levels.shortlist)."""
+    None when the seat has nowhere to go. The hard search ranks its candidates by it (levels.shortlist).
+    `nearest`: the way to the target alone, with a Territory not yet seen counted up whether exploring or
+    not, and no hazard counted (how the search ranked them before its revision 4)."""
     w = _world(view)
     target, way = _target(view, seat, w)
     if target is None:
         return None
-    value = _destination_value(view, seat, w, target, way, _goals(view, seat, w))
+    value = _destination_value(view, seat, w, target, way, _goals(view, seat, w), nearest)
     return [value(tuple(a["to"]), afloat_after(w, a)) for a in moves]
 
 
-def _destination_value(view: dict, seat: int, w, target, way: Way | None, goals: list):
+def _destination_value(view: dict, seat: int, w, target, way: Way | None, goals: list, nearest: bool = False):
     """How good a space is to end a step on, on foot or afloat: the Movement Points still to go to `target`
     (on foot, or with the Boats; where no way is known, the straight distance), a Territory not yet seen
-    counted up when exploring, the Lair and the Demons' reach counted down."""
+    counted up when exploring, the Lair and the Demons' reach counted down (`rate_moves` for `nearest`)."""
     me = view["players"][seat]
     seen = set(me["visited"])
     here = w.tile_of(tuple(me["at"]))
@@ -582,6 +584,8 @@ def _destination_value(view: dict, seat: int, w, target, way: Way | None, goals:
     def value(to, afloat: bool) -> float:
         v = -way.cost(to, afloat) if way is not None else -2 * distance(to, target)
         tile = w.tile_of(to)
+        if nearest:
+            return v + 12 if tile and tile not in seen else v
         if tile and tile not in seen and not goals:  # exploring: a Territory not yet seen
             v += 12
         if tile == LAIR_TILE and here != LAIR_TILE:

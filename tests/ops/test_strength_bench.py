@@ -97,6 +97,12 @@ def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_
     assert recorded(("hard", "normal")) == 1
     wizards = parser().parse_args(["--game", "wizards", "--iterations", "2"])  # a HARD_REVISION: keyed, not passed
     assert hard_settings("wizards", wizards)["revision"] >= 2 and levels_for("wizards", wizards)["hard"]
+    # the shortlist's ranking is keyed where a game has more than one (Wizards), and refused where it has not
+    nearest = parser().parse_args(["--game", "wizards", "--rank", "nearest"])
+    assert hard_settings("wizards", wizards)["rank"] == "rated"
+    assert hard_settings("wizards", nearest)["rank"] == "nearest"
+    with pytest.raises(SystemExit, match="--rank: the tower search's shortlist has one ranking only"):
+        hard_settings("tower", parser().parse_args(["--game", "tower", "--rank", "nearest"]))
 
 
 def test_a_hard_row_is_tabled_with_how_its_root_searched_and_a_change_of_root_is_a_new_row(tmp_path, monkeypatch):

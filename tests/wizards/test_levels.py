@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -297,6 +298,19 @@ def test_the_shortlist_ranks_a_demon_s_space_down_as_the_policy_does():
     kept = levels.shortlist(E.view(st, 0), 0, E.legal_actions(st, 0), keep=1)
     assert kept[0]["kind"] == "move" and kept[0]["to"] != nearest["to"]
     assert nearest["to"] not in [a.get("to") for a in kept]
+    # ranked as before revision 4 (bench.strength --rank nearest): the way alone, the Demon not counted, and a
+    # Territory not yet seen counted up though the seat has a goal, so one leads, with the policy's move after it
+    view, legal = E.view(st, 0), E.legal_actions(st, 0)
+    moves = [a for a in legal if a["kind"] == "move"]
+    to = [tuple(a["to"]) for a in moves]
+    rated = dict(zip(to, policy.rate_moves(view, 0, moves)))
+    way = dict(zip(to, policy.rate_moves(view, 0, moves, nearest=True)))
+    assert way[tuple(nearest["to"])] > rated[tuple(nearest["to"])]
+    before = levels.shortlist(view, 0, legal, keep=1, rank="nearest")
+    first = tuple(before[0]["to"])
+    assert way[first] == max(way.values()) == rated[first] + 12 and kept[0] in before
+    with pytest.raises(ValueError, match="rank must be one of rated, nearest"):
+        levels.hard(rank="closest")
 
 
 def test_the_policy_moves_to_one_of_its_best_moves_and_picks_among_them_only_when_they_tie():
