@@ -26,6 +26,25 @@ def test_each_bench_command_is_accepted(line):
     checked(parser().parse_args(words[words.index("bench.strength") + 1:]))
 
 
+PAIRED = [line.strip() for block in re.findall(r"```(?:sh|bash)\n(.*?)```", GUIDE, re.S)
+          for line in block.splitlines() if "-m bench.strength_paired " in line]
+
+
+@pytest.mark.parametrize("line", PAIRED)
+def test_each_paired_comparison_runs_on_the_records_as_written(line, capsys, monkeypatch):
+    """A paired comparison reads records only (seconds), so it is run: its rows are found and compared."""
+    from bench.strength_paired import main as paired
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    words = shlex.split(line)
+    paired(words[words.index("bench.strength_paired") + 1:])
+    assert re.search(r"\d+ matches both played", capsys.readouterr().out)
+
+
+def test_the_guide_shows_a_paired_comparison():
+    assert PAIRED
+
+
 @pytest.mark.parametrize("bad", [["--game", "chess"], ["--pairs", "hard-grandmaster"], ["--pairs", "hard"]])
 def test_a_command_the_bench_cannot_play_stops_before_any_match(bad):
     with pytest.raises(SystemExit, match="--game|--pairs"):

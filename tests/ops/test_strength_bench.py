@@ -226,3 +226,32 @@ def test_a_won_game_is_ahead_and_a_game_another_won_is_behind_whatever_the_progr
     (row,) = figures["rows"]
     assert row["ahead"] == (1 + 0 + 0 + 0.5 + 1) / 5 and row["margin_mean"] == -1.0 / 5
     assert "| 50.0% (" in rows([figures])[2]
+
+
+def test_two_rows_of_a_record_are_compared_on_the_matches_both_played(tmp_path, capsys):
+    """bench.strength_paired: the matches both rows played (by index), each judged by ended_ahead (a game won
+    ahead whatever its margin), the second row's better, worse and level, an exact sign test; a selection that
+    is not one row is named with what tells its rows apart, and a missing record is a usage error."""
+    from bench.strength_paired import main as paired
+    from bench.strength_paired import sign_test
+
+    record = tmp_path / "row.jsonl"
+    key = {"game": "wizards", "variant": "standard", "seats": 4, "days": 0, "seed": 1000}
+    old, new = {"keep": 4, "revision": 3}, {"keep": 4, "revision": 4, "rank": "nearest"}
+    for i, margin, winners in [(0, -1.0, []), (1, 0.5, []), (2, -0.5, []), (3, 0.0, [])]:
+        Record(record, key, hard=old).add("hard", "normal", {"i": i, "margin": margin, "mine": i % 4,
+                                                             "winners": winners})
+    for i, margin, winners in [(0, -2.0, [0]), (1, -0.5, []), (2, -0.1, []), (4, 3.0, [])]:
+        Record(record, key, hard=new).add("hard", "normal", {"i": i, "margin": margin, "mine": i % 4,
+                                                             "winners": winners})
+    paired([str(record), "revision=3", "revision=4,rank=nearest"])
+    out = capsys.readouterr().out
+    assert "wizards, 4 seats, hard v normal: 3 matches both played" in out  # (3 and 4 played by one row only)
+    assert "revision=3 33.3%, revision=4,rank=nearest 33.3%" in out  # match 0 won at a margin of -2
+    assert "better on 1, worse on 1, level on 1; two-sided sign test p = 1.00" in out
+    assert sign_test(9, 3) == pytest.approx(0.146, abs=1e-3) and sign_test(0, 0) == 1.0
+    with pytest.raises(SystemExit, match="keep=4: 2 rows, told apart by rank, revision"):
+        paired([str(record), "keep=4", "revision=3"])
+    with pytest.raises(SystemExit) as ended:
+        paired([str(tmp_path / "nope.jsonl"), "revision=3", "revision=4"])
+    assert ended.value.code == 2 and "no record at" in capsys.readouterr().err
