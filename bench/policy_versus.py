@@ -20,7 +20,7 @@ import sys
 import types
 from pathlib import Path
 
-from bench.strength import config_for, ended_ahead, face_off, row_figures
+from bench.strength import Ends, config_for, face_off, row_figures
 from shared.engine.registry import engine_for, game_names, policy_for
 from shared.wizards.levels import lead
 
@@ -45,7 +45,7 @@ def earlier_policy(game: str, rev: str):
 def play(game: str, seats: int, matches: int, seed: int, earlier, report=print) -> dict:
     """row_figures of today's policy against `earlier` over `matches` whole matches."""
     engine, now = engine_for(game), policy_for(game, "normal")
-    wins, margins, aheads = 0.0, [], []
+    wins, ends = 0.0, Ends()
     for i in range(matches):
         mine = i % seats
         final = face_off(engine, config_for(game, seats, 0 if game == "wizards" else None), now, earlier, mine,
@@ -55,11 +55,10 @@ def play(game: str, seats: int, matches: int, seed: int, earlier, report=print) 
         if game == "wizards":
             margin = lead(final, mine)
             assert margin is not None
-            margins.append(margin)
-            aheads.append(ended_ahead(margin, mine, winners))
+            ends.add(margin, mine, winners)
         if (i + 1) % 20 == 0 or i + 1 == matches:
-            report(summary(row_figures("now", "earlier", wins, i + 1, margins, aheads)))
-    return row_figures("now", "earlier", wins, matches, margins, aheads)
+            report(summary(row_figures("now", "earlier", wins, i + 1, ends)))
+    return row_figures("now", "earlier", wins, matches, ends)
 
 
 def summary(row: dict) -> str:

@@ -45,6 +45,7 @@ import random
 import statistics
 import time
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.stats import percentiles
@@ -63,20 +64,29 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def row_figures(first: str, second: str | None, wins: float, n: int, margins: list[float],
-                aheads: list[float] | None = None) -> dict:
-    """A pair's figures as --out writes them: the win rate with its interval, and for Wizards the first
-    level's mean progress margin and the share of matches it ended ahead (`aheads`, each match's
-    `ended_ahead`; without them, by the margins alone, a level tie half), with its own interval: where
+@dataclass
+class Ends:
+    """How each Wizards match ended for the first-named level: its progress margin over the best other side,
+    and its share of ending ahead (`ended_ahead`), kept side by side."""
+    margins: list[float] = field(default_factory=list)
+    aheads: list[float] = field(default_factory=list)
+
+    def add(self, margin: float, mine: int | None = None, winners: list[int] | tuple[int, ...] = ()) -> None:
+        self.margins.append(margin)
+        self.aheads.append(ended_ahead(margin, mine, winners))
+
+
+def row_figures(first: str, second: str | None, wins: float, n: int, ends: Ends | None = None) -> dict:
+    """A pair's figures as --out writes them: the win rate with its interval, and for Wizards (`ends`) the
+    first level's mean progress margin and the share of matches it ended ahead, with its own interval: where
     whole games rarely have a winner, that share is what a goal is judged by."""
     figures = {"first": first, "second": second, "wins": wins, "matches": n, "rate": wins / n,
                "wilson95": list(wilson(wins, n))}
-    if margins:
-        assert aheads is None or len(aheads) == len(margins), "a share ahead for each margin"
-        ahead = sum(aheads) if aheads is not None else sum(ended_ahead(m) for m in margins)
-        figures["margin_mean"] = statistics.mean(margins)
-        figures["ahead"] = ahead / len(margins)
-        figures["ahead_wilson95"] = list(wilson(ahead, len(margins)))
+    if ends is not None and ends.margins:
+        ahead = sum(ends.aheads)
+        figures["margin_mean"] = statistics.mean(ends.margins)
+        figures["ahead"] = ahead / len(ends.margins)
+        figures["ahead_wilson95"] = list(wilson(ahead, len(ends.margins)))
     return figures
 
 
@@ -199,15 +209,13 @@ def _match(job: tuple) -> dict:
     return got
 
 
-def tally(got: dict, think: dict[str, list[float]], margins: list[float], aheads: list[float] | None = None) -> float:
+def tally(got: dict, think: dict[str, list[float]], ends: Ends) -> float:
     """One match's share of a win for the first-named level (a k-way tie 1/k), its think times added to
-    `think` by level and, for Wizards, its progress margin to `margins` and whether it ended ahead to `aheads`."""
+    `think` by level and, for Wizards, how it ended to `ends`."""
     for level, times in got["think"].items():
         think[level].extend(times)
     if "margin" in got:
-        margins.append(got["margin"])
-        if aheads is not None:
-            aheads.append(ended_ahead(got["margin"], got["mine"], got["winners"]))
+        ends.add(got["margin"], got["mine"], got["winners"])
     return 1.0 / len(got["winners"]) if got["mine"] in got["winners"] else 0.0
 
 
@@ -261,12 +269,10 @@ def _start_worker(game: str, args) -> None:
 
 
 def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed: int, args,
-              think: dict, days: int | None = None, margins: list | None = None,
-              variant: str = "standard", jobs: int = 1, record: Record | None = None,
-              aheads: list | None = None) -> tuple[float, int]:
-    """(wins of `first`, matches played); think times go into `think` by level; for Wizards, the first
-    level's progress margin over the best other seat of each match goes into `margins` (and whether it ended
-    ahead into `aheads`). With `jobs`
+              think: dict, days: int | None = None, ends: Ends | None = None,
+              variant: str = "standard", jobs: int = 1, record: Record | None = None) -> tuple[float, int]:
+    """(wins of `first`, matches played); think times go into `think` by level; for Wizards, how each match
+    ended for the first level (its progress margin over the best other side) goes into `ends`. With `jobs`
     above one the matches are shared among that many processes (each match's seed is its own, so the
     results are the same as in one process, up to the wall-clock budget of a search). With a `record`,
     the matches it holds are counted, not played again, and each match played is added to it."""
@@ -281,13 +287,13 @@ def play_pair(game: str, seats: int, first: str, second: str, matches: int, seed
         pool = None
         _start_worker(game, args)
         results = map(_match, work)
-    wins, margins = 0.0, [] if margins is None else margins
+    wins, ends = 0.0, Ends() if ends is None else ends
     for i in sorted(recorded):
         if i < matches:
-            wins += tally(recorded[i], think, margins, aheads)
+            wins += tally(recorded[i], think, ends)
     try:
         for done, got in enumerate(results, matches - len(work) + 1):
-            wins += tally(got, think, margins, aheads)
+            wins += tally(got, think, ends)
             if record is not None:
                 record.add(first, second, got)
             mine, winners = got["mine"], got["winners"]
@@ -357,18 +363,17 @@ def main(argv: list[str] | None = None) -> None:
     started = time.monotonic()
     for pair in args.pairs.split(","):
         first, second = pair.split("-")
-        margins: list[float] = []
-        aheads: list[float] = []
+        ends = Ends()
         wins, n = play_pair(args.game, args.seats, first, second, args.matches, args.seed, args, think,
-                            args.days, margins, args.variant, args.jobs, record, aheads)
+                            args.days, ends, args.variant, args.jobs, record)
         low, high = wilson(wins, n)
-        progress = (f"; {first}'s progress margin mean {statistics.mean(margins):+.2f}"
-                    f" (ahead in {sum(a == 1 for a in aheads)}, behind in {sum(a == 0 for a in aheads)})"
-                    if margins else "")
+        progress = (f"; {first}'s progress margin mean {statistics.mean(ends.margins):+.2f}"
+                    f" (ahead in {ends.aheads.count(1)}, behind in {ends.aheads.count(0)})"
+                    if ends.margins else "")
         against = "the game's own opponents" if args.seats == 1 else second
         rows.append(f"{first} v {against}: {first} wins {wins:g}/{n} = {wins / n:.1%}"
                     f"  (95% Wilson {low:.1%} - {high:.1%}){progress}")
-        figures.append(row_figures(first, None if args.seats == 1 else second, wins, n, margins, aheads))
+        figures.append(row_figures(first, None if args.seats == 1 else second, wins, n, ends))
     print()
     limit = ""
     if args.game == "wizards":

@@ -20,7 +20,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from bench.strength import row_figures, tally, think_figures
+from bench.strength import Ends, row_figures, tally, think_figures
 
 
 def searched(level: str, figure: dict, figures: list[dict] | None = None) -> str:
@@ -92,11 +92,9 @@ def from_record(path: Path) -> list[dict]:
     for name, key in settings.items():
         rows, think = [], defaultdict(list)
         for (first, second), matches in pairs[name].items():
-            margins: list[float] = []
-            aheads: list[float] = []
-            wins = sum(tally(m, think, margins, aheads) for m in matches)
-            rows.append(row_figures(first, None if key["seats"] == 1 else second, wins, len(matches), margins,
-                                    aheads))
+            ends = Ends()
+            wins = sum(tally(m, think, ends) for m in matches)
+            rows.append(row_figures(first, None if key["seats"] == 1 else second, wins, len(matches), ends))
         figures.append({**key, "rows": rows, "think": think_figures(think)})
     return figures
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from bench.strength import ended_ahead, face_off, row_figures
+from bench.strength import Ends, face_off, row_figures
 from shared.engine import MatchConfig
 from shared.engine.levels import noisy
 from shared.engine.registry import engine_for, game
@@ -69,20 +69,18 @@ def careless(kind: str, noise: float):
     return policy
 
 
-def margins(kind: str, games: int, noise: float) -> tuple[list[float], list[float]]:
-    """The careless copy's final progress margin over the normal policy, game by game, and whether it ended
-    ahead (bench.strength.ended_ahead: a game won ahead, one the other seat won behind)."""
+def ends_of(kind: str, games: int, noise: float) -> Ends:
+    """How each game ended for the careless copy: its final progress margin over the normal policy, and
+    whether it ended ahead (bench.strength.ended_ahead: a game won ahead, one the other seat won behind)."""
     engine, copy = engine_for("wizards"), careless(kind, noise)
-    out, aheads = [], []
+    ends = Ends()
     for i in range(games):
         mine = i % 2
         final = face_off(engine, CONFIG, copy, choose, mine, SEED + i)
         margin = lead(final, mine)
         assert margin is not None
-        out.append(margin)
-        winners = engine.outcome(final).winners
-        aheads.append(ended_ahead(margin, mine, winners))
-    return out, aheads
+        ends.add(margin, mine, engine.outcome(final).winners)
+    return ends
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -100,7 +98,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"the normal policy against itself with {args.noise:.0%} of one kind of decision taken at random, "
           f"{args.games} whole 2-seat games each:")
     for kind in kinds:
-        row = row_figures(kind, "normal", 0.0, args.games, *margins(kind, args.games, args.noise))
+        row = row_figures(kind, "normal", 0.0, args.games, ends_of(kind, args.games, args.noise))
         low, high = row["ahead_wilson95"]
         print(f"  {kind:<16} careless copy ahead in {row['ahead']:6.1%} ({low:.1%} - {high:.1%}), "
               f"mean margin {row['margin_mean']:+.2f}", flush=True)

@@ -177,11 +177,14 @@ def test_rows_of_one_root_under_different_settings_are_tabled_apart(tmp_path):
 def test_the_share_ahead_on_progress_is_tabled_with_its_own_interval():
     """Where whole games rarely have a winner (Wizards), the share of matches a level ended ahead
     is what its goal is judged by, so it carries a 95% interval of its own: a level tie counts half."""
-    from bench.strength import row_figures, wilson
+    from bench.strength import Ends, row_figures, wilson
     from bench.strength_table import rows
 
     margins = [1.5, -0.5, 0.0, 2.0, -1.0, 0.25, 0.0, 3.0]  # ahead in 4, level in 2, behind in 2
-    r = row_figures("hard", "normal", 0, len(margins), margins)
+    ends = Ends()
+    for m in margins:
+        ends.add(m)
+    r = row_figures("hard", "normal", 0, len(margins), ends)
     assert r["ahead"] == 5 / 8 and r["ahead_wilson95"] == list(wilson(5, 8))
     low, high = r["ahead_wilson95"]
     assert low < 5 / 8 < high
