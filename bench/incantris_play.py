@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import random
-import sys
 
 from shared.engine import MatchConfig
 from shared.engine.playout import policy_playout
@@ -101,6 +100,7 @@ def measure(solo_games: int = 200, duel_games: int = 40) -> dict:
 
 
 if __name__ == "__main__":
-    args = [int(a) for a in sys.argv[1:]]
-    for name, value in measure(*args).items():
+    from bench.counts import counts
+
+    for name, value in measure(*counts(__doc__, ("solo_games", 200), ("duel_games", 40))).items():
         print(f"{name:<32} {value:>10.3f}")

@@ -11,7 +11,6 @@ every climb of every match counted by its cause, for 2, 3 and 4 players.
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 
 from shared.engine import CHANCE, TERMINAL, MatchConfig
@@ -68,6 +67,8 @@ def measure(matches: int = 12, seats_list: tuple[int, ...] = (2, 3, 4)) -> dict:
 
 
 if __name__ == "__main__":
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 12
+    from bench.counts import counts
+
+    (n,) = counts(__doc__, ("matches", 12))
     for name, value in measure(n).items():
         print(f"{name:<40} {value:>10.3f}")

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 import statistics
-import sys
 
 from shared.engine import MatchConfig
 from shared.engine.playout import policy_playout
@@ -90,8 +89,10 @@ def figures(games: list[dict]) -> dict[float, dict]:
     return out
 
 
-def main(argv: list[str]) -> None:
-    count = int(argv[0]) if argv else 300
+def main(argv: list[str] | None = None) -> None:
+    from bench.counts import counts
+
+    (count,) = counts(__doc__, ("games", 300), argv=argv)
     games = []
     for i in range(count):
         games.append(play(7000 + i))
@@ -108,4 +109,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

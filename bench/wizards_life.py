@@ -59,9 +59,9 @@ def measure(matches: int = 6, seed: int = 1) -> dict:
 
 
 if __name__ == "__main__":
-    import sys
+    from bench.counts import counts
 
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+    (count,) = counts(__doc__, ("matches", 6))
     print(f"{count} all-AI matches of {SEATS} seats, {DAYS} days; per match (x {count} for the counts seen):")
     for name, value in measure(count).items():
         print(f"{name:<40} {value:>10,.3f}")

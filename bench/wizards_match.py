@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import statistics
-import sys
 import time
 
 from shared.engine import MatchConfig
@@ -63,5 +62,7 @@ def measure(matches: int = 4, seed: int = 1, seats: int = SEATS) -> dict:
 
 
 if __name__ == "__main__":
-    for name, value in measure(int(sys.argv[1]) if len(sys.argv) > 1 else 4).items():
+    from bench.counts import counts
+
+    for name, value in measure(*counts(__doc__, ("matches", 4))).items():
         print(f"{name:<34} {value:>12,.2f}")
