@@ -6,7 +6,8 @@ Each row is named by the settings that tell it from the others (the hard search'
 `seats=4`, `second=random`), and must come to one row. A match counts where both rows played its index (the
 same seed, deal and seats), as better, worse or level for the second row by `bench.strength.ended_ahead`, with
 an exact two-sided sign test: on the same deals two searches part with far fewer matches than the intervals
-of two separate rows need.
+of two separate rows need. `--second-record F` reads the second row from another record (a row played again
+elsewhere, say at another commit or load: how far its matches came out the same).
 """
 from __future__ import annotations
 
@@ -89,11 +90,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("record", type=Path, help="a bench.strength record (JSON lines)")
     ap.add_argument("first", type=selector, help="the first row's settings, name=value[,name=value...]")
     ap.add_argument("second", type=selector, help="the second row's, compared against the first")
+    ap.add_argument("--second-record", type=Path, default=None, help="the second row's record, if not the first's")
     args = ap.parse_args(argv)
-    if not args.record.is_file():
-        ap.error(f"no record at {args.record}")
+    other = args.second_record or args.record
+    for path in (args.record, other):
+        if not path.is_file():
+            ap.error(f"no record at {path}")
     key, first = row(args.record, args.first)
-    _, second = row(args.record, args.second)
+    _, second = row(other, args.second)
     got = compare(first, second)
     print(f"{key['game']}, {key['seats']} seats, {key['first']} v {key['second']}: {got['matches']} matches both "
           f"played")

@@ -258,3 +258,8 @@ def test_two_rows_of_a_record_are_compared_on_the_matches_both_played(tmp_path, 
     with pytest.raises(SystemExit) as ended:
         paired([str(tmp_path / "nope.jsonl"), "revision=3", "revision=4"])
     assert ended.value.code == 2 and "no record at" in capsys.readouterr().err
+    again = tmp_path / "again.jsonl"  # revision 3 played again elsewhere: match 1 ended otherwise
+    for i, margin in [(0, -1.0), (1, -0.5), (2, -0.5)]:
+        Record(again, key, hard=old).add("hard", "normal", {"i": i, "margin": margin, "mine": 0, "winners": []})
+    paired([str(record), "revision=3", "revision=3", "--second-record", str(again)])
+    assert "better on 0, worse on 1, level on 2" in capsys.readouterr().out
