@@ -7,7 +7,7 @@ every other seat the second level), and how long each level thinks per decision 
     python -m bench.strength --game tower --matches 200 [--seats 2] [--variant V] [--jobs 2] [--out F.json]
                              [--pairs hard-normal,normal-easy,hard-random] [--seed S] [--days D]
                              [--iterations I] [--ms M] [--exploration C] [--bias B] [--horizon H] [--keep K]
-                             [--record F.jsonl]
+                             [--root uct|halving|lines] [--rank rated|nearest] [--record F.jsonl]
 
 `make strength` runs every game's rows. `--jobs N` shares the matches among N processes: a
 match's seed is its own, so the figures are those of one process, except that a search's wall

@@ -42,12 +42,16 @@ def row(path: Path, chosen: dict) -> tuple[dict, dict[int, float]]:
     """The one row of the record that `chosen` names: its key, and each match's share ended ahead by index."""
     rows: dict[str, dict[int, float]] = {}
     keys: dict[str, dict] = {}
+    matched = False
     for line in path.read_text().splitlines():
         if not line.strip():
             continue
         entry = json.loads(line)
         flat = _flat(entry["key"])
-        if "margin" not in entry or any(flat.get(k) != v for k, v in chosen.items()):
+        if any(flat.get(k) != v for k, v in chosen.items()):
+            continue
+        matched = True
+        if "margin" not in entry:  # a game with no progress margin (not Wizards) has no share ahead to pair
             continue
         name = json.dumps(entry["key"], sort_keys=True)
         keys[name] = entry["key"]
@@ -55,10 +59,15 @@ def row(path: Path, chosen: dict) -> tuple[dict, dict[int, float]]:
     if len(rows) != 1:
         found = [_flat(k) for k in keys.values()]
         differ = sorted({k for f in found for k in f if any(g.get(k) != f[k] for g in found)})
-        what = f"{len(rows)} rows, told apart by {', '.join(differ)}" if rows else "no row with a progress margin"
+        what = (f"{len(rows)} rows, told apart by {', '.join(differ)}" if rows
+                else "no row with a progress margin" if matched else f"no row of {path} has these settings")
         raise SystemExit(f"{_named(chosen)}: {what}")
     (name,) = rows
     return keys[name], rows[name]
+
+
+# what must agree for two rows' matches of the same index to be the same deal at the same table
+SAME_DEAL = ("game", "variant", "seats", "days", "seed", "first", "second")
 
 
 def sign_test(better: int, worse: int) -> float:
@@ -97,7 +106,11 @@ def main(argv: list[str] | None = None) -> None:
         if not path.is_file():
             ap.error(f"no record at {path}")
     key, first = row(args.record, args.first)
-    _, second = row(other, args.second)
+    their, second = row(other, args.second)
+    apart = [k for k in SAME_DEAL if key.get(k) != their.get(k)]
+    if apart:
+        raise SystemExit("the two rows are not played on the same deals: they differ in "
+                         + ", ".join(f"{k} ({key.get(k)} and {their.get(k)})" for k in apart))
     got = compare(first, second)
     print(f"{key['game']}, {key['seats']} seats, {key['first']} v {key['second']}: {got['matches']} matches both "
           f"played")

@@ -131,10 +131,16 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
         # policy's pick (without its noise) and the first `keep` others
         pick = choose(view, seat, legal, random.Random(0))
         return [pick] + [a for a in legal if a != pick][:keep]
-    rates = policy.rate_moves(view, seat, moves, nearest=rank == "nearest") or [0.0] * len(moves)
+    rates = policy.rate_moves(view, seat, moves, nearest=_ranked_nearest(rank)) or [0.0] * len(moves)
     ranked = [a for _, a in sorted(zip(rates, moves), key=lambda p: -p[0])][:keep]
     favoured = [a for a in policy.best_moves(view, seat, legal)[0] if a["kind"] == "move" and a not in ranked]
     return ranked + favoured + [a for a in legal if a["kind"] != "move"]
+
+
+def _ranked_nearest(rank: str) -> bool:
+    if rank not in RANKS:
+        raise ValueError(f"rank must be one of {', '.join(RANKS)}, not {rank!r}")
+    return rank == "nearest"
 
 
 def clock(state) -> float:
@@ -154,8 +160,7 @@ def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, 
            root: str = HARD_ROOT, rank: str = HARD_RANK) -> Search:
     """The hard search, which judges a rollout `horizon` days on (`clock`): halving (served), or UCT, served
     first (the bench plays it again with `--root uct --bias 1`; it counted 60 steps then)."""
-    if rank not in RANKS:
-        raise ValueError(f"rank must be one of {', '.join(RANKS)}, not {rank!r}")
+    _ranked_nearest(rank)  # a bad rank is refused here, not at the first move decision
     candidates = (lambda v, s, legal: shortlist(v, s, legal, keep, rank)) if keep else None
     return Search(engine_for("wizards"), determinize, choose, budget=budget, exploration=exploration,
                   horizon=horizon, tempo=clock, value=value, bias=bias,

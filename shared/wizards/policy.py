@@ -561,8 +561,9 @@ def best_moves(view: dict, seat: int, legal: list[dict]) -> tuple[list[dict], bo
 def rate_moves(view: dict, seat: int, moves: list[dict], nearest: bool = False) -> list[float] | None:
     """The policy's rating of each move's destination (higher is better), as `best_moves` weighs them;
     None when the seat has nowhere to go. The hard search ranks its candidates by it (levels.shortlist).
-    `nearest`: the way to the target alone, with a Territory not yet seen counted up whether exploring or
-    not, and no hazard counted (how the search ranked them before its revision 4)."""
+    `nearest`: the way to the target alone (its own cost of a Demon's or the Lair's space on the way), a
+    Territory not yet seen counted up whether exploring or not, no hazard at the destination counted (how the
+    search ranked them before its revision 4)."""
     w = _world(view)
     target, way = _target(view, seat, w)
     if target is None:

@@ -1,6 +1,7 @@
 """The small benches that take counts (bench/counts.py): help is help, and a bad count a usage error."""
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -33,4 +34,6 @@ def test_each_counting_bench_answers_help_with_its_own_description(bench):
     done = subprocess.run([sys.executable, "-m", f"bench.{bench}", "--help"], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("usage:") and "by default" in done.stdout
+    described = importlib.import_module(f"bench.{bench}").__doc__.splitlines()[0]
+    assert done.stdout.startswith("usage:") and described in done.stdout
+    assert "positional arguments:" in done.stdout  # its counts, each with its default

@@ -101,6 +101,11 @@ def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_
     nearest = parser().parse_args(["--game", "wizards", "--rank", "nearest"])
     assert hard_settings("wizards", wizards)["rank"] == "rated"
     assert hard_settings("wizards", nearest)["rank"] == "nearest"
+    import shared.wizards.levels as wizards_levels
+
+    handed: dict = {}
+    monkeypatch.setattr(wizards_levels, "hard", lambda budget, **settings: handed.update(settings) or "searched")
+    assert levels_for("wizards", nearest)["hard"] == "searched" and handed["rank"] == "nearest"
     with pytest.raises(SystemExit, match="--rank: the tower search's shortlist has one ranking only"):
         hard_settings("tower", parser().parse_args(["--game", "tower", "--rank", "nearest"]))
 
@@ -263,3 +268,9 @@ def test_two_rows_of_a_record_are_compared_on_the_matches_both_played(tmp_path, 
         Record(again, key, hard=old).add("hard", "normal", {"i": i, "margin": margin, "mine": 0, "winners": []})
     paired([str(record), "revision=3", "revision=3", "--second-record", str(again)])
     assert "better on 0, worse on 1, level on 2" in capsys.readouterr().out
+    two = tmp_path / "two.jsonl"  # another table's matches share the indices, not the deals
+    Record(two, {**key, "seats": 2}, hard=old).add("hard", "normal", {"i": 0, "margin": 1.0, "mine": 0, "winners": []})
+    with pytest.raises(SystemExit, match=r"not played on the same deals: they differ in seats \(4 and 2\)"):
+        paired([str(record), "revision=3", "revision=3", "--second-record", str(two)])
+    with pytest.raises(SystemExit, match="revison=3: no row of .* has these settings"):
+        paired([str(record), "revison=3", "revision=3"])
