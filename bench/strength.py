@@ -7,7 +7,8 @@ every other seat the second level), and how long each level thinks per decision 
     python -m bench.strength --game tower --matches 200 [--seats 2] [--variant V] [--jobs 2] [--out F.json]
                              [--pairs hard-normal,normal-easy,hard-random] [--seed S] [--days D]
                              [--iterations I] [--ms M] [--exploration C] [--bias B] [--horizon H] [--keep K]
-                             [--root uct|halving|lines] [--rank rated|nearest] [--record F.jsonl]
+                             [--root uct|halving|lines] [--rank rated|nearest] [--win delivered|record]
+                             [--record F.jsonl]
 
 `make strength` runs every game's rows. `--jobs N` shares the matches among N processes: a
 match's seed is its own, so the figures are those of one process, except that a search's wall
@@ -52,7 +53,7 @@ from bench.stats import percentiles
 from shared.engine import MatchConfig
 from shared.engine.playout import policy_playout
 from shared.engine.registry import engine_for, game_names, policy_for
-from shared.wizards.levels import RANKS
+from shared.wizards.levels import RANKS, WINS
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -113,7 +114,9 @@ def think_figures(think: dict[str, list[float]]) -> dict:
 
 
 # the hard search's settings a command tunes
-TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep", "root", "rank")
+TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep", "root", "rank", "win")
+# settings only some games' searches have (Wizards: how its shortlist ranks a move, how its value counts a win)
+OWN_SETTINGS = ("rank", "win")
 
 
 def hard_settings(game: str, args) -> dict:
@@ -125,10 +128,11 @@ def hard_settings(game: str, args) -> dict:
               "exploration": levels.HARD_EXPLORATION, "bias": levels.HARD_BIAS,
               "horizon": getattr(levels, "HARD_HORIZON", None), "keep": levels.HARD_SHORTLIST,
               "root": levels.HARD_ROOT}
-    if hasattr(levels, "HARD_RANK"):  # a game whose shortlist can rank its candidates more than one way
-        served["rank"] = levels.HARD_RANK
-    elif args.rank is not None:
-        raise SystemExit(f"--rank: the {game} search's shortlist has one ranking only")
+    for name in OWN_SETTINGS:
+        if hasattr(levels, f"HARD_{name.upper()}"):
+            served[name] = getattr(levels, f"HARD_{name.upper()}")
+        elif getattr(args, name) is not None:
+            raise SystemExit(f"--{name}: the {game} search has no such setting")
     own = levels.variant_settings(args.variant) if hasattr(levels, "variant_settings") else {}
     if args.root is None or args.root == own.get("root"):  # another root starts from the game's settings
         served.update(own)
@@ -329,6 +333,8 @@ def parser() -> argparse.ArgumentParser:
                          "or (Incantris) halving over plans for the turn")
     ap.add_argument("--rank", choices=RANKS, default=None,
                     help="Wizards: how the shortlist ranks a move's destinations (levels.HARD_RANK)")
+    ap.add_argument("--win", choices=WINS, default=None,
+                    help="Wizards: how the value counts a winner's progress (levels.HARD_WIN)")
     ap.add_argument("--pairs", default="hard-normal,normal-easy,hard-random",
                     help="first-second level pairs; the levels are random, easy, normal and hard")
     ap.add_argument("--days", type=int, default=None,

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 from shared.engine.contract import GameEngine
 from shared.engine.registry import engine_for
@@ -47,6 +48,10 @@ HARD_ROOT = "halving"
 HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
 HARD_RANK = "rated"  # how the shortlist ranks them: "rated" as the policy does, "nearest" as before revision 4
 RANKS = ("rated", "nearest")
+# how the value counts a winner's progress: "delivered", with the six Gems he gave Rüktal (`standing`); "record",
+# from his Gem Record alone, which they have left (7.336), as before revision 4
+HARD_WIN = "delivered"
+WINS = ("delivered", "record")
 # raised when the hard level comes to choose otherwise at the same settings (bench.strength's records key on
 # it): 2, the policy's own best moves always among the candidates (`shortlist`); 3, the horizon and a paired
 # sample's dice counted by the days (`clock`), not by steps; 4, a win judged ahead (`standing`: the Gems delivered)
@@ -86,31 +91,32 @@ def _side(state, seat: int) -> list[int]:
 DELIVERED = GEM_WEIGHT * len(six_gems())  # the six Gems a winner gave Rüktal (13), as progress weighs them
 
 
-def standing(state, seat: int) -> float:
+def standing(state, seat: int, delivered: bool = True) -> float:
     """A seat's progress at this point of the match, a winner's counting the six Gems he delivered: they leave
-    his Gem Record (7.336), and without them a seat that won outright would stand behind one that did not."""
+    his Gem Record (7.336), and without them a seat that won outright would stand behind one that did not
+    (`delivered` False: not counted, as the search did before revision 4)."""
     p = progress(state.players[seat])
     result = state.result
-    return p + DELIVERED if result is not None and seat in result["winners"] else p
+    return p + DELIVERED if delivered and result is not None and seat in result["winners"] else p
 
 
-def lead(state, seat: int) -> float | None:
+def lead(state, seat: int, delivered: bool = True) -> float | None:
     """How far `seat`'s side (it, or the better of a partnership) is ahead of the best other side in
     `standing` (negative: behind); None in a solitaire game, where there is no other side."""
     mine = _side(state, seat)
-    others = [standing(state, q["seat"]) for q in state.players if q["seat"] not in mine]
+    others = [standing(state, q["seat"], delivered) for q in state.players if q["seat"] not in mine]
     if not others:
         return None
-    return max(standing(state, i) for i in mine) - max(others)
+    return max(standing(state, i, delivered) for i in mine) - max(others)
 
 
-def value(engine: GameEngine, state, seat: int) -> float:
+def value(engine: GameEngine, state, seat: int, delivered: bool = True) -> float:
     """The end of a rollout for `seat`, in [0, 1]: (1 - w) x the win (a tie shared; 0.5 for a
     match not over) + w x the progress margin of its side (its partnership) over the best other."""
     win = outcome_value(engine, state, seat)
-    ahead = lead(state, seat)
+    ahead = lead(state, seat, delivered)
     if ahead is None:  # solitaire: progress alone
-        return blended(win, standing(state, seat) / (2 * PROGRESS_SCALE), PROGRESS_WEIGHT)
+        return blended(win, standing(state, seat, delivered) / (2 * PROGRESS_SCALE), PROGRESS_WEIGHT)
     return blended(win, ahead / PROGRESS_SCALE, PROGRESS_WEIGHT)
 
 
@@ -131,16 +137,17 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
         # policy's pick (without its noise) and the first `keep` others
         pick = choose(view, seat, legal, random.Random(0))
         return [pick] + [a for a in legal if a != pick][:keep]
-    rates = policy.rate_moves(view, seat, moves, nearest=_ranked_nearest(rank)) or [0.0] * len(moves)
+    nearest = _one_of("rank", rank, RANKS) == "nearest"
+    rates = policy.rate_moves(view, seat, moves, nearest=nearest) or [0.0] * len(moves)
     ranked = [a for _, a in sorted(zip(rates, moves), key=lambda p: -p[0])][:keep]
     favoured = [a for a in policy.best_moves(view, seat, legal)[0] if a["kind"] == "move" and a not in ranked]
     return ranked + favoured + [a for a in legal if a["kind"] != "move"]
 
 
-def _ranked_nearest(rank: str) -> bool:
-    if rank not in RANKS:
-        raise ValueError(f"rank must be one of {', '.join(RANKS)}, not {rank!r}")
-    return rank == "nearest"
+def _one_of(setting: str, given: str, choices: tuple[str, ...]) -> str:
+    if given not in choices:
+        raise ValueError(f"{setting} must be one of {', '.join(choices)}, not {given!r}")
+    return given
 
 
 def clock(state) -> float:
@@ -157,20 +164,21 @@ def clock(state) -> float:
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: float | None = HARD_HORIZON,
            bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
-           root: str = HARD_ROOT, rank: str = HARD_RANK) -> Search:
+           root: str = HARD_ROOT, rank: str = HARD_RANK, win: str = HARD_WIN) -> Search:
     """The hard search, which judges a rollout `horizon` days on (`clock`): halving (served), or UCT, served
     first (the bench plays it again with `--root uct --bias 1`; it counted 60 steps then)."""
-    _ranked_nearest(rank)  # a bad rank is refused here, not at the first move decision
+    _one_of("rank", rank, RANKS)  # a bad rank is refused here, not at the first move decision
+    delivered = _one_of("win", win, WINS) == "delivered"
     candidates = (lambda v, s, legal: shortlist(v, s, legal, keep, rank)) if keep else None
     return Search(engine_for("wizards"), determinize, choose, budget=budget, exploration=exploration,
-                  horizon=horizon, tempo=clock, value=value, bias=bias,
+                  horizon=horizon, tempo=clock, value=partial(value, delivered=delivered), bias=bias,
                   candidates=candidates, root=root)
 
 
 def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: float | None = HARD_HORIZON,
          bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
-         root: str = HARD_ROOT, rank: str = HARD_RANK):
-    found = search(budget, exploration, horizon, bias, keep, root, rank)
+         root: str = HARD_ROOT, rank: str = HARD_RANK, win: str = HARD_WIN):
+    found = search(budget, exploration, horizon, bias, keep, root, rank, win)
 
     def choose_hard(view: dict, seat: int, legal: list[dict], rng) -> dict:
         if view["pending"] or view["chance"] or view["phase"] != "play":

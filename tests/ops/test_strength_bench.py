@@ -106,8 +106,15 @@ def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_
     handed: dict = {}
     monkeypatch.setattr(wizards_levels, "hard", lambda budget, **settings: handed.update(settings) or "searched")
     assert levels_for("wizards", nearest)["hard"] == "searched" and handed["rank"] == "nearest"
-    with pytest.raises(SystemExit, match="--rank: the tower search's shortlist has one ranking only"):
+    assert handed["win"] == "delivered"
+    with pytest.raises(SystemExit, match="--rank: the tower search has no such setting"):
         hard_settings("tower", parser().parse_args(["--game", "tower", "--rank", "nearest"]))
+    # so is how the value counts a win, keyed between the ranking and the revision as the records hold it
+    record = hard_settings("wizards", parser().parse_args(["--game", "wizards", "--win", "record"]))
+    assert hard_settings("wizards", wizards)["win"] == "delivered" and record["win"] == "record"
+    assert list(record)[-3:] == ["rank", "win", "revision"]
+    with pytest.raises(SystemExit, match="--win: the incantris search has no such setting"):
+        hard_settings("incantris", parser().parse_args(["--game", "incantris", "--win", "record"]))
 
 
 def test_a_hard_row_is_tabled_with_how_its_root_searched_and_a_change_of_root_is_a_new_row(tmp_path, monkeypatch):

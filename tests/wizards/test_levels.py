@@ -232,6 +232,13 @@ def test_a_seat_that_delivered_the_gems_stands_ahead_though_they_left_its_record
     assert levels.standing(won, 0) == levels.progress(won.players[0]) + levels.DELIVERED
     assert levels.lead(won, 0) > 0 > levels.lead(won, 1)
     assert levels.value(E, won, 0) > 0.75 > 0.25 > levels.value(E, won, 1)
+    # counted from the record alone (bench.strength --win record, as before revision 4), the winner stands behind
+    assert levels.lead(won, 0, delivered=False) < 0 < levels.lead(won, 1, delivered=False)
+    served, record = levels.search(), levels.search(win="record")
+    assert served.value(E, won, 0) == levels.value(E, won, 0)
+    assert record.value(E, won, 0) == levels.value(E, won, 0, delivered=False) < served.value(E, won, 0)
+    with pytest.raises(ValueError, match="win must be one of delivered, record"):
+        levels.hard(win="gems")
 
 
 def test_a_partnership_leads_by_its_better_partner_over_the_best_other_side():
