@@ -46,6 +46,7 @@ import random
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -224,6 +225,14 @@ def tally(got: dict, think: dict[str, list[float]], ends: Ends) -> float:
     return 1.0 / len(got["winners"]) if got["mine"] in got["winners"] else 0.0
 
 
+def entries(path: Path) -> Iterator[dict]:
+    """A record's matches in the order played, each a dict with its row's `key` (the strength, table and
+    paired benches read them)."""
+    for line in path.read_text().splitlines():
+        if line.strip():
+            yield json.loads(line)
+
+
 class Record:
     """The matches a row has played, one JSON line each (`--record`), keyed by every setting that
     changes what a match gives (game, variant, seats, days, seed, the pair, and for a pair with the
@@ -242,11 +251,9 @@ class Record:
         key = self._key(first, second)
         found: dict[int, dict] = {}
         if self.path.exists():
-            for line in self.path.read_text().splitlines():
-                if line.strip():
-                    entry = json.loads(line)
-                    if entry.pop("key") == key:
-                        found[entry["i"]] = entry
+            for entry in entries(self.path):
+                if entry.pop("key") == key:
+                    found[entry["i"]] = entry
         return found
 
     def add(self, first: str, second: str, got: dict) -> None:

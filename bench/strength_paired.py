@@ -16,7 +16,7 @@ import json
 import math
 from pathlib import Path
 
-from bench.strength import ended_ahead
+from bench.strength import ended_ahead, entries
 
 
 def selector(text: str) -> dict:
@@ -43,10 +43,7 @@ def row(path: Path, chosen: dict) -> tuple[dict, dict[int, float]]:
     rows: dict[str, dict[int, float]] = {}
     keys: dict[str, dict] = {}
     matched = False
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            continue
-        entry = json.loads(line)
+    for entry in entries(path):
         flat = _flat(entry["key"])
         if any(flat.get(k) != v for k, v in chosen.items()):
             continue

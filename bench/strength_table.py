@@ -20,7 +20,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from bench.strength import Ends, row_figures, tally, think_figures
+from bench.strength import Ends, entries, row_figures, tally, think_figures
 
 
 def searched(level: str, figure: dict, figures: list[dict] | None = None) -> str:
@@ -81,13 +81,11 @@ def from_record(path: Path) -> list[dict]:
     """A record's matches as bench.strength's JSON would give them: one figure per setting, a row per pair."""
     settings: dict[str, dict] = {}
     pairs: dict[str, dict[tuple, list[dict]]] = defaultdict(lambda: defaultdict(list))
-    for line in path.read_text().splitlines():
-        if line.strip():
-            entry = json.loads(line)
-            key = entry.pop("key")
-            pair = (key.pop("first"), key.pop("second"))
-            settings[json.dumps(key, sort_keys=True)] = key
-            pairs[json.dumps(key, sort_keys=True)][pair].append(entry)
+    for entry in entries(path):
+        key = entry.pop("key")
+        pair = (key.pop("first"), key.pop("second"))
+        settings[json.dumps(key, sort_keys=True)] = key
+        pairs[json.dumps(key, sort_keys=True)][pair].append(entry)
     figures = []
     for name, key in settings.items():
         rows, think = [], defaultdict(list)
