@@ -14,10 +14,14 @@
   side (Rank, the points towards the next one, Gems on the record). `HARD_BUDGET` is what one
   decision may spend; bench/strength.py measures its think time and strength.
 
-  A decision taken in the middle of a resolution (an encounter's choice: the view leaves its
-  stage and cards out, so no state can be rebuilt to play it on) is the normal policy's.
-  `shortlist` keeps the root's candidates few: on a move, the destinations the normal policy
-  rates best, with ending the movement and the spells on offer.
+  The hard seat's own play (`own`) is the normal policy's, advancing: with the points for its next
+  Rank it goes to its Mentor before its Tasks (policy.choose). That is the root's incumbent, and
+  with those points a line of play (`lines`) that keeps to it until the Rank is his, so the search
+  weighs the plan, not its first step; its other candidates are single actions, the normal policy
+  playing on. A decision taken in the middle of a resolution (an encounter's choice: the view
+  leaves its stage and cards out, so no state can be rebuilt to play it on) is `own`'s.
+  `shortlist` keeps the root's candidates few: on a move, the destinations the hard seat's play
+  rates best, with the normal policy's own moves, ending the movement and the spells on offer.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ from functools import partial
 
 from shared.engine.contract import GameEngine
 from shared.engine.registry import engine_for
-from shared.engine.search import Budget, Search, blended, outcome_value
+from shared.engine.search import Budget, Follow, Line, Search, blended, outcome_value
 from shared.wizards import policy
 from shared.wizards.determinize import determinize
 from shared.wizards.gems import six_gems
@@ -56,8 +60,9 @@ WINS = ("delivered", "record")
 # it): 2, the policy's own best moves always among the candidates (`shortlist`); 3, the horizon and a paired
 # sample's dice counted by the days (`clock`), not by steps; 4, a win judged ahead (`standing`: the Gems delivered)
 # and the shortlist ranked by the policy's own rating of a destination (`policy.rate_moves`: the Lair and Demons
-# counted down, a Territory not yet seen counted up only when exploring)
-HARD_REVISION = 4
+# counted down, a Territory not yet seen counted up only when exploring); 5, its own seat advancing (`own`),
+# the way to the Mentor a line of play (`lines`)
+HARD_REVISION = 5
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
 GEM_WEIGHT = 0.5  # a Gem on the record, in Ranks: the search did worse at 0.15 and at 1 (docs/ai-levels.md)
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
@@ -120,28 +125,58 @@ def value(engine: GameEngine, state, seat: int, delivered: bool = True) -> float
     return blended(win, ahead / PROGRESS_SCALE, PROGRESS_WEIGHT)
 
 
+def own(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+    """The hard seat's own play where it does not search: the normal policy's, advancing (policy.choose)."""
+    return choose(view, seat, legal, rng, advancing=True)
+
+
 def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLIST,
               rank: str = HARD_RANK) -> list[dict]:
-    """The root's candidates on a move: the `keep` destinations the normal policy rates best (`policy.rate_moves`:
-    its Way to its target, on foot or with the Boats, a Territory not yet seen counted up when it is exploring,
-    the Lair and the Demons' reach counted down), the moves it would pick where those are not among them (on a
-    tie it picks at random among more than `keep`: without its pick the search would have no move to beat),
-    with ending the movement and every spell on offer; on any other decision every action when there are few,
-    else the normal policy's pick and the first `keep` others. `rank` "nearest": the destinations ranked by the
-    way alone, an unseen Territory counted up always (`policy.rate_moves`), as before revision 4."""
+    """The root's candidates on a move: the `keep` destinations the hard seat's play rates best (`own`;
+    `policy.rate_moves`: its Way to its target, on foot or with the Boats, a Territory not yet seen counted up
+    when it is exploring, the Lair and the Demons' reach counted down), the moves it or the normal policy would
+    pick where those are not among them (on a tie they pick at random among more than `keep`: without its pick
+    the search would have no move to beat), with ending the movement and every spell on offer; on any other
+    decision every action when there are few, else its pick and the first `keep` others. `rank` "nearest": the
+    destinations ranked by the way alone, an unseen Territory counted up always, as before revision 4."""
     moves = [a for a in legal if a["kind"] == "move"]
     if not moves:
         if len(legal) <= keep + 1:
             return legal
-        # many spells on offer before a roll (a Movement Spell to each space it may name): the normal
-        # policy's pick (without its noise) and the first `keep` others
-        pick = choose(view, seat, legal, random.Random(0))
+        # many spells on offer before a roll (a Movement Spell to each space it may name): its pick (without
+        # the normal policy's tie-breaks) and the first `keep` others
+        pick = own(view, seat, legal, random.Random(0))
         return [pick] + [a for a in legal if a != pick][:keep]
     nearest = _one_of("rank", rank, RANKS) == "nearest"
-    rates = policy.rate_moves(view, seat, moves, nearest=nearest) or [0.0] * len(moves)
+    rates = policy.rate_moves(view, seat, moves, nearest=nearest, advancing=True) or [0.0] * len(moves)
     ranked = [a for _, a in sorted(zip(rates, moves), key=lambda p: -p[0])][:keep]
-    favoured = [a for a in policy.best_moves(view, seat, legal)[0] if a["kind"] == "move" and a not in ranked]
+    favoured: list[dict] = []
+    for advancing in (True, False):
+        favoured += [a for a in policy.best_moves(view, seat, legal, advancing)[0]
+                     if a["kind"] == "move" and a not in ranked and a not in favoured]
     return ranked + favoured + [a for a in legal if a["kind"] != "move"]
+
+
+def lines(view: dict, seat: int, legal: list[dict]) -> list[Line]:
+    """The root's candidates (`shortlist`'s) as lines of play, the hard seat's own pick first (the incumbent):
+    with the points for its next Rank, its way to the Mentor kept to until the Rank is his (`_to_the_mentor`),
+    which a rollout of the normal policy would leave for its Tasks at the next step; every other action alone,
+    the normal policy playing on."""
+    pick = own(view, seat, legal, random.Random(0))
+    then = _to_the_mentor(view["players"][seat]["rank"]) if policy.promotion_ready(view, seat) else None
+    return [Line(pick, then)] + [Line(a) for a in legal if a != pick]
+
+
+def _to_the_mentor(rank: int) -> Follow:
+    engine, rng = engine_for("wizards"), random.Random(0)
+
+    def then(state, seat: int, legal: list[dict]) -> dict | None:
+        view = engine.view(state, seat)
+        if view["players"][seat]["rank"] != rank or not policy.promotion_ready(view, seat):
+            return None  # advanced (or no longer able to): the normal policy plays on
+        return own(view, seat, legal, rng)
+
+    return then
 
 
 def _one_of(setting: str, given: str, choices: tuple[str, ...]) -> str:
@@ -172,7 +207,7 @@ def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, 
     candidates = (lambda v, s, legal: shortlist(v, s, legal, keep, rank)) if keep else None
     return Search(engine_for("wizards"), determinize, choose, budget=budget, exploration=exploration,
                   horizon=horizon, tempo=clock, value=partial(value, delivered=delivered), bias=bias,
-                  candidates=candidates, root=root)
+                  candidates=candidates, root=root, lines=lines if root == "halving" else None)
 
 
 def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: float | None = HARD_HORIZON,
@@ -182,8 +217,8 @@ def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, ho
 
     def choose_hard(view: dict, seat: int, legal: list[dict], rng) -> dict:
         if view["pending"] or view["chance"] or view["phase"] != "play":
-            # a resolution in progress cannot be rebuilt from the view; set-up is the policy's too
-            return choose(view, seat, legal, rng)
+            # a resolution in progress cannot be rebuilt from the view; set-up is its own play's too
+            return own(view, seat, legal, rng)
         return found.choose(view, seat, legal, rng)
 
     choose_hard.__doc__ = "Wizards' hard level: the determinized search (levels.py)"

@@ -45,7 +45,9 @@ BOARDING = 4  # boarding a free Boat: its point, and the rest of the turn, since
 UNREACHED = 1 << 20  # the cost of a space from which no way leads to the goal
 
 
-def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
+def choose(view: dict, seat: int, legal: list[dict], rng: random.Random, advancing: bool = False) -> dict:
+    """The normal level's play; `advancing`: with the points for its next Rank, to its Mentor before anything
+    else (`_goals`), as the hard level plays its own seat."""
     if not legal:
         raise ValueError("no legal action to choose from")
     kinds = {a["kind"] for a in legal}
@@ -54,7 +56,7 @@ def choose(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict
     if "choose_tile" in kinds:
         return rng.choice(legal)
     if "move" in kinds or "end_move" in kinds:
-        return _move(view, seat, legal, rng)
+        return _move(view, seat, legal, rng, advancing)
     if "roll" in kinds:
         return {"kind": "roll"}
     if "summon_boat" in kinds:
@@ -426,13 +428,15 @@ def has_all_gems(view: dict, seat: int) -> bool:
     return isinstance(gems, dict) and len(set(gems.values())) >= len(SIX_GEMS)
 
 
-def _goals(view: dict, seat: int, w) -> list:
+def _goals(view: dict, seat: int, w, advancing: bool = False) -> list:
     """Spaces worth going to before exploring: Rüktal with all six Gems (7.336, 13); gathering
     Gems (gem_aims: a Master Sorcerer's aid in summoning them, 7.346, or the High Wizards whose
     markers are out, 7.326), and its Optional Tasks too while the Sacred Circle is at risk
     (evil_aims, 12.2); else where a Task it holds moves on, its Mandatory ones first at Rank
     FOUR (13), then a Master Sorcerer's Tower Center to join an Order, to advance (7.34, 10.2)
-    or to be given another Task (7.347: every time)."""
+    or to be given another Task (7.347: every time). `advancing`: with the points for its next Rank,
+    its Mentor first (10.2: advancing needs no Task done), where the normal level's Tasks keep it
+    from him for some twenty days a Rank (the days from having the points to the Rank, over whole games)."""
     me = view["players"][seat]
     if has_all_gems(view, seat):
         return [w.hex_of[(CIRCLE_TILE, "Center")]] if (CIRCLE_TILE, "Center") in w.hex_of else []
@@ -442,6 +446,9 @@ def _goals(view: dict, seat: int, w) -> list:
             return meet
         goals = gem_aims.gem_goals(view, seat, w, _centres(w, TOWER_TILES))
         return goals + (_task_goals(view, seat, w) if circle_at_risk(view, w) or not goals else [])
+    mentor = _meeting_places(view, seat, w, "mentor") if advancing and promotion_ready(view, seat) else []
+    if mentor:
+        return mentor
     goals = (me["rank"] >= 4 and _task_goals(view, seat, w, mandatory=True)) or _task_goals(view, seat, w)
     if goals:
         return goals
@@ -480,7 +487,7 @@ def afloat_after(w, move: dict) -> bool:
     return move["by"] == "sail" or (move["by"] == "walk" and w.is_water(tuple(move["to"])))
 
 
-def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, Way | None]:
+def _target(view: dict, seat: int, w, advancing: bool = False) -> tuple[tuple[int, int] | None, Way | None]:
     """The nearest goal (_goals), or else the Center of the nearest Territory not yet visited (never the
     Dragon's Lair), and the Way to it: on foot where a walk reaches it, else with the Boats too (also
     from a Boat); None where not even that reaches it, and the straight distance is all there is."""
@@ -488,7 +495,7 @@ def _target(view: dict, seat: int, w) -> tuple[tuple[int, int] | None, Way | Non
     at = tuple(me["at"])
     afloat = me.get("boat") is not None
     shun = _shun(view, w)  # (once: every way below counts the same spaces dearer)
-    goals = [g for g in _approach(w, _goals(view, seat, w)) if g != at]
+    goals = [g for g in _approach(w, _goals(view, seat, w, advancing)) if g != at]
     if goals:
         reach = _on_foot(view, w, at)
         near = [g for g in goals if g in reach]
@@ -517,22 +524,22 @@ def _voyage(view: dict, w, goals: list, at, afloat: bool, shun: frozenset) -> Wa
     return way if way.cost(at, afloat) < UNREACHED else None
 
 
-def _move(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
-    best, tied = best_moves(view, seat, legal)
+def _move(view: dict, seat: int, legal: list[dict], rng: random.Random, advancing: bool = False) -> dict:
+    best, tied = best_moves(view, seat, legal, advancing)
     return rng.choice(best) if tied else best[0]
 
 
-def best_moves(view: dict, seat: int, legal: list[dict]) -> tuple[list[dict], bool]:
+def best_moves(view: dict, seat: int, legal: list[dict], advancing: bool = False) -> tuple[list[dict], bool]:
     """The moves the policy rates best on a movement decision, and whether it picks among them at random
     (tied: every one as good; else the first is its pick). The hard search keeps them all among its
     candidates (levels.shortlist), so that the policy's own pick is always the one to beat."""
     w = _world(view)
     me = view["players"][seat]
     at = tuple(me["at"])
-    target, way = _target(view, seat, w)
+    target, way = _target(view, seat, w, advancing)
     casts = [a for a in legal if a["kind"] == "cast"]
     moves = [a for a in legal if a["kind"] == "move"]
-    goals = _goals(view, seat, w)
+    goals = _goals(view, seat, w, advancing)
     circle = any(w.kind(g) == "circle" for g in goals)
     inward = [a for a in moves if tuple(a["to"]) in goals or (circle and a["by"] in ("stone", "circle"))]
     if inward:  # the roll lets it onto a Stone or into the Center it came for (6)
@@ -558,17 +565,18 @@ def best_moves(view: dict, seat: int, legal: list[dict]) -> tuple[list[dict], bo
     return [a for s, a in scored if s == best], True
 
 
-def rate_moves(view: dict, seat: int, moves: list[dict], nearest: bool = False) -> list[float] | None:
+def rate_moves(view: dict, seat: int, moves: list[dict], nearest: bool = False,
+               advancing: bool = False) -> list[float] | None:
     """The policy's rating of each move's destination (higher is better), as `best_moves` weighs them;
     None when the seat has nowhere to go. The hard search ranks its candidates by it (levels.shortlist).
     `nearest`: the way to the target alone (its own cost of a Demon's or the Lair's space on the way), a
     Territory not yet seen counted up whether exploring or not, no hazard at the destination counted (how the
     search ranked them before its revision 4)."""
     w = _world(view)
-    target, way = _target(view, seat, w)
+    target, way = _target(view, seat, w, advancing)
     if target is None:
         return None
-    value = _destination_value(view, seat, w, target, way, _goals(view, seat, w), nearest)
+    value = _destination_value(view, seat, w, target, way, _goals(view, seat, w, advancing), nearest)
     return [value(tuple(a["to"]), afloat_after(w, a)) for a in moves]
 
 

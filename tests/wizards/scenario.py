@@ -176,6 +176,16 @@ def bound_for_a_task(demon: tuple | list | None = None, white: int = 2) -> Wizar
     return roll(build(seats=1, at={0: ("C5", "A1")}, prepare=prep), white)
 
 
+def ready_to_advance(power: int = 15, white: int = 2) -> WizardsState:
+    """A Sorcerer of Rank ONE alone on Meadowfarm (C5) A1 with the points for Rank TWO (10.12: 10 Knowledge,
+    5 Perception, 15 Power; fewer with a lower `power`), holding Task 69 with its requirement on C4 of the
+    same Territory, having rolled `white` for movement."""
+    def prep(s):
+        member(order="sorcerers", knowledge=10, perception=5, power=power)(s)
+        hold_task(s, 0, 69, at={0: ("C5", "C4")})
+    return roll(build(seats=1, at={0: ("C5", "A1")}, prepare=prep), white)
+
+
 def top_deck(state: dict, deck: str, *cards) -> None:
     """Put cards on top of a deck in this order (test set-up only)."""
     for c in reversed(cards):

@@ -256,10 +256,10 @@ def test_a_partnership_leads_by_its_better_partner_over_the_best_other_side():
 
 
 def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
-    """On a move: the `keep` destinations the policy rates best (the Lair and the Demons' reach counted down,
-    as it weighs them when it picks), the policy's own best moves where they are not among them (without its
-    pick the search has no move to beat), ending the movement and every spell; on another decision with many
-    actions (the spells before a roll), the normal policy's pick and `keep` others."""
+    """On a move: the `keep` destinations the hard seat's own play rates best (the Lair and the Demons' reach
+    counted down, as the policy weighs them when it picks), its best moves and the normal policy's where they are
+    not among them (without its pick the search has no move to beat), ending the movement and every spell; on
+    another decision with many actions (the spells before a roll), its pick and `keep` others."""
     seen = {"move": 0, "other": 0, "pick beyond the best rated": 0}
     states = []
     for seed, seats in ((11, 2), (23, 3)):
@@ -276,13 +276,18 @@ def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
         moves = [a for a in legal if a["kind"] == "move"]
         if moves:
             seen["move"] += 1
-            best, _ = policy.best_moves(view, seat, legal)
             kept_moves = [a for a in kept if a["kind"] == "move"]
             beyond = kept_moves[min(3, len(moves)):]
-            assert beyond == [a for a in best if a["kind"] == "move" and a not in kept_moves[:3]]
+            best: list[dict] = []
+            for advancing in (True, False):
+                best += [a for a in policy.best_moves(view, seat, legal, advancing)[0]
+                         if a["kind"] == "move" and a not in kept_moves[:3] and a not in best]
+            assert beyond == best
             assert all(choose(view, seat, legal, random.Random(k)) in kept for k in range(4))
+            assert all(levels.own(view, seat, legal, random.Random(k)) in kept for k in range(4))
             seen["pick beyond the best rated"] += bool(beyond)
-            rates = dict(zip(map(repr, moves), policy.rate_moves(view, seat, moves) or [0.0] * len(moves)))
+            rated = policy.rate_moves(view, seat, moves, advancing=True) or [0.0] * len(moves)
+            rates = dict(zip(map(repr, moves), rated))
             ranked = [rates[repr(a)] for a in kept_moves[:3]]
             assert min(ranked) >= max([rates[repr(a)] for a in moves if a not in kept_moves[:3]], default=min(ranked))
             assert [a for a in kept if a["kind"] != "move"] == [a for a in legal if a["kind"] != "move"]
@@ -318,6 +323,35 @@ def test_the_shortlist_ranks_a_demon_s_space_down_as_the_policy_does():
     assert way[first] == max(way.values()) == rated[first] + 12 and kept[0] in before
     with pytest.raises(ValueError, match="rank must be one of rated, nearest"):
         levels.hard(rank="closest")
+
+
+def test_10_2_with_the_points_for_its_next_rank_the_incumbent_is_a_line_to_the_mentor():
+    """The search's first line (its incumbent) is the hard seat's own pick; with the points for its next Rank
+    (10.2), a line that keeps making for the Mentor (a Master Sorcerer's Tower, 7.345) until the Rank is his,
+    where the normal policy would turn to its Task at the next step; without them, its pick alone."""
+    from tests.wizards.scenario import ready_to_advance
+
+    st = ready_to_advance(white=6)
+    view, legal = E.view(st, 0), E.legal_actions(st, 0)
+    found = levels.lines(view, 0, levels.shortlist(view, 0, legal))
+    first = found[0]
+    assert first.first == levels.own(view, 0, legal, random.Random(0)) != choose(view, 0, legal, random.Random(0))
+    assert first.then is not None and all(line.then is None for line in found[1:])
+    assert choose(view, 0, legal, random.Random(0)) in [line.first for line in found[1:]]
+    # on its next step, still short of the Tower, it keeps to its way where the normal policy turns back to
+    # its Task; once the Rank is its own the line is over
+    later, _ = E.apply(st, 0, first.first)
+    assert E.actor(later) == 0
+    steps = E.legal_actions(later, 0)
+    kept = first.then(later, 0, steps)
+    assert kept == levels.own(E.view(later, 0), 0, steps, random.Random(0))
+    assert kept != choose(E.view(later, 0), 0, steps, random.Random(0))
+    promoted = E.decode(E.encode(later))
+    promoted.players[0]["rank"] = 2
+    assert first.then(promoted, 0, E.legal_actions(promoted, 0)) is None
+    st = ready_to_advance(power=14)
+    view, legal = E.view(st, 0), E.legal_actions(st, 0)
+    assert levels.lines(view, 0, levels.shortlist(view, 0, legal))[0].then is None
 
 
 def test_the_policy_moves_to_one_of_its_best_moves_and_picks_among_them_only_when_they_tie():

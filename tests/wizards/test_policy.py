@@ -285,6 +285,32 @@ def test_policy_walks_round_a_demon_and_keeps_to_its_goal():
     assert other["kind"] == "move" and other["to"] != first["to"] and w.tile_of(tuple(other["to"])) == "C5"
 
 
+def test_10_2_advancing_with_the_points_for_its_next_rank_it_goes_to_its_mentor_before_its_task():
+    """10.2: a player with the points for his next Rank advances when he meets his Mentor, no Task needed. The
+    normal level keeps to its Task; advancing (the hard level's own play) it makes for a Master Sorcerer's Tower
+    Center (10.12, 7.345) instead, and without the points both play alike."""
+    from shared.wizards.pack import TOWER_TILES
+    from shared.wizards.policy import promotion_ready
+    from tests.wizards.scenario import ready_to_advance
+
+    st = ready_to_advance()
+    w = world_for(st)
+    view, legal = ENGINE.view(st, 0), ENGINE.legal_actions(st, 0)
+    towers = [hex_of(st, t, "Center") for t in TOWER_TILES]
+
+    def to_a_tower(a: dict) -> int:
+        return min(distance(tuple(a["to"]), t) for t in towers)
+
+    normal = choose(view, 0, legal, random.Random(1))
+    advancing = choose(view, 0, legal, random.Random(1), advancing=True)
+    assert promotion_ready(view, 0) and w.tile_of(tuple(normal["to"])) == "C5"
+    assert advancing["kind"] == "move" and to_a_tower(advancing) < to_a_tower(normal)
+    st = ready_to_advance(power=14)
+    view, legal = ENGINE.view(st, 0), ENGINE.legal_actions(st, 0)
+    assert not promotion_ready(view, 0)
+    assert choose(view, 0, legal, random.Random(1), advancing=True) == choose(view, 0, legal, random.Random(1))
+
+
 def test_policy_takes_a_boat_to_a_goal_over_the_water():
     """6 BOARDING A BOAT: a player whose goal lies beyond swimming range boards a free Boat on his coast and sails
     it across, rather than waiting on the coast nearest his goal (Hamdrel's island here, moved out of swimming range,
