@@ -44,7 +44,8 @@ HARD_BUDGET = Budget(iterations=12, ms=600.0)
 # steps (60, before revision 3) it was some six days with 2 seats (9 steps a day) but three with 4 (20 a day)
 HARD_HORIZON = 6
 HARD_EXPLORATION = 0.5  # uct only
-# sequential halving over paired samples, the normal policy's pick kept unless another move's paired gain
+# sequential halving over paired samples, the incumbent (the normal policy's pick; since revision 5 the first of
+# `lines`, the hard seat's own, which the halving keeps whatever the bias) kept unless another move's paired gain
 # is two standard errors clear (search.Search.root, bias): about level with normal on progress at the end of
 # whole 2-player games, where UCT (bias 1) was ahead in 28% of 16 (docs/ai-levels.md has the rows as they grow)
 HARD_BIAS = 2.0
@@ -143,8 +144,8 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
     if not moves:
         if len(legal) <= keep + 1:
             return legal
-        # many spells on offer before a roll (a Movement Spell to each space it may name): its pick (without
-        # the normal policy's tie-breaks) and the first `keep` others
+        # many spells on offer before a roll (a Movement Spell to each space it may name): its pick (a fixed
+        # tie-break, no easy level's noise) and the first `keep` others
         pick = own(view, seat, legal, random.Random(0))
         return [pick] + [a for a in legal if a != pick][:keep]
     nearest = _one_of("rank", rank, RANKS) == "nearest"
@@ -159,22 +160,24 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
 
 def lines(view: dict, seat: int, legal: list[dict]) -> list[Line]:
     """The root's candidates (`shortlist`'s) as lines of play, the hard seat's own pick first (the incumbent):
-    with the points for its next Rank, its way to the Mentor kept to until the Rank is his (`_to_the_mentor`),
+    where its Mentor would advance it now, its way to him kept to until the Rank is its own (`_to_the_mentor`),
     which a rollout of the normal policy would leave for its Tasks at the next step; every other action alone,
     the normal policy playing on."""
     pick = own(view, seat, legal, random.Random(0))
-    then = _to_the_mentor(view["players"][seat]["rank"]) if policy.promotion_ready(view, seat) else None
+    then = _to_the_mentor(view["players"][seat]["rank"]) if policy.bound_for_mentor(view, seat) else None
     return [Line(pick, then)] + [Line(a) for a in legal if a != pick]
 
 
 def _to_the_mentor(rank: int) -> Follow:
-    engine, rng = engine_for("wizards"), random.Random(0)
+    engine = engine_for("wizards")
 
     def then(state, seat: int, legal: list[dict]) -> dict | None:
         view = engine.view(state, seat)
-        if view["players"][seat]["rank"] != rank or not policy.promotion_ready(view, seat):
+        if view["players"][seat]["rank"] != rank or not policy.bound_for_mentor(view, seat):
             return None  # advanced (or no longer able to): the normal policy plays on
-        return own(view, seat, legal, rng)
+        # a tie broken the same way on every sample: a generator shared by the samples would give each one
+        # the draws the ones before it left, and the paired samples different luck
+        return own(view, seat, legal, random.Random(0))
 
     return then
 

@@ -25,7 +25,7 @@ import heapq
 import random
 
 from shared.hexgrid import distance
-from shared.wizards import gem_aims, partner_aims, spells
+from shared.wizards import gem_aims, partner_aims, record, spells
 from shared.wizards.evil_aims import circle_at_risk
 from shared.wizards.gems import six_gems
 from shared.wizards.geometry import board
@@ -434,9 +434,9 @@ def _goals(view: dict, seat: int, w, advancing: bool = False) -> list:
     markers are out, 7.326), and its Optional Tasks too while the Sacred Circle is at risk
     (evil_aims, 12.2); else where a Task it holds moves on, its Mandatory ones first at Rank
     FOUR (13), then a Master Sorcerer's Tower Center to join an Order, to advance (7.34, 10.2)
-    or to be given another Task (7.347: every time). `advancing`: with the points for its next Rank,
-    its Mentor first (10.2: advancing needs no Task done), where the normal level's Tasks keep it
-    from him for some twenty days a Rank (the days from having the points to the Rank, over whole games)."""
+    or to be given another Task (7.347: every time). `advancing`: where its Mentor would advance it
+    now, its Mentor first (`_mentor_goals`; 10.2 needs no Task done), where the normal level's Tasks keep
+    it from him for some twenty days a Rank (the days from having the points to the Rank, over whole games)."""
     me = view["players"][seat]
     if has_all_gems(view, seat):
         return [w.hex_of[(CIRCLE_TILE, "Center")]] if (CIRCLE_TILE, "Center") in w.hex_of else []
@@ -446,7 +446,7 @@ def _goals(view: dict, seat: int, w, advancing: bool = False) -> list:
             return meet
         goals = gem_aims.gem_goals(view, seat, w, _centres(w, TOWER_TILES))
         return goals + (_task_goals(view, seat, w) if circle_at_risk(view, w) or not goals else [])
-    mentor = _meeting_places(view, seat, w, "mentor") if advancing and promotion_ready(view, seat) else []
+    mentor = _mentor_goals(view, seat, w) if advancing else []
     if mentor:
         return mentor
     goals = (me["rank"] >= 4 and _task_goals(view, seat, w, mandatory=True)) or _task_goals(view, seat, w)
@@ -455,6 +455,20 @@ def _goals(view: dict, seat: int, w, advancing: bool = False) -> list:
     if me["order"] is None or me["order"] == "sorcerers":
         goals = _centres(w, TOWER_TILES)
     return goals
+
+
+def _mentor_goals(view: dict, seat: int, w) -> list:
+    """Where its Mentor is met, when meeting him would advance it now (record.advance_barred: the points, three
+    days since its last Rank, 10.21, not Dragonbound, 7.3051); none where not, or where it has no Mentor to
+    walk to (Rüktal, the Druids' Mentor, is left to the normal play)."""
+    if record.advance_barred(view["players"][seat], view["calendar"]["days_played"]) is not None:
+        return []
+    return _meeting_places(view, seat, w, "mentor")
+
+
+def bound_for_mentor(view: dict, seat: int) -> bool:
+    """Whether the advancing play makes for its Mentor now (the hard search keeps its line to him while so)."""
+    return bool(_mentor_goals(view, seat, _world(view)))
 
 
 def _approach(w, goals: list) -> list:

@@ -120,7 +120,12 @@ def title(p: Player) -> str | None:
 
 def promotion_due(state: WizardsState, seat: int) -> str | None:
     """Why the player cannot advance now (None: he advances on meeting his Mentor)."""
-    p = player(state, seat)
+    return advance_barred(player(state, seat), days_played(state))
+
+
+def advance_barred(p: Player, days: int) -> str | None:
+    """`promotion_due` for a player's record as the state or a view holds it (the AI reads it from its view),
+    `days` played so far."""
     if p["order"] is None or p["rank"] >= 4:
         return "10.1"
     if "dragonbound" in p["afflictions"]:
@@ -128,7 +133,7 @@ def promotion_due(state: WizardsState, seat: int) -> str | None:
     need = rank_table(p["order"])[p["rank"]]
     if any(p["points"][t] < need[t] for t in POINT_TYPES):
         return "10.2"
-    if p["rank_day"] is not None and days_played(state) < p["rank_day"] + PROMOTION_GAP_DAYS:
+    if p["rank_day"] is not None and days < p["rank_day"] + PROMOTION_GAP_DAYS:
         return "10.21"
     return None
 

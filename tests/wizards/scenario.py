@@ -176,12 +176,14 @@ def bound_for_a_task(demon: tuple | list | None = None, white: int = 2) -> Wizar
     return roll(build(seats=1, at={0: ("C5", "A1")}, prepare=prep), white)
 
 
-def ready_to_advance(power: int = 15, white: int = 2) -> WizardsState:
+def ready_to_advance(power: int = 15, white: int = 2, rank_day: int = -10) -> WizardsState:
     """A Sorcerer of Rank ONE alone on Meadowfarm (C5) A1 with the points for Rank TWO (10.12: 10 Knowledge,
-    5 Perception, 15 Power; fewer with a lower `power`), holding Task 69 with its requirement on C4 of the
-    same Territory, having rolled `white` for movement."""
+    5 Perception, 15 Power; fewer with a lower `power`), a Rank ONE since day `rank_day` (the three days of
+    10.21 long past; 0: not yet, on Day 1), holding Task 69 with its requirement on C4 of the same Territory,
+    having rolled `white` for movement."""
     def prep(s):
         member(order="sorcerers", knowledge=10, perception=5, power=power)(s)
+        s.players[0]["rank_day"] = rank_day
         hold_task(s, 0, 69, at={0: ("C5", "C4")})
     return roll(build(seats=1, at={0: ("C5", "A1")}, prepare=prep), white)
 

@@ -6,6 +6,7 @@ import random
 from shared.engine import CHANCE, TERMINAL
 from shared.engine.playout import policy_playout, sample_chance
 from shared.hexgrid import distance
+from shared.wizards import policy
 from shared.wizards.policy import choose
 from shared.wizards.world import world_for
 from tests.wizards.scenario import ENGINE, build, config, hex_of, moves, roll
@@ -288,7 +289,8 @@ def test_policy_walks_round_a_demon_and_keeps_to_its_goal():
 def test_10_2_advancing_with_the_points_for_its_next_rank_it_goes_to_its_mentor_before_its_task():
     """10.2: a player with the points for his next Rank advances when he meets his Mentor, no Task needed. The
     normal level keeps to its Task; advancing (the hard level's own play) it makes for a Master Sorcerer's Tower
-    Center (10.12, 7.345) instead, and without the points both play alike."""
+    Center (10.12, 7.345) instead. Where its Mentor would not advance it now, both play alike: without the
+    points, within three days of its last Rank (10.21), or Dragonbound (7.3051)."""
     from shared.wizards.pack import TOWER_TILES
     from shared.wizards.policy import promotion_ready
     from tests.wizards.scenario import ready_to_advance
@@ -305,10 +307,13 @@ def test_10_2_advancing_with_the_points_for_its_next_rank_it_goes_to_its_mentor_
     advancing = choose(view, 0, legal, random.Random(1), advancing=True)
     assert promotion_ready(view, 0) and w.tile_of(tuple(normal["to"])) == "C5"
     assert advancing["kind"] == "move" and to_a_tower(advancing) < to_a_tower(normal)
-    st = ready_to_advance(power=14)
-    view, legal = ENGINE.view(st, 0), ENGINE.legal_actions(st, 0)
-    assert not promotion_ready(view, 0)
-    assert choose(view, 0, legal, random.Random(1), advancing=True) == choose(view, 0, legal, random.Random(1))
+    dragonbound = ready_to_advance()
+    dragonbound.players[0]["afflictions"].append("dragonbound")
+    for barred in (ready_to_advance(power=14), ready_to_advance(rank_day=0), dragonbound):
+        view, legal = ENGINE.view(barred, 0), ENGINE.legal_actions(barred, 0)
+        assert not policy.bound_for_mentor(view, 0)
+        assert choose(view, 0, legal, random.Random(1), advancing=True) == choose(view, 0, legal, random.Random(1))
+    assert not promotion_ready(ENGINE.view(ready_to_advance(power=14), 0), 0)
 
 
 def test_policy_takes_a_boat_to_a_goal_over_the_water():
