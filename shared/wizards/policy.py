@@ -545,8 +545,8 @@ def _move(view: dict, seat: int, legal: list[dict], rng: random.Random, advancin
 
 def best_moves(view: dict, seat: int, legal: list[dict], advancing: bool = False) -> tuple[list[dict], bool]:
     """The moves the policy rates best on a movement decision, and whether it picks among them at random
-    (tied: every one as good; else the first is its pick). The hard search keeps them all among its
-    candidates (levels.shortlist), so that the policy's own pick is always the one to beat."""
+    (tied: every one as good; else the first is its pick); `advancing` as `choose`. The hard search keeps
+    both plays' among its candidates (levels.shortlist), so that its own pick is always the one to beat."""
     w = _world(view)
     me = view["players"][seat]
     at = tuple(me["at"])
