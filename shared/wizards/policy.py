@@ -46,8 +46,8 @@ UNREACHED = 1 << 20  # the cost of a space from which no way leads to the goal
 
 
 def choose(view: dict, seat: int, legal: list[dict], rng: random.Random, advancing: bool = False) -> dict:
-    """The normal level's play; `advancing`: with the points for its next Rank, to its Mentor before anything
-    else (`_goals`), as the hard level plays its own seat."""
+    """The normal level's play; `advancing`: where meeting its Mentor would advance it now, to him before its
+    Tasks (`_goals`), as the hard level plays its own seat."""
     if not legal:
         raise ValueError("no legal action to choose from")
     kinds = {a["kind"] for a in legal}
