@@ -54,7 +54,6 @@ from bench.stats import percentiles
 from shared.engine import MatchConfig
 from shared.engine.playout import policy_playout
 from shared.engine.registry import engine_for, game_names, policy_for
-from shared.wizards.levels import RANKS, WINS
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -338,10 +337,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--root", choices=("uct", "halving", "lines"), default=None,
                     help="how the hard search's root shares its budget: UCT, halving over paired samples, "
                          "or (Incantris) halving over plans for the turn")
-    ap.add_argument("--rank", choices=RANKS, default=None,
-                    help="Wizards: how the shortlist ranks a move's destinations (levels.HARD_RANK)")
-    ap.add_argument("--win", choices=WINS, default=None,
-                    help="Wizards: how the value counts a winner's progress (levels.HARD_WIN)")
+    # the game's own search checks these two (its levels.RANKS and WINS), so this bench imports no game for them
+    ap.add_argument("--rank", default=None,
+                    help="Wizards: how the shortlist ranks a move's destinations (levels.HARD_RANK, one of RANKS)")
+    ap.add_argument("--win", default=None,
+                    help="Wizards: how the value counts a winner's progress (levels.HARD_WIN, one of WINS)")
     ap.add_argument("--pairs", default="hard-normal,normal-easy,hard-random",
                     help="first-second level pairs; the levels are random, easy, normal and hard")
     ap.add_argument("--days", type=int, default=None,

@@ -14,10 +14,10 @@
   side (Rank, the points towards the next one, Gems on the record). `HARD_BUDGET` is what one
   decision may spend; bench/strength.py measures its think time and strength.
 
-  The hard seat's own play (`own`) is the normal policy's, advancing: with the points for its next
-  Rank it goes to its Mentor before its Tasks (policy.choose). That is the root's incumbent, and
-  with those points a line of play (`lines`) that keeps to it until the Rank is his, so the search
-  weighs the plan, not its first step; its other candidates are single actions, the normal policy
+  The hard seat's own play (`own`) is the normal policy's, advancing: where meeting its Mentor
+  would advance it now, it goes to him before its Tasks (policy.choose). That is the root's
+  incumbent, and there a line of play (`lines`) that keeps to him until the Rank is its own, so the
+  search weighs the plan, not its first step; its other candidates are single actions, the normal policy
   playing on. A decision taken in the middle of a resolution (an encounter's choice: the view
   leaves its stage and cards out, so no state can be rebuilt to play it on) is `own`'s.
   `shortlist` keeps the root's candidates few: on a move, the destinations the hard seat's play

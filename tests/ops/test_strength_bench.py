@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from bench.strength import Record, hard_settings, levels_for, main, parser
+
+ROOT = Path(__file__).resolve().parents[2]
 
 ROW = ["--game", "tower", "--seats", "2", "--pairs", "normal-easy", "--seed", "7"]
 
@@ -115,6 +120,18 @@ def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_
     assert list(record)[-3:] == ["rank", "win", "revision"]
     with pytest.raises(SystemExit, match="--win: the incantris search has no such setting"):
         hard_settings("incantris", parser().parse_args(["--game", "incantris", "--win", "record"]))
+    monkeypatch.undo()  # the real search refuses a value it does not have, before any match is played or keyed
+    with pytest.raises(SystemExit, match="win must be one of delivered, record, not 'gems'"):
+        levels_for("wizards", parser().parse_args(["--game", "wizards", "--win", "gems"]))
+
+
+def test_the_strength_bench_imports_no_game_s_levels_for_its_options():
+    """A Tower or Incantris row loads no Wizards search: the choices of --rank and --win are checked by the game."""
+    loaded = ("import sys, bench.strength; print(sorted(m for m in sys.modules"
+              " if m.startswith(('shared.tower.', 'shared.incantris.', 'shared.wizards.levels'))))")
+    done = subprocess.run([sys.executable, "-c", loaded], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_a_hard_row_is_tabled_with_how_its_root_searched_and_a_change_of_root_is_a_new_row(tmp_path, monkeypatch):

@@ -326,9 +326,9 @@ def test_the_shortlist_ranks_a_demon_s_space_down_as_the_policy_does():
 
 
 def test_10_2_with_the_points_for_its_next_rank_the_incumbent_is_a_line_to_the_mentor():
-    """The search's first line (its incumbent) is the hard seat's own pick; with the points for its next Rank
-    (10.2), a line that keeps making for the Mentor (a Master Sorcerer's Tower, 7.345) until the Rank is his,
-    where the normal policy would turn to its Task at the next step; without them, its pick alone."""
+    """The search's first line (its incumbent) is the hard seat's own pick; where meeting its Mentor would advance
+    it now (10.2), a line that keeps making for him (a Master Sorcerer's Tower, 7.345) until the Rank is its own,
+    where the normal policy would turn to its Task at the next step; without the points, its pick alone."""
     from tests.wizards.scenario import ready_to_advance
 
     st = ready_to_advance(white=6)
