@@ -1,0 +1,129 @@
+"""Wizards: how whole games end, and where the Sacred Gems go, in process.
+
+Whole games (no time limit) of one seat's play (`--first`: the hard seat's own play, levels.own, or the
+normal policy) against the normal policy in every other seat, the seats alternated, seeds from 9000.
+First how the games ended (the Sacred Circle taken, 12.46, or the Gems delivered, 7.336) and the first
+seat's share of games ended ahead; then, per seat, for the first seat and the mean of the others: the
+Gems it was given (7.3261), the random Gem Summonings it cast (11.2322), the Gems the False Wizard took
+(7.3263) and those thieves took (9.8: the Common Folk's 7.301, Demons 7.304, the Dragon 7.305), and in
+the games nobody won, the Gems it held at the end, by which such a game is judged (levels.lead).
+
+    python -m bench.wizards_endgame [--games 200] [--seats 2] [--first own|normal] [--seed 9000]
+    (200 two-seat games take about 5 minutes of one core)
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from collections import Counter
+
+from bench.strength import Ends, row_figures
+from shared.engine import MatchConfig
+from shared.engine.playout import random_playout
+from shared.engine.registry import engine_for
+from shared.wizards import levels
+from shared.wizards.policy import choose
+
+FIRST = {"own": levels.own, "normal": choose}
+THIEVES = {"7.301": "Common Folk's thieves (7.301)", "7.304": "Demons (7.304)", "7.305": "the Dragon (7.305)"}
+COUNTS = {"given": "Gems given (7.3261)", "random": "random Gem Summonings (11.2322)",
+          "false": "Gems the False Wizard took (7.3263)",
+          **{f"stolen {rule}": f"Gems taken by {who}" for rule, who in THIEVES.items()},
+          "stolen other": "Gems taken otherwise (9.8)"}
+
+
+def tally(events: list[dict], counts: dict[int, Counter]) -> None:
+    """Adds one step's events to each seat's counts (COUNTS' keys). A theft (9.8) is told in two events,
+    its cause's ("stolen", with the rule) before the Gems it took ("gems_stolen")."""
+    cause: dict[int, str] = {}
+    for e in events:
+        kind, seat = e.get("type"), e.get("seat")
+        if kind == "gem_received":
+            counts[seat]["given"] += 1
+        elif kind == "spell_cast" and e.get("spell") == "gem_summoning" and "die" in e:
+            counts[seat]["random"] += 1
+        elif kind == "false_wizard":
+            counts[seat]["false"] += len(e["stolen"])
+        elif kind == "stolen":
+            cause[seat] = next((r for r in THIEVES if e["rule"].startswith(r)), "other")
+        elif kind == "gems_stolen":
+            counts[seat][f"stolen {cause.get(seat, 'other')}"] += len(e["gems"])
+
+
+def one_game(first, seats: int, mine: int, seed: int) -> tuple:
+    """The final state of a whole game, `first` in seat `mine`, and each seat's counts."""
+    engine, rng = engine_for("wizards"), random.Random(seed)
+    counts: dict[int, Counter] = {s: Counter() for s in range(seats)}
+
+    def chooser(state, seat: int, legal: list[dict]) -> dict:
+        return (first if seat == mine else choose)(engine.view(state, seat), seat, legal, rng)
+
+    final, _ = random_playout(engine, MatchConfig(seats, "standard", options={}), rng, max_steps=500_000,
+                              choose=chooser, on_step=lambda state, events: tally(events, counts))
+    return final, counts
+
+
+def measure(first: str, seats: int, games: int, seed: int, progress=lambda done: None) -> dict:
+    """The figures the module docstring names, over `games` whole games (`progress(done)` after each)."""
+    ends, reasons, days = Ends(), Counter(), []
+    mine_counts: list[Counter] = []
+    other_counts: list[Counter] = []
+    held: dict[str, list[float]] = {"first": [], "others": []}
+    wins = 0.0
+    for i in range(games):
+        mine = i % seats
+        final, counts = one_game(FIRST[first], seats, mine, seed + i)
+        result = final.result
+        winners = result["winners"]
+        wins += float(mine in winners)
+        ends.add(levels.lead(final, mine), mine, winners)
+        reasons[result["reason"]] += 1
+        days.append(result["days"])
+        mine_counts.append(counts[mine])
+        other_counts += [counts[s] for s in counts if s != mine]
+        if not winners:
+            held["first"].append(len(final.players[mine]["gems"]))
+            held["others"] += [len(p["gems"]) for p in final.players if p["seat"] != mine]
+        progress(i + 1)
+    return {"row": row_figures(first, "normal", wins, games, ends), "reasons": reasons, "days": days,
+            "first": {k: statistics.mean(c[k] for c in mine_counts) for k in COUNTS},
+            "others": {k: statistics.mean(c[k] for c in other_counts) for k in COUNTS},
+            "held": {k: statistics.mean(v) if v else 0.0 for k, v in held.items()}, "no_winner": len(held["first"])}
+
+
+def report(first: str, seats: int, games: int, seed: int, figures: dict) -> list[str]:
+    row = figures["row"]
+    low, high = row["ahead_wilson95"]
+    ended = ", ".join(f"{reason} {n / games:.1%}" for reason, n in figures["reasons"].most_common())
+    lines = [f"{first} against normal, {games} whole {seats}-seat games (seeds from {seed}):",
+             f"  ended: {ended}; median day {statistics.median(figures['days']):.0f}",
+             f"  {first} ahead in {row['ahead']:.1%} ({low:.1%} - {high:.1%}), won {row['rate']:.1%}, "
+             f"mean margin {row['margin_mean']:+.2f}",
+             f"  {'per seat':<44}{first:>8}{'normal':>8}"]
+    for key, label in COUNTS.items():
+        lines.append(f"  {label:<44}{figures['first'][key]:8.2f}{figures['others'][key]:8.2f}")
+    lines.append(f"  {'Gems held at the end, of ' + str(figures['no_winner']) + ' games nobody won':<44}"
+                 f"{figures['held']['first']:8.2f}{figures['held']['others']:8.2f}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seats", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--first", default="own", choices=sorted(FIRST))
+    parser.add_argument("--seed", type=int, default=9000)
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    def progress(done: int) -> None:
+        if done % 20 == 0 and done < args.games:
+            print(f"  {done} of {args.games} games", file=sys.stderr, flush=True)
+    figures = measure(args.first, args.seats, args.games, args.seed, progress)
+    print("\n".join(report(args.first, args.seats, args.games, args.seed, figures)))
+
+
+if __name__ == "__main__":
+    main()
