@@ -173,12 +173,12 @@ def random_legal(view: dict, seat: int, legal: list[dict], rng: random.Random) -
     return rng.choice(legal)
 
 
-def face_off(engine, config: MatchConfig, first, second, mine: int, seed: int):
+def face_off(engine, config: MatchConfig, first, second, mine: int, seed: int, on_step=None):
     """The final state of one whole match: policy `first` in seat `mine`, `second` in every other seat,
-    its dice and the policies' choices drawn from `seed`."""
+    its dice and the policies' choices drawn from `seed`; `on_step(state, events)` sees each step."""
     def policy(view, seat, legal, rng):
         return (first if seat == mine else second)(view, seat, legal, rng)
-    final, _ = policy_playout(engine, config, policy, random.Random(seed))
+    final, _ = policy_playout(engine, config, policy, random.Random(seed), on_step=on_step)
     return final
 
 

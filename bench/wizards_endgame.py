@@ -14,14 +14,11 @@ the games nobody won, the Gems it held at the end, by which such a game is judge
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 from collections import Counter
 
-from bench.strength import Ends, row_figures
-from shared.engine import MatchConfig
-from shared.engine.playout import random_playout
+from bench.strength import Ends, config_for, face_off, row_figures
 from shared.engine.registry import engine_for
 from shared.wizards import levels
 from shared.wizards.policy import choose
@@ -54,14 +51,9 @@ def tally(events: list[dict], counts: dict[int, Counter]) -> None:
 
 def one_game(first, seats: int, mine: int, seed: int) -> tuple:
     """The final state of a whole game, `first` in seat `mine`, and each seat's counts."""
-    engine, rng = engine_for("wizards"), random.Random(seed)
     counts: dict[int, Counter] = {s: Counter() for s in range(seats)}
-
-    def chooser(state, seat: int, legal: list[dict]) -> dict:
-        return (first if seat == mine else choose)(engine.view(state, seat), seat, legal, rng)
-
-    final, _ = random_playout(engine, MatchConfig(seats, "standard", options={}), rng, max_steps=500_000,
-                              choose=chooser, on_step=lambda state, events: tally(events, counts))
+    final = face_off(engine_for("wizards"), config_for("wizards", seats, 0), first, choose, mine, seed,
+                     on_step=lambda state, events: tally(events, counts))
     return final, counts
 
 

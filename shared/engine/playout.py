@@ -74,9 +74,10 @@ def replay(engine: GameEngine, config: MatchConfig, log: Sequence[Step]) -> Any:
 
 
 def policy_playout(engine: GameEngine, config: MatchConfig, policy, rng: random.Random,
-                   max_steps: int = 20_000, on_state: Callable[[Any], None] | None = None) -> tuple[Any, list[Step]]:
+                   max_steps: int = 20_000, on_state: Callable[[Any], None] | None = None,
+                   on_step: Callable[[Any, list[dict]], None] | None = None) -> tuple[Any, list[Step]]:
     """Every seat played by `policy(view, seat, legal, rng)`, seeing only its own view;
-    raises if the policy picks an action that is not legal. `on_state` as random_playout's."""
+    raises if the policy picks an action that is not legal. `on_state` and `on_step` as random_playout's."""
 
     def choose(state, seat: int, legal: list[dict]) -> dict:
         pick = policy(engine.view(state, seat), seat, legal, rng)
@@ -84,4 +85,4 @@ def policy_playout(engine: GameEngine, config: MatchConfig, policy, rng: random.
             raise AssertionError(f"the policy picked {pick!r}, which seat {seat} may not take")
         return pick
 
-    return random_playout(engine, config, rng, max_steps, choose=choose, on_state=on_state)
+    return random_playout(engine, config, rng, max_steps, choose=choose, on_state=on_state, on_step=on_step)
