@@ -9,7 +9,7 @@ Gems it was given (7.3261), the random Gem Summonings it cast (11.2322), the Gem
 the games nobody won, the Gems it held at the end, by which such a game is judged (levels.lead).
 
     python -m bench.wizards_endgame [--games 200] [--seats 2] [--first own|normal] [--seed 9000]
-    (200 two-seat games take about 5 minutes of one core)
+    (200 two-seat games take about 7 minutes of one core)
 """
 from __future__ import annotations
 
@@ -86,6 +86,7 @@ def measure(first: str, seats: int, games: int, seed: int, progress=lambda done:
 
 
 def report(first: str, seats: int, games: int, seed: int, figures: dict) -> list[str]:
+    """`measure`'s figures as the lines printed: a column for the first seat, one for the mean of the others."""
     row = figures["row"]
     low, high = row["ahead_wilson95"]
     ended = ", ".join(f"{reason} {n / games:.1%}" for reason, n in figures["reasons"].most_common())
@@ -110,6 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+
     def progress(done: int) -> None:
         if done % 20 == 0 and done < args.games:
             print(f"  {done} of {args.games} games", file=sys.stderr, flush=True)
