@@ -20,7 +20,7 @@ import sys
 import types
 from pathlib import Path
 
-from bench.strength import Ends, config_for, face_off, row_figures
+from bench.strength import Ends, config_for, face_off, row_figures, win_share
 from shared.engine.registry import engine_for, game_names, policy_for
 from shared.wizards.levels import lead
 
@@ -51,7 +51,7 @@ def play(game: str, seats: int, matches: int, seed: int, earlier, report=print) 
         final = face_off(engine, config_for(game, seats, 0 if game == "wizards" else None), now, earlier, mine,
                          seed + i)
         winners = engine.outcome(final).winners
-        wins += 1.0 / len(winners) if mine in winners else 0.0
+        wins += win_share(mine, winners)
         if game == "wizards":
             margin = lead(final, mine)
             assert margin is not None

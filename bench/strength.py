@@ -214,6 +214,11 @@ def _match(job: tuple) -> dict:
     return got
 
 
+def win_share(mine: int, winners: list[int] | tuple[int, ...]) -> float:
+    """A match's share of a win for the seat `mine`: a k-way tie 1/k."""
+    return 1.0 / len(winners) if mine in winners else 0.0
+
+
 def tally(got: dict, think: dict[str, list[float]], ends: Ends) -> float:
     """One match's share of a win for the first-named level (a k-way tie 1/k), its think times added to
     `think` by level and, for Wizards, how it ended to `ends`."""
@@ -221,7 +226,7 @@ def tally(got: dict, think: dict[str, list[float]], ends: Ends) -> float:
         think[level].extend(times)
     if "margin" in got:
         ends.add(got["margin"], got["mine"], got["winners"])
-    return 1.0 / len(got["winners"]) if got["mine"] in got["winners"] else 0.0
+    return win_share(got["mine"], got["winners"])
 
 
 def entries(path: Path) -> Iterator[dict]:

@@ -18,7 +18,7 @@ import statistics
 import sys
 from collections import Counter
 
-from bench.strength import Ends, config_for, face_off, row_figures
+from bench.strength import Ends, config_for, face_off, row_figures, win_share
 from shared.engine.registry import engine_for
 from shared.wizards import levels
 from shared.wizards.policy import choose
@@ -69,7 +69,7 @@ def measure(first: str, seats: int, games: int, seed: int, progress=lambda done:
         final, counts = one_game(FIRST[first], seats, mine, seed + i)
         result = final.result
         winners = result["winners"]
-        wins += float(mine in winners)
+        wins += win_share(mine, winners)
         ends.add(levels.lead(final, mine), mine, winners)
         reasons[result["reason"]] += 1
         days.append(result["days"])

@@ -298,3 +298,9 @@ def test_two_rows_of_a_record_are_compared_on_the_matches_both_played(tmp_path, 
         paired([str(record), "revision=3", "revision=3", "--second-record", str(two)])
     with pytest.raises(SystemExit, match="revison=3: no row of .* has these settings"):
         paired([str(record), "revison=3", "revision=3"])
+
+
+def test_a_share_of_a_win_is_split_among_tied_winners():
+    from bench.strength import win_share
+    assert win_share(1, [1]) == 1.0 and win_share(1, [0, 1]) == 0.5 and win_share(2, [0, 1]) == 0.0
+    assert win_share(0, []) == 0.0
