@@ -35,8 +35,13 @@ run: setup
 system-tools:
 	@deploy/tools/install-system-tools.sh
 
+# the suite runs in TEST_WORKERS processes (pytest-xdist), each test file whole in one of them, so a file's
+# fixtures (a platform server, a Redis of its own) serve all its tests; each process claims a Redis database
+# of its own (tests/support/redis_db.py). TEST_WORKERS=0 runs it in this process alone.
+TEST_WORKERS ?= 2
+
 test: setup system-tools
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # the inner loop: the rules engines' own tests, without the ones marked slow (random play to the
 # end many times, processes of their own); about 40 s on one core. `make test` runs everything.

@@ -1,10 +1,10 @@
 """Redis for the suite: a database of the shared Redis that this run owns, or a
 redis-server of the test's own.
 
-A run claims a database only when it is empty (one atomic script), marks it with its
-owner (host and pid) and empties it when it ends; a database whose owner is a dead
-process on this host is emptied and claimed again. Databases holding anything else are
-never touched."""
+A run (each of `make test`'s pytest-xdist worker processes is one) claims a database only
+when it is empty (one atomic script), marks it with its owner (host and pid) and empties it
+when it ends; a database whose owner is a dead process on this host is emptied and claimed
+again. Databases holding anything else are never touched."""
 from __future__ import annotations
 
 import os
