@@ -52,13 +52,24 @@ def kind(action: dict) -> str:
     return "none" if target is None else "random" if target == "random" else "a marker"
 
 
+def answer(pick: dict, found: dict) -> str:
+    """The search's answer beside the own play's pick: "kept", or what it chose instead."""
+    if found == pick:
+        return KEPT
+    return "another marker" if kind(found) == kind(pick) else kind(found)
+
+
+KEPT = "kept"
+
+
 def measure(games: int, seats: int, seed: int, search=None, progress=lambda done: None) -> dict:
     """Over `games` whole games of the own play (seat i mod seats of game i) against normal: each Gem
     Summoning offer to the own play's seat, its pick and the search's on the rebuilt view."""
-    figures: dict = {"agree": Counter(), "left_out": 0, "think": []}  # agree: (own pick, search pick, Gems held)
+    figures: dict = {"agree": Counter(), "left_out": 0, "think": []}  # agree: (own pick's kind, answer, Gems held)
+    search = search or levels.search()
+    config = config_for("wizards", seats, 0)
     for i in range(games):
-        face_off(engine_for("wizards"), config_for("wizards", seats, 0), _asking(search or levels.search(), seed + i,
-                                                                                 figures), choose, i % seats, seed + i)
+        face_off(engine_for("wizards"), config, _asking(search, seed + i, figures), choose, i % seats, seed + i)
         progress(i + 1)
     return figures
 
@@ -77,7 +88,7 @@ def _asking(search, game: int, figures: dict):
             start = time.perf_counter()
             found = search.run(again, seat, legal, sample).action
             figures["think"].append(time.perf_counter() - start)
-            figures["agree"][kind(pick), kind(found), len(view["players"][seat]["gems"])] += 1
+            figures["agree"][kind(pick), answer(pick, found), len(view["players"][seat]["gems"])] += 1
         return pick
     return first
 
@@ -85,7 +96,7 @@ def _asking(search, game: int, figures: dict):
 def report(games: int, seats: int, seed: int, figures: dict) -> list[str]:
     agree: Counter = figures["agree"]
     asked = sum(agree.values())
-    same = sum(n for (own, found, _), n in agree.items() if own == found)
+    same = sum(n for (_, said, _), n in agree.items() if said == KEPT)
     lines = [f"the Gem Summoning offers to the own play's seat, {games} whole {seats}-seat games against normal "
              f"(seeds from {seed}):",
              f"  weighed {asked} (left out, another encounter still to come: {figures['left_out']}); "
@@ -96,9 +107,9 @@ def report(games: int, seats: int, seed: int, figures: dict) -> list[str]:
         lines.append(f"  think p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms")
     lines.append(f"  {'Gems held':<10}{'offers':>8}{'kept':>8}  the search chose otherwise")
     for gems in sorted({g for _, _, g in agree}):
-        here = {(own, found): n for (own, found, g), n in agree.items() if g == gems}
-        otherwise = ", ".join(f"{found} for {own} ({n})" for (own, found), n in sorted(here.items()) if own != found)
-        kept = sum(n for (own, found), n in here.items() if own == found)
+        here = {(own, said): n for (own, said, g), n in agree.items() if g == gems}
+        otherwise = ", ".join(f"{said} for {own} ({n})" for (own, said), n in sorted(here.items()) if said != KEPT)
+        kept = sum(n for (_, said), n in here.items() if said == KEPT)
         lines.append(f"  {gems:<10}{sum(here.values()):>8}{kept:>8}  {otherwise or '-'}")
     return lines
 

@@ -4,11 +4,12 @@ is counted once, without changing the game."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from bench.strength import config_for, face_off
-from bench.wizards_summoning import main, measure, rebuilt
+from bench.wizards_summoning import answer, main, measure, rebuilt, report
 from shared.engine.registry import engine_for
 from shared.engine.search import Budget
 from shared.wizards import levels
@@ -68,6 +69,19 @@ def test_every_offer_is_counted_once_and_the_game_is_the_own_plays(offered):
     figures = measure(1, 2, SEED, search=levels.search(budget=Budget(iterations=2)))
     assert sum(figures["agree"].values()) + figures["left_out"] == len(offered)
     assert len(figures["think"]) == sum(figures["agree"].values())
+
+
+def test_another_marker_is_another_choice_and_the_report_counts_it_so():
+    marker = {"kind": "gem_summoning", "target": "secret:A"}
+    assert answer(marker, dict(marker)) == "kept"
+    assert answer(marker, {"kind": "gem_summoning", "target": "secret:B"}) == "another marker"
+    assert answer(marker, {"kind": "gem_summoning", "target": None}) == "none"
+    figures = {"agree": Counter({("random", "kept", 3): 5, ("a marker", "another marker", 2): 1}), "left_out": 2,
+               "think": [0.1, 0.2]}
+    out = "\n".join(report(1, 2, 9100, figures))
+    assert "weighed 6 (left out, another encounter still to come: 2)" in out
+    assert "kept the own play's pick in 5 (83.3%)" in out
+    assert "another marker for a marker (1)" in out
 
 
 def test_a_game_count_below_one_is_refused(capsys):
