@@ -113,14 +113,23 @@ class RedisServer:
         self.close()
 
 
+# the database a suite process claimed, published beside REDIS_URL to the processes it starts: pytest-xdist's
+# workers inherit the controller's environment, and each of them must claim a database of its own
+CLAIMED = "ARCHMAGE_TEST_CLAIMED_REDIS_URL"
+
+
 def redis_for_this_run() -> tuple[str, callable]:
-    """(REDIS_URL for the suite, what to call when the run ends)."""
-    if os.environ.get("REDIS_URL"):
-        return os.environ["REDIS_URL"], lambda: None
+    """(REDIS_URL for the suite, what to call when the run ends): REDIS_URL where it is given (not one a parent
+    suite process claimed), else a database of the shared Redis claimed for this process, else a redis-server of
+    its own; either of those is published as CLAIMED to the processes this one starts."""
+    given = os.environ.get("REDIS_URL")
+    if given and given != os.environ.get(CLAIMED):
+        return given, lambda: None
     url = claim_database()
     if url:
+        os.environ[CLAIMED] = url
         return url, lambda: release_database(url)
     print("no free database on the Redis at 6379: starting a redis-server for this run", file=sys.stderr)
     server = RedisServer(durable=False)
+    os.environ[CLAIMED] = server.url
     return server.url, server.close
-
