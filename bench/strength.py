@@ -27,6 +27,10 @@ level's mean progress margin over the best other side (shared/wizards/levels.py 
 the points towards the next one, Gems) and the share of matches it ended ahead (`ended_ahead`:
 a game won ahead, one another won behind, else by the margin).
 
+A game whose hard level has an own play apart from its search (Wizards: `levels.own`, the normal policy
+advancing) has a fifth level, `own`, that play alone, keyed in a record by the search's revision: played
+on the same deals as a hard row (`--pairs own-normal`), it shows what the search adds (bench.strength_paired).
+
 With one seat (Incantris's solo game: `--game incantris --variant solo --seats 1`) there is no
 second level at the table: a pair's first level plays every match against the game's own
 opponents, and its win rate is the level's solo win rate (the second-named level is not used).
@@ -106,7 +110,7 @@ def ended_ahead(margin: float, mine: int | None = None, winners: list[int] | tup
 def think_figures(think: dict[str, list[float]]) -> dict:
     """Each level's think time per decision with a choice (seconds in): p50 and p95 in ms, and how many."""
     figures = {}
-    for level in ("random", "easy", "normal", "hard"):
+    for level in ("random", "easy", "normal", "own", "hard"):
         if think.get(level):
             p50, p95 = percentiles(think[level], 50, 95)
             figures[level] = {"p50_ms": p50 * 1000, "p95_ms": p95 * 1000, "decisions": len(think[level])}
@@ -143,8 +147,12 @@ def hard_settings(game: str, args) -> dict:
 
 
 def levels_for(game: str, args) -> dict:
-    """The four levels' policies; hard with the settings asked for, when any is asked for."""
+    """The levels' policies (and `own` where the game's levels have it); hard with the settings asked for, when
+    any is asked for."""
     policies = {"random": random_legal, "easy": policy_for(game, "easy"), "normal": policy_for(game, "normal")}
+    own = getattr(importlib.import_module(f"shared.{game}.levels"), "own", None)
+    if own is not None:  # the hard seat's own play, without its search
+        policies["own"] = own
     if any(getattr(args, name) is not None for name in TUNING):
         from shared.engine.search import Budget
 
@@ -267,6 +275,8 @@ class Record:
 
     def _key(self, first: str, second: str) -> dict:
         searched = {"hard": self.hard} if "hard" in (first, second) else {}
+        if "own" in (first, second):  # what the own play is goes with the search's revision
+            searched["own"] = {"revision": self.hard.get("revision")}
         return {**self.settings, "first": first, "second": second, **searched}
 
 
@@ -348,7 +358,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--win", default=None,
                     help="Wizards: how the value counts a winner's progress (levels.HARD_WIN, one of WINS)")
     ap.add_argument("--pairs", default="hard-normal,normal-easy,hard-random",
-                    help="first-second level pairs; the levels are random, easy, normal and hard")
+                    help="first-second level pairs; the levels are random, easy, normal and hard (and own, where the "
+                         "game's hard level has one: Wizards)")
     ap.add_argument("--days", type=int, default=None,
                     help="Wizards: the time limit in days (14 by default; 0: none, the whole game)")
     ap.add_argument("--jobs", type=int, default=1, help="processes to share the matches among")

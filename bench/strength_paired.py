@@ -7,7 +7,11 @@ Each row is named by the settings that tell it from the others (the hard search'
 same seed, deal and seats), as better, worse or level for the second row by `bench.strength.ended_ahead`, with
 an exact two-sided sign test: on the same deals two searches part with far fewer matches than the intervals
 of two separate rows need. `--second-record F` reads the second row from another record (a row played again
-elsewhere, say at another commit or load: how far its matches came out the same).
+elsewhere, say at another commit or load: how far its matches came out the same), or a row of another level
+on the same deals: the hard seat's own play alone (bench.strength's `own`), to see what the search adds:
+
+    python -m bench.strength_paired docs/strength/wizards-2-own.jsonl first=own revision=5 \
+        --second-record docs/strength/wizards-2-hard.jsonl
 """
 from __future__ import annotations
 
@@ -63,8 +67,9 @@ def row(path: Path, chosen: dict) -> tuple[dict, dict[int, float]]:
     return keys[name], rows[name]
 
 
-# what must agree for two rows' matches of the same index to be the same deal at the same table
-SAME_DEAL = ("game", "variant", "seats", "days", "seed", "first", "second")
+# what must agree for two rows' matches of the same index to be the same deal at the same table (the first-named
+# levels may differ: the hard search and its own play alone, `own`, on the same deals)
+SAME_DEAL = ("game", "variant", "seats", "days", "seed", "second")
 
 
 def sign_test(better: int, worse: int) -> float:
@@ -109,8 +114,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("the two rows are not played on the same deals: they differ in "
                          + ", ".join(f"{k} ({key.get(k)} and {their.get(k)})" for k in apart))
     got = compare(first, second)
-    print(f"{key['game']}, {key['seats']} seats, {key['first']} v {key['second']}: {got['matches']} matches both "
-          f"played")
+    firsts = key["first"] if key["first"] == their["first"] else f"{key['first']} and {their['first']}"
+    print(f"{key['game']}, {key['seats']} seats, {firsts} v {key['second']}: {got['matches']} matches both played")
     print(f"  ended ahead: {_named(args.first)} {got['first_ahead']:.1%}, {_named(args.second)} "
           f"{got['second_ahead']:.1%}")
     print(f"  {_named(args.second)} better on {got['better']}, worse on {got['worse']}, level on {got['level']}; "

@@ -27,6 +27,8 @@ def searched(level: str, figure: dict, figures: list[dict] | None = None) -> str
     """A level's name, and for hard how its root shared the budget where the figures say (a record's key
     does), with the settings that tell it from another of `figures` at the same table and root ("halving,
     iterations 24"), so that rows of the same pair under different searches tell themselves apart."""
+    if level == "own" and figure.get("own"):  # the hard seat's own play, as of the search's revision
+        return f"own (revision {figure['own']['revision']})"
     mine = figure.get("hard") or {}
     root = mine.get("root")
     if level != "hard" or not root:

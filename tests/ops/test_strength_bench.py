@@ -300,6 +300,49 @@ def test_two_rows_of_a_record_are_compared_on_the_matches_both_played(tmp_path, 
         paired([str(record), "revison=3", "revision=3"])
 
 
+def test_the_hard_seats_own_play_is_a_level_keyed_by_the_search_revision(tmp_path, monkeypatch, capsys):
+    """`own` (Wizards: levels.own, the hard seat's play without its search) is a level where the game's levels have
+    one: recorded with the search's revision, since what the own play is goes with it, and timed like the others;
+    a game without one refuses it before any match."""
+    import shared.wizards.levels as wizards_levels
+    from bench.strength_table import load, rows, think_rows
+
+    with pytest.raises(SystemExit, match="'own-normal' is not two of random, easy, normal, hard joined"):
+        main(["--game", "tower", "--pairs", "own-normal", "--matches", "1"])
+    record = tmp_path / "own.jsonl"
+    row = ["--game", "wizards", "--seats", "2", "--days", "2", "--pairs", "own-normal", "--matches", "1",
+           "--record", str(record)]
+    main(row)
+    (entry,) = [json.loads(line) for line in record.read_text().splitlines()]
+    assert entry["key"]["first"] == "own" and entry["key"]["own"] == {"revision": wizards_levels.HARD_REVISION}
+    assert "hard" not in entry["key"] and entry["think"]["own"]
+    (figures,) = load([record])
+    assert "| own (revision %d) v normal |" % wizards_levels.HARD_REVISION in rows([figures])[2]
+    assert any("| own (revision" in line for line in think_rows([figures]))
+    monkeypatch.setattr(wizards_levels, "HARD_REVISION", wizards_levels.HARD_REVISION + 1)
+    capsys.readouterr()
+    main(row)  # another revision: the match recorded before it is not counted, and is played again
+    assert "already in" not in capsys.readouterr().out and len(record.read_text().splitlines()) == 2
+
+
+def test_a_level_is_compared_with_the_own_play_on_the_same_deals(tmp_path, capsys):
+    """bench.strength_paired: a hard row and the own play's row from another record, on the same deals (the
+    first-named levels differ, the deal does not)."""
+    from bench.strength_paired import main as paired
+
+    key = {"game": "wizards", "variant": "standard", "seats": 2, "days": 0, "seed": 1000}
+    hard, own = tmp_path / "hard.jsonl", tmp_path / "own.jsonl"
+    for i, (h, o) in enumerate([(1.0, -1.0), (0.5, 0.5), (-1.0, 0.0)]):
+        Record(hard, key, hard={"revision": 5}).add("hard", "normal", {"i": i, "margin": h, "mine": i % 2,
+                                                                       "winners": []})
+        Record(own, key, hard={"revision": 5}).add("own", "normal", {"i": i, "margin": o, "mine": i % 2,
+                                                                     "winners": []})
+    paired([str(own), "first=own", "revision=5", "--second-record", str(hard)])
+    out = capsys.readouterr().out
+    assert "wizards, 2 seats, own and hard v normal: 3 matches both played" in out
+    assert "first=own 50.0%, revision=5 66.7%" in out and "better on 1, worse on 1, level on 1" in out
+
+
 def test_a_share_of_a_win_is_split_among_tied_winners():
     from bench.strength import win_share
     assert win_share(1, [1]) == 1.0 and win_share(1, [0, 1]) == 0.5 and win_share(2, [0, 1]) == 0.0
