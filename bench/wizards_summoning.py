@@ -5,7 +5,7 @@ the view leaves the resolution's stages out, so no state can be rebuilt from it 
 Sorcerer's offer of Gem Summoning (7.346, 11.232), the choice most two-seat games turn on
 (bench/wizards_endgame.py), is one the seat asked can place from the choice itself: his encounter is at
 its offer, its last stage, and the rest of its resolution is the turn's end (some nine offers in ten; the
-others, with another encounter still to come, are left out). `rebuilt` puts that stage back into the view;
+others, with another encounter still to come, are left out). determinize.summoning_offer puts that stage back;
 the hard search (levels.search, as served) is then asked on it, beside the own play's pick (levels.own), in
 whole games of the own play against normal, and the bench counts how often the two agree, by the Gems the
 seat holds.
@@ -24,27 +24,9 @@ from collections import Counter
 from bench.stats import percentiles
 from bench.strength import config_for, face_off
 from shared.engine.registry import engine_for
-from shared.engine.state import tree_copy
 from shared.wizards import levels
+from shared.wizards.determinize import summoning_offer
 from shared.wizards.policy import choose
-
-
-def rebuilt(view: dict, seat: int, legal: list[dict]) -> dict | None:
-    """The view with the stages of the Gem Summoning offer put back, or None where it is not that offer
-    alone (the Master Sorcerer's encounter of `seat` on top, the turn's end below it): a seat offered the
-    spell knows the encounter is at its offer (mentors.MasterSorcerer), and that its turn had ended."""
-    pending, turn = view["pending"], view["turn"]
-    if not legal or any(a["kind"] != "gem_summoning" for a in legal):
-        return None
-    if [i["do"] for i in pending] != ["goto", "master_sorcerer"] or pending[1]["seat"] != seat:
-        return None
-    if not turn or turn["seat"] != seat or not turn["ended"]:
-        return None
-    v = tree_copy(view)
-    v["pending"][0]["step"] = "turn_end"
-    # the encounter's flags are read before its offer only (places.py); its next stage is its end
-    v["pending"][1].update(stage="summon_offered", fulfils=False, wizard_present=False)
-    return v
 
 
 def kind(action: dict) -> str:
@@ -79,7 +61,7 @@ def _asking(search, game: int, figures: dict):
     def first(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         pick = levels.own(view, seat, legal, rng)
         if any(a["kind"] == "gem_summoning" for a in legal):
-            again = rebuilt(view, seat, legal)
+            again = summoning_offer(view, seat, legal)
             if again is None:
                 figures["left_out"] += 1
                 return pick

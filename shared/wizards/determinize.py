@@ -27,6 +27,10 @@ What a view hides, and how it is filled in:
   resolution in progress (levels.py plays the normal policy otherwise); such a state is still
   valid (invariants) and looks the same to the seat.
 
+One offer mid-resolution can be placed from the choice itself (`summoning_offer`): the Master Sorcerer's
+offer of Gem Summoning (7.346, 11.232), with the turn's end below it; the stages it puts back are the
+seat's own (its view stays the same).
+
 A state waiting for dice (`chance`) is not sampled: the search asks only at a seat's decision.
 Reads only the view, the seat and the pack: two states that look alike to the seat give the same
 determinizations for the same random draws.
@@ -178,3 +182,21 @@ def determinize(view: dict[str, Any], seat: int | None, rng: random.Random) -> W
         tiles["remove_count"] = t["removed"]
     data["tiles"] = tiles
     return WizardsState.from_json(data)
+
+
+def summoning_offer(view: dict[str, Any], seat: int, legal: list[dict]) -> dict[str, Any] | None:
+    """The view with the stages of the Gem Summoning offer put back, for `determinize`, or None where it is not
+    that offer alone (the Master Sorcerer's encounter of `seat` on top, the turn's end below it): a seat offered
+    the spell knows the encounter is at its offer (mentors.MasterSorcerer) and that its turn had ended."""
+    pending, turn = view["pending"], view["turn"]
+    if not legal or any(a["kind"] != "gem_summoning" for a in legal):
+        return None
+    if [i["do"] for i in pending] != ["goto", "master_sorcerer"] or pending[1]["seat"] != seat:
+        return None
+    if not turn or turn["seat"] != seat or not turn["ended"]:
+        return None
+    v = tree_copy(view)
+    v["pending"][0]["step"] = "turn_end"
+    # the encounter's flags are read before its offer only (places.py); its next stage is its end
+    v["pending"][1].update(stage="summon_offered", fulfils=False, wizard_present=False)
+    return v

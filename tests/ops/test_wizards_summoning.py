@@ -1,6 +1,6 @@
-"""bench/wizards_summoning.py: the Gem Summoning offer (7.346, 11.232) rebuilt from the seat's view is a
-state that looks to the seat exactly like the real one and resolves the same way, and every offer of a game
-is counted once, without changing the game."""
+"""determinize.summoning_offer and bench/wizards_summoning.py: the Gem Summoning offer (7.346, 11.232)
+rebuilt from the seat's view is a state that looks to the seat exactly like the real one and resolves the
+same way, and every offer of a game is counted once, without changing the game."""
 from __future__ import annotations
 
 import random
@@ -9,11 +9,11 @@ from collections import Counter
 import pytest
 
 from bench.strength import config_for, face_off
-from bench.wizards_summoning import answer, main, measure, rebuilt, report
+from bench.wizards_summoning import answer, main, measure, report
 from shared.engine.registry import engine_for
 from shared.engine.search import Budget
 from shared.wizards import levels
-from shared.wizards.determinize import determinize
+from shared.wizards.determinize import determinize, summoning_offer
 from shared.wizards.policy import choose
 
 E = engine_for("wizards")
@@ -40,12 +40,12 @@ def offered():
 
 
 def test_11_232_a_rebuilt_offer_looks_like_its_view_and_resolves_as_the_real_one(offered):
-    weighed = [(s, legal) for s, legal in offered if rebuilt(E.view(s, 0), 0, legal) is not None]
+    weighed = [(s, legal) for s, legal in offered if summoning_offer(E.view(s, 0), 0, legal) is not None]
     assert len(weighed) >= 5
     for state, legal in weighed[:8]:
         view = E.view(state, 0)
         for i in range(3):
-            sample = determinize(rebuilt(view, 0, legal), 0, random.Random(i))
+            sample = determinize(summoning_offer(view, 0, legal), 0, random.Random(i))
             E.check_invariants(sample)
             assert E.view(sample, 0) == view, "the rebuilt stages are the seat's own and stay out of its view"
             assert E.actor(sample) == 0 and E.legal_actions(sample, 0) == legal
@@ -55,14 +55,14 @@ def test_11_232_a_rebuilt_offer_looks_like_its_view_and_resolves_as_the_real_one
             assert (after.step, after.pending, E.actor(after)) == (real.step, real.pending, E.actor(real))
 
 
-def test_11_232_an_offer_with_more_still_to_resolve_or_another_choice_is_not_rebuilt(offered):
+def test_11_232_an_offer_with_more_still_to_resolve_or_another_choice_is_not_summoning_offer(offered):
     more = [(s, legal) for s, legal in offered if len(s.pending) > 2]
     assert more, "the game has an offer with another encounter still to come"
     for state, legal in more:
-        assert rebuilt(E.view(state, 0), 0, legal) is None
+        assert summoning_offer(E.view(state, 0), 0, legal) is None
     state, legal = next((s, legal) for s, legal in offered if len(s.pending) == 2)
-    assert rebuilt(E.view(state, 0), 1, legal) is None, "another seat's offer"
-    assert rebuilt(E.view(state, 0), 0, [{"kind": "move", "to": [0, 0]}]) is None, "another choice"
+    assert summoning_offer(E.view(state, 0), 1, legal) is None, "another seat's offer"
+    assert summoning_offer(E.view(state, 0), 0, [{"kind": "move", "to": [0, 0]}]) is None, "another choice"
 
 
 def test_every_offer_is_counted_once_and_the_game_is_the_own_plays(offered):
