@@ -7,8 +7,9 @@ seat's share of games ended ahead; then, per seat, for the first seat and the me
 Gems it was given (7.3261), the random Gem Summonings it cast (11.2322), the Gems the False Wizard took
 (7.3263) and those thieves took (9.8: the Common Folk's 7.301, Demons 7.304, the Dragon 7.305), and in
 the games nobody won, the Gems it held at the end, by which such a game is judged (levels.lead).
+`--careful N`: the first seat declines a random Gem Summoning while it holds N Gems or more (`careful`).
 
-    python -m bench.wizards_endgame [--games 200] [--seats 2] [--first own|normal] [--seed 9000]
+    python -m bench.wizards_endgame [--games 200] [--seats 2] [--first own|normal] [--careful N] [--seed 9000]
     (200 two-seat games take about 7 minutes of one core)
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections import Counter
 
 from bench.strength import Ends, config_for, face_off, row_figures, win_share
 from shared.engine.registry import engine_for
-from shared.wizards import levels
+from shared.wizards import gem_aims, levels
 from shared.wizards.policy import choose
 
 FIRST = {"own": levels.own, "normal": choose}
@@ -29,6 +30,18 @@ COUNTS = {"given": "Gems given (7.3261)", "random": "random Gem Summonings (11.2
           "false": "Gems the False Wizard took (7.3263)",
           **{f"stolen {rule}": f"Gems taken by {who}" for rule, who in THIEVES.items()},
           "stolen other": "Gems taken otherwise (9.8)"}
+
+
+def careful(play, gems: int):
+    """`play`, but declining a random Gem Summoning (11.2322) while it holds `gems` Gems or more: it contacts a
+    marker where one is out, else casts nothing (gem_aims.summon_target, cautious). A random summoning's odds fall
+    as Gems are held: it gives a Gem not yet held on (6 - G)/7 x 5/6 of the one success in three, and the False
+    Wizard takes all G on 1/7 x 4/6 of it (7.326, 7.3263), so from four Gems on the expected count falls."""
+    def careful_play(view: dict, seat: int, legal: list[dict], rng) -> dict:
+        if legal and all(a["kind"] == "gem_summoning" for a in legal) and len(gem_aims.held(view, seat)) >= gems:
+            return gem_aims.summon_target(view, seat, legal, cautious=True)
+        return play(view, seat, legal, rng)
+    return careful_play
 
 
 def tally(events: list[dict], counts: dict[int, Counter]) -> None:
@@ -57,8 +70,10 @@ def one_game(first, seats: int, mine: int, seed: int) -> tuple:
     return final, counts
 
 
-def measure(first: str, seats: int, games: int, seed: int, progress=lambda done: None) -> dict:
-    """The figures the module docstring names, over `games` whole games (`progress(done)` after each)."""
+def measure(first: str, seats: int, games: int, seed: int, progress=lambda done: None, gems: int = 0) -> dict:
+    """The figures the module docstring names, over `games` whole games (`progress(done)` after each); `gems`
+    above 0: the first seat `careful` at that many."""
+    play = careful(FIRST[first], gems) if gems else FIRST[first]
     ends, reasons, days = Ends(), Counter(), []
     mine_counts: list[Counter] = []
     other_counts: list[Counter] = []
@@ -66,7 +81,7 @@ def measure(first: str, seats: int, games: int, seed: int, progress=lambda done:
     wins = 0.0
     for i in range(games):
         mine = i % seats
-        final, counts = one_game(FIRST[first], seats, mine, seed + i)
+        final, counts = one_game(play, seats, mine, seed + i)
         result = final.result
         winners = result["winners"]
         wins += win_share(mine, winners)
@@ -85,12 +100,13 @@ def measure(first: str, seats: int, games: int, seed: int, progress=lambda done:
             "held": {k: statistics.mean(v) if v else 0.0 for k, v in held.items()}, "no_winner": len(held["first"])}
 
 
-def report(first: str, seats: int, games: int, seed: int, figures: dict) -> list[str]:
+def report(first: str, seats: int, games: int, seed: int, figures: dict, gems: int = 0) -> list[str]:
     """`measure`'s figures as the lines printed: a column for the first seat, one for the mean of the others."""
     row = figures["row"]
     low, high = row["ahead_wilson95"]
     ended = ", ".join(f"{reason} {n / games:.1%}" for reason, n in figures["reasons"].most_common())
-    lines = [f"{first} against normal, {games} whole {seats}-seat games (seeds from {seed}):",
+    played = f"{first}, no random Gem Summoning from {gems} Gems held," if gems else first
+    lines = [f"{played} against normal, {games} whole {seats}-seat games (seeds from {seed}):",
              f"  ended: {ended}; median day {statistics.median(figures['days']):.0f}",
              f"  {first} ahead in {row['ahead']:.1%} ({low:.1%} - {high:.1%}), won {row['rate']:.1%}, "
              f"mean margin {row['margin_mean']:+.2f}",
@@ -108,15 +124,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seats", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--first", default="own", choices=sorted(FIRST))
     parser.add_argument("--seed", type=int, default=9000)
+    parser.add_argument("--careful", type=int, default=0, metavar="N",
+                        help="the first seat declines a random Gem Summoning while it holds N Gems or more (0: never)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if not 0 <= args.careful <= 6:
+        parser.error("--careful must be between 0 and 6 Gems")
 
     def progress(done: int) -> None:
         if done % 20 == 0 and done < args.games:
             print(f"  {done} of {args.games} games", file=sys.stderr, flush=True)
-    figures = measure(args.first, args.seats, args.games, args.seed, progress)
-    print("\n".join(report(args.first, args.seats, args.games, args.seed, figures)))
+    figures = measure(args.first, args.seats, args.games, args.seed, progress, args.careful)
+    print("\n".join(report(args.first, args.seats, args.games, args.seed, figures, args.careful)))
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from bench.wizards_endgame import COUNTS, main, one_game, tally
-from shared.wizards import levels
+from bench.wizards_endgame import COUNTS, careful, main, one_game, tally
+from shared.wizards import gem_aims, levels
 
 
 def test_a_theft_is_counted_under_the_rule_that_caused_it():
@@ -36,6 +36,37 @@ def test_every_gem_of_a_whole_game_is_accounted_for(seed):
         delivered = 6 if seat in final.result["winners"] else 0
         assert c["given"] - lost == len(final.players[seat]["gems"]) + delivered
     assert sum(c["given"] for c in counts.values()) > 0, "a whole game in which no Gem was given tells nothing"
+
+
+def _summonings(play, seed: int) -> list[tuple[int, object]]:
+    """(Gems held, target) of each Gem Summoning offer (11.232) `play` answered in a whole two-seat game."""
+    seen = []
+
+    def watched(view, seat, legal, rng):
+        action = play(view, seat, legal, rng)
+        if legal and all(a["kind"] == "gem_summoning" for a in legal):
+            seen.append((len(gem_aims.held(view, seat)), action["target"]))
+        return action
+    one_game(watched, 2, seed % 2, seed)
+    return seen
+
+
+def test_a_careful_seat_casts_no_random_summoning_from_the_gems_it_was_told():
+    """11.2322 is cast below two Gems held and never from two on, where the own play casts it (seed 9002: the
+    own play's seat reaches five Gems summoning at random)."""
+    own = _summonings(levels.own, 9002)
+    assert any(held >= 2 and target == "random" for held, target in own)
+    kept = _summonings(careful(levels.own, 2), 9002)
+    assert any(held < 2 and target == "random" for held, target in kept)
+    assert [t for held, t in kept if held >= 2] and all(t != "random" for held, t in kept if held >= 2)
+
+
+def test_a_careful_report_says_so_and_a_careful_count_out_of_range_is_refused(capsys):
+    main(["--games", "1", "--seed", "9001", "--careful", "4"])
+    assert "no random Gem Summoning from 4 Gems held" in capsys.readouterr().out.splitlines()[0]
+    with pytest.raises(SystemExit):
+        main(["--careful", "7"])
+    assert "--careful must be between 0 and 6 Gems" in capsys.readouterr().err
 
 
 def test_the_report_names_every_count_and_how_each_game_ended(capsys):
