@@ -36,7 +36,11 @@ def careful(play, gems: int):
     """`play`, but declining a random Gem Summoning (11.2322) while it holds `gems` Gems or more: it contacts a
     marker where one is out, else casts nothing (gem_aims.summon_target, cautious). A random summoning's odds fall
     as Gems are held: it gives a Gem not yet held on (6 - G)/7 x 5/6 of the one success in three, and the False
-    Wizard takes all G on 1/7 x 4/6 of it (7.326, 7.3263), so from four Gems on the expected count falls."""
+    Wizard takes all G on 1/7 x 4/6 of it (7.326, 7.3263), so from four Gems on the expected count falls.
+    `gems` 0: `play` as it is (it never declines)."""
+    if not gems:
+        return play
+
     def careful_play(view: dict, seat: int, legal: list[dict], rng) -> dict:
         if legal and all(a["kind"] == "gem_summoning" for a in legal) and len(gem_aims.held(view, seat)) >= gems:
             return gem_aims.summon_target(view, seat, legal, cautious=True)
@@ -71,9 +75,9 @@ def one_game(first, seats: int, mine: int, seed: int) -> tuple:
 
 
 def measure(first: str, seats: int, games: int, seed: int, progress=lambda done: None, gems: int = 0) -> dict:
-    """The figures the module docstring names, over `games` whole games (`progress(done)` after each); `gems`
-    above 0: the first seat `careful` at that many."""
-    play = careful(FIRST[first], gems) if gems else FIRST[first]
+    """The figures the module docstring names, over `games` whole games (`progress(done)` after each), the first
+    seat `careful` from `gems` Gems held."""
+    play = careful(FIRST[first], gems)
     ends, reasons, days = Ends(), Counter(), []
     mine_counts: list[Counter] = []
     other_counts: list[Counter] = []

@@ -59,6 +59,7 @@ def test_a_careful_seat_casts_no_random_summoning_from_the_gems_it_was_told():
     kept = _summonings(careful(levels.own, 2), 9002)
     assert any(held < 2 and target == "random" for held, target in kept)
     assert [t for held, t in kept if held >= 2] and all(t != "random" for held, t in kept if held >= 2)
+    assert careful(levels.own, 0) is levels.own  # 0 Gems: never declines (--careful 0, the default)
 
 
 def test_a_careful_report_says_so_and_a_careful_count_out_of_range_is_refused(capsys):
