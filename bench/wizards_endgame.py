@@ -42,7 +42,7 @@ def careful(play, gems: int):
         return play
 
     def careful_play(view: dict, seat: int, legal: list[dict], rng) -> dict:
-        if legal and all(a["kind"] == "gem_summoning" for a in legal) and len(gem_aims.held(view, seat)) >= gems:
+        if gem_aims.summoning_offered(legal) and len(gem_aims.held(view, seat)) >= gems:
             return gem_aims.summon_target(view, seat, legal, cautious=True)
         return play(view, seat, legal, rng)
     return careful_play

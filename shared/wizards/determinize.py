@@ -42,6 +42,7 @@ from collections import Counter
 from typing import Any
 
 from shared.engine.state import tree_copy
+from shared.wizards.gem_aims import summoning_offered
 from shared.wizards.pack import pack
 from shared.wizards.state import WizardsState
 
@@ -189,7 +190,7 @@ def summoning_offer(view: dict[str, Any], seat: int, legal: list[dict]) -> dict[
     that offer alone (the Master Sorcerer's encounter of `seat` on top, the turn's end below it): a seat offered
     the spell knows the encounter is at its offer (mentors.MasterSorcerer) and that its turn had ended."""
     pending, turn = view["pending"], view["turn"]
-    if not legal or any(a["kind"] != "gem_summoning" for a in legal):
+    if not summoning_offered(legal):
         return None
     if [i["do"] for i in pending] != ["goto", "master_sorcerer"] or pending[1]["seat"] != seat:
         return None

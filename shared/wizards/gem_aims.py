@@ -45,6 +45,11 @@ def worth_asking(view: dict, seat: int, wizard: str) -> bool:
     return wizard not in held(view, seat) and not (wizard == false_wizard(view, seat) and held(view, seat))
 
 
+def summoning_offered(legal: list[dict]) -> bool:
+    """The choice is the Gem Summoning offer alone (11.232): every action one of its targets (None: declining)."""
+    return bool(legal) and all(a["kind"] == "gem_summoning" for a in legal)
+
+
 def summon_target(view: dict, seat: int, legal: list[dict], cautious: bool = False) -> dict:
     """The Gem Summoning choice (11.2321-11.2322) in the order of the module docstring; `cautious`: not at random,
     where the False Wizard may be drawn (a keeper of pooled Gems whose partner summons for him)."""

@@ -44,7 +44,7 @@ def _summonings(play, seed: int) -> list[tuple[int, object]]:
 
     def watched(view, seat, legal, rng):
         action = play(view, seat, legal, rng)
-        if legal and all(a["kind"] == "gem_summoning" for a in legal):
+        if gem_aims.summoning_offered(legal):
             seen.append((len(gem_aims.held(view, seat)), action["target"]))
         return action
     one_game(watched, 2, seed % 2, seed)

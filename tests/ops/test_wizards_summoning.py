@@ -55,7 +55,7 @@ def test_11_232_a_rebuilt_offer_looks_like_its_view_and_resolves_as_the_real_one
             assert (after.step, after.pending, E.actor(after)) == (real.step, real.pending, E.actor(real))
 
 
-def test_11_232_an_offer_with_more_still_to_resolve_or_another_choice_is_not_summoning_offer(offered):
+def test_11_232_an_offer_with_more_still_to_resolve_or_another_choice_is_not_rebuilt(offered):
     more = [(s, legal) for s, legal in offered if len(s.pending) > 2]
     assert more, "the game has an offer with another encounter still to come"
     for state, legal in more:
@@ -63,6 +63,7 @@ def test_11_232_an_offer_with_more_still_to_resolve_or_another_choice_is_not_sum
     state, legal = next((s, legal) for s, legal in offered if len(s.pending) == 2)
     assert summoning_offer(E.view(state, 0), 1, legal) is None, "another seat's offer"
     assert summoning_offer(E.view(state, 0), 0, [{"kind": "move", "to": [0, 0]}]) is None, "another choice"
+    assert summoning_offer(E.view(state, 0), 0, legal + [{"kind": "move", "to": [0, 0]}]) is None, "not the offer alone"
 
 
 def test_every_offer_is_counted_once_and_the_game_is_the_own_plays(offered):
