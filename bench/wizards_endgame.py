@@ -1,16 +1,19 @@
 """Wizards: how whole games end, and where the Sacred Gems go, in process.
 
-Whole games (no time limit) of one seat's play (`--first`: the hard seat's own play, levels.own, or the
-normal policy) against the normal policy in every other seat, the seats alternated, seeds from 9000.
+Whole games (no time limit) of one seat's play (`--first`: the hard seat's own play, levels.own, the hard
+level itself, or the normal policy) against the normal policy in every other seat, the seats alternated,
+seeds from 9000.
 First how the games ended (the Sacred Circle taken, 12.46, or the Gems delivered, 7.336) and the first
 seat's share of games ended ahead; then, per seat, for the first seat and the mean of the others: the
 Gems it was given (7.3261), the random Gem Summonings it cast (11.2322), the Gems the False Wizard took
-(7.3263) and those thieves took (9.8: the Common Folk's 7.301, Demons 7.304, the Dragon 7.305), and in
-the games nobody won, the Gems it held at the end, by which such a game is judged (levels.lead).
+(7.3263) and those thieves took (9.8: the Common Folk's 7.301, Demons 7.304, the Dragon 7.305), the
+summonings of a marker (11.2321), the Player Encounters it entered and those entered on it (7.302) and the
+Secret Wizards they told it (Rank 4 results 5 and 6), and in the games nobody won, the Gems it held at the
+end, by which such a game is judged (levels.lead).
 `--careful N`: the first seat declines a random Gem Summoning while it holds N Gems or more (`careful`).
 
-    python -m bench.wizards_endgame [--games 200] [--seats 2] [--first own|normal] [--careful N] [--seed 9000]
-    (200 two-seat games take about 7 minutes of one core)
+    python -m bench.wizards_endgame [--games 200] [--seats 2] [--first own|hard|normal] [--careful N] [--seed 9000]
+    (200 two-seat games take about 7 minutes of one core; a game of the hard level some two minutes)
 """
 from __future__ import annotations
 
@@ -24,12 +27,17 @@ from shared.engine.registry import engine_for
 from shared.wizards import gem_aims, levels
 from shared.wizards.policy import choose
 
-FIRST = {"own": levels.own, "normal": choose}
+FIRST = {"own": levels.own, "hard": levels.hard(), "normal": choose}
 THIEVES = {"7.301": "Common Folk's thieves (7.301)", "7.304": "Demons (7.304)", "7.305": "the Dragon (7.305)"}
 COUNTS = {"given": "Gems given (7.3261)", "random": "random Gem Summonings (11.2322)",
           "false": "Gems the False Wizard took (7.3263)",
           **{f"stolen {rule}": f"Gems taken by {who}" for rule, who in THIEVES.items()},
-          "stolen other": "Gems taken otherwise (9.8)"}
+          "stolen other": "Gems taken otherwise (9.8)",
+          "contact": "Gem Summonings of a marker (11.2321)",
+          "entered": "Player Encounters it entered (7.302)",
+          "entered on": "Player Encounters entered on it (7.302)",
+          "learned": "Secret Wizards learned in one (7.302 5)",
+          "revealed": "Secret Wizards shown in one (7.302 6)"}
 
 
 def careful(play, gems: int):
@@ -56,14 +64,24 @@ def tally(events: list[dict], counts: dict[int, Counter]) -> None:
         kind, seat = e.get("type"), e.get("seat")
         if kind == "gem_received":
             counts[seat]["given"] += 1
-        elif kind == "spell_cast" and e.get("spell") == "gem_summoning" and "die" in e:
-            counts[seat]["random"] += 1
+        elif kind == "spell_cast" and e.get("spell") == "gem_summoning":
+            counts[seat]["random" if "die" in e else "contact"] += 1
         elif kind == "false_wizard":
             counts[seat]["false"] += len(e["stolen"])
         elif kind == "stolen":
             cause[seat] = next((r for r in THIEVES if e["rule"].startswith(r)), "other")
         elif kind == "gems_stolen":
             counts[seat][f"stolen {cause.get(seat, 'other')}"] += len(e["gems"])
+        elif kind == "player_encounter":
+            counts[seat]["entered"] += 1
+            for other in e["players"]:
+                if other != seat:
+                    counts[other]["entered on"] += 1
+        elif kind == "secret_learned":
+            counts[seat]["learned"] += 1
+        elif kind == "secret_wizard" and e["rule"].startswith("7.302"):
+            for other in e["seats"]:
+                counts[other]["revealed"] += 1
 
 
 def one_game(first, seats: int, mine: int, seed: int) -> tuple:

@@ -24,7 +24,21 @@ def test_a_theft_is_counted_under_the_rule_that_caused_it():
            {"type": "spell_cast", "seat": 0, "spell": "gem_summoning", "die": 2, "success": True},
            {"type": "spell_cast", "seat": 0, "spell": "gem_summoning", "target": "zhan"}], counts)
     assert counts[1] == Counter({"stolen 7.305": 2})
-    assert counts[0] == Counter({"false": 1, "given": 1, "random": 1})
+    assert counts[0] == Counter({"false": 1, "given": 1, "random": 1, "contact": 1})
+
+
+def test_a_player_encounter_is_counted_for_who_entered_and_who_was_entered_on():
+    """7.302: the entering seat first in the group; Rank 4 result 5 tells the entering seat one Secret Wizard, 6
+    shows one to every seat in the encounter; a Secret Wizard from another rule (11.223) is not counted."""
+    counts = {0: Counter(), 1: Counter(), 2: Counter()}
+    tally([{"type": "player_encounter", "seat": 2, "players": [2, 0, 1], "table": "4", "roll": 5, "rule": "7.302"},
+           {"type": "secret_learned", "seat": 2, "from": 0, "letter": "A", "rule": "7.302 5"},
+           {"type": "player_encounter", "seat": 0, "players": [0, 1], "table": "4", "roll": 6, "rule": "7.302"},
+           {"type": "secret_wizard", "letter": "B", "seats": [0, 1], "rule": "7.302 Rank 4 6"},
+           {"type": "secret_wizard", "letter": "C", "seats": [2], "rule": "11.223"}], counts)
+    assert counts[0] == Counter({"entered": 1, "entered on": 1, "revealed": 1})
+    assert counts[1] == Counter({"entered on": 2, "revealed": 1})
+    assert counts[2] == Counter({"entered": 1, "learned": 1})
 
 
 @pytest.mark.parametrize("seed", [9001, 9002])
