@@ -10,9 +10,11 @@ Gems it was given (7.3261), the random Gem Summonings it cast (11.2322), the Gem
 summonings of a marker (11.2321), the Player Encounters it entered and those entered on it (7.302) and the
 Secret Wizards they told it (Rank 4 results 5 and 6), and in the games nobody won, the Gems it held at the
 end, by which such a game is judged (levels.lead).
-`--careful N`: the first seat declines a random Gem Summoning while it holds N Gems or more (`careful`).
+`--careful N`: the first seat declines a random Gem Summoning while it holds N Gems or more (`careful`);
+with `--last-phase`, only once the Sacred Circle may fall at the next Evil attack.
 
-    python -m bench.wizards_endgame [--games 200] [--seats 2] [--first own|hard|normal] [--careful N] [--seed 9000]
+    python -m bench.wizards_endgame [--games 200] [--seats 2] [--first own|hard|normal] [--careful N [--last-phase]]
+                                      [--seed 9000]
     (200 two-seat games take about 7 minutes of one core; a game of the hard level some two minutes)
 """
 from __future__ import annotations
@@ -25,7 +27,10 @@ from collections import Counter
 from bench.strength import Ends, config_for, face_off, row_figures, win_share
 from shared.engine.registry import engine_for
 from shared.wizards import gem_aims, levels
+from shared.wizards.evil_aims import shield
+from shared.wizards.pack import CIRCLE_TILE
 from shared.wizards.policy import choose
+from shared.wizards.world import placements_in, world_of
 
 FIRST = {"own": levels.own, "hard": levels.hard(), "normal": choose}
 THIEVES = {"7.301": "Common Folk's thieves (7.301)", "7.304": "Demons (7.304)", "7.305": "the Dragon (7.305)"}
@@ -40,20 +45,28 @@ COUNTS = {"given": "Gems given (7.3261)", "random": "random Gem Summonings (11.2
           "revealed": "Secret Wizards shown in one (7.302 6)"}
 
 
-def careful(play, gems: int):
+def careful(play, gems: int, last_phase: bool = False):
     """`play`, but declining a random Gem Summoning (11.2322) while it holds `gems` Gems or more: it contacts a
     marker where one is out, else casts nothing (gem_aims.summon_target, cautious). A random summoning's odds fall
     as Gems are held: it gives a Gem not yet held on (6 - G)/7 x 5/6 of the one success in three, and the False
     Wizard takes all G on 1/7 x 4/6 of it (7.326, 7.3263), so from four Gems on the expected count falls.
-    `gems` 0: `play` as it is (it never declines)."""
+    `gems` 0: `play` as it is (it never declines). `last_phase`: only once the next Evil attack may take the Sacred
+    Circle (`circle_may_fall`), when a game nobody wins is about to be judged by the Gems held."""
     if not gems:
         return play
 
     def careful_play(view: dict, seat: int, legal: list[dict], rng) -> dict:
-        if gem_aims.summoning_offered(legal) and len(gem_aims.held(view, seat)) >= gems:
+        if gem_aims.summoning_offered(legal) and len(gem_aims.held(view, seat)) >= gems \
+                and (not last_phase or circle_may_fall(view)):
             return gem_aims.summon_target(view, seat, legal, cautious=True)
         return play(view, seat, legal, rng)
     return careful_play
+
+
+def circle_may_fall(view: dict) -> bool:
+    """No Common or Elven Territory is left (evil_aims.shield), so the next attack takes a Magic one, and that may
+    be the Sacred Circle (12.131, 12.46)."""
+    return CIRCLE_TILE not in view["taken"] and shield(view, world_of(placements_in(view["tiles"]))) == 0
 
 
 def tally(events: list[dict], counts: dict[int, Counter]) -> None:
@@ -92,10 +105,11 @@ def one_game(first, seats: int, mine: int, seed: int) -> tuple:
     return final, counts
 
 
-def measure(first: str, seats: int, games: int, seed: int, progress=lambda done: None, gems: int = 0) -> dict:
+def measure(first: str, seats: int, games: int, seed: int, progress=lambda done: None, gems: int = 0,
+            last_phase: bool = False) -> dict:
     """The figures the module docstring names, over `games` whole games (`progress(done)` after each), the first
-    seat `careful` from `gems` Gems held."""
-    play = careful(FIRST[first], gems)
+    seat `careful` from `gems` Gems held (in the last phase only, with `last_phase`)."""
+    play = careful(FIRST[first], gems, last_phase)
     ends, reasons, days = Ends(), Counter(), []
     mine_counts: list[Counter] = []
     other_counts: list[Counter] = []
@@ -122,20 +136,22 @@ def measure(first: str, seats: int, games: int, seed: int, progress=lambda done:
             "held": {k: statistics.mean(v) if v else 0.0 for k, v in held.items()}, "no_winner": len(held["first"])}
 
 
-def report(first: str, seats: int, games: int, seed: int, figures: dict, gems: int = 0) -> list[str]:
+def report(first: str, seats: int, games: int, seed: int, figures: dict, gems: int = 0,
+           last_phase: bool = False) -> list[str]:
     """`measure`'s figures as the lines printed: a column for the first seat, one for the mean of the others."""
     row = figures["row"]
     low, high = row["ahead_wilson95"]
     ended = ", ".join(f"{reason} {n / games:.1%}" for reason, n in figures["reasons"].most_common())
-    played = f"{first}, no random Gem Summoning from {gems} Gems held," if gems else first
+    when = " once the Sacred Circle may fall" if last_phase else ""
+    played = f"{first}, no random Gem Summoning from {gems} Gems held{when}," if gems else first
     lines = [f"{played} against normal, {games} whole {seats}-seat games (seeds from {seed}):",
              f"  ended: {ended}; median day {statistics.median(figures['days']):.0f}",
              f"  {first} ahead in {row['ahead']:.1%} ({low:.1%} - {high:.1%}), won {row['rate']:.1%}, "
              f"mean margin {row['margin_mean']:+.2f}",
-             f"  {'per seat':<44}{first:>8}{'normal':>8}"]
+             f"  {'per seat':<46}{first:>8}{'normal':>8}"]
     for key, label in COUNTS.items():
-        lines.append(f"  {label:<44}{figures['first'][key]:8.2f}{figures['others'][key]:8.2f}")
-    lines.append(f"  {'Gems held at the end, of ' + str(figures['no_winner']) + ' games nobody won':<44}"
+        lines.append(f"  {label:<46}{figures['first'][key]:8.2f}{figures['others'][key]:8.2f}")
+    lines.append(f"  {'Gems held at the end, of ' + str(figures['no_winner']) + ' games nobody won':<46}"
                  f"{figures['held']['first']:8.2f}{figures['held']['others']:8.2f}")
     return lines
 
@@ -148,17 +164,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=9000)
     parser.add_argument("--careful", type=int, default=0, metavar="N",
                         help="the first seat declines a random Gem Summoning while it holds N Gems or more (0: never)")
+    parser.add_argument("--last-phase", action="store_true",
+                        help="with --careful: only once the Sacred Circle may fall at the next Evil attack")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
     if not 0 <= args.careful <= 6:
         parser.error("--careful must be between 0 and 6 Gems")
+    if args.last_phase and not args.careful:
+        parser.error("--last-phase needs --careful N")
 
     def progress(done: int) -> None:
         if done % 20 == 0 and done < args.games:
             print(f"  {done} of {args.games} games", file=sys.stderr, flush=True)
-    figures = measure(args.first, args.seats, args.games, args.seed, progress, args.careful)
-    print("\n".join(report(args.first, args.seats, args.games, args.seed, figures, args.careful)))
+    figures = measure(args.first, args.seats, args.games, args.seed, progress, args.careful, args.last_phase)
+    print("\n".join(report(args.first, args.seats, args.games, args.seed, figures, args.careful, args.last_phase)))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from bench.wizards_endgame import COUNTS, careful, main, one_game, tally
+from bench.wizards_endgame import COUNTS, careful, circle_may_fall, main, one_game, tally
 from shared.wizards import gem_aims, levels
 
 
@@ -52,13 +52,14 @@ def test_every_gem_of_a_whole_game_is_accounted_for(seed):
     assert sum(c["given"] for c in counts.values()) > 0, "a whole game in which no Gem was given tells nothing"
 
 
-def _summonings(play, seed: int) -> list[tuple[int, object]]:
-    """(Gems held, target) of each Gem Summoning offer (11.232) `play` answered in a whole two-seat game."""
+def _summonings(play, seed: int, last_phase: bool | None = None) -> list[tuple[int, object]]:
+    """(Gems held, target) of each Gem Summoning offer (11.232) `play` answered in a whole two-seat game; with
+    `last_phase` True or False, only the offers made once the Sacred Circle may fall, or before."""
     seen = []
 
     def watched(view, seat, legal, rng):
         action = play(view, seat, legal, rng)
-        if gem_aims.summoning_offered(legal):
+        if gem_aims.summoning_offered(legal) and last_phase in (None, circle_may_fall(view)):
             seen.append((len(gem_aims.held(view, seat)), action["target"]))
         return action
     one_game(watched, 2, seed % 2, seed)
@@ -76,9 +77,24 @@ def test_a_careful_seat_casts_no_random_summoning_from_the_gems_it_was_told():
     assert careful(levels.own, 0) is levels.own  # 0 Gems: never declines (--careful 0, the default)
 
 
+def test_careful_in_the_last_phase_casts_at_random_only_before_it():
+    """With `last_phase`, 11.2322 from two Gems held is still cast while a Common or Elven Territory is left, and
+    never once the next attack may take the Circle (12.131), where the own play casts it (seed 9002)."""
+    assert any(held >= 2 and target == "random" for held, target in _summonings(levels.own, 9002, last_phase=True))
+    late = careful(levels.own, 2, last_phase=True)
+    assert any(held >= 2 and target == "random" for held, target in _summonings(late, 9002, last_phase=False))
+    kept = [target for held, target in _summonings(late, 9002, last_phase=True) if held >= 2]
+    assert kept and "random" not in kept
+
+
 def test_a_careful_report_says_so_and_a_careful_count_out_of_range_is_refused(capsys):
     main(["--games", "1", "--seed", "9001", "--careful", "4"])
-    assert "no random Gem Summoning from 4 Gems held" in capsys.readouterr().out.splitlines()[0]
+    assert "no random Gem Summoning from 4 Gems held," in capsys.readouterr().out.splitlines()[0]
+    main(["--games", "1", "--seed", "9001", "--careful", "4", "--last-phase"])
+    assert "from 4 Gems held once the Sacred Circle may fall," in capsys.readouterr().out.splitlines()[0]
+    with pytest.raises(SystemExit):
+        main(["--last-phase"])
+    assert "--last-phase needs --careful N" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--careful", "7"])
     assert "--careful must be between 0 and 6 Gems" in capsys.readouterr().err
