@@ -27,11 +27,11 @@ from collections import Counter
 from bench.strength import Ends, config_for, face_off, row_figures, win_share
 from shared.engine.registry import engine_for
 from shared.wizards import gem_aims, levels
-from shared.wizards.evil_aims import shield
-from shared.wizards.pack import CIRCLE_TILE
+from shared.wizards.evil_aims import circle_at_risk
 from shared.wizards.policy import choose
 from shared.wizards.world import placements_in, world_of
 
+LABEL = 46  # the report's label column: its longest label and a space
 FIRST = {"own": levels.own, "hard": levels.hard(), "normal": choose}
 THIEVES = {"7.301": "Common Folk's thieves (7.301)", "7.304": "Demons (7.304)", "7.305": "the Dragon (7.305)"}
 COUNTS = {"given": "Gems given (7.3261)", "random": "random Gem Summonings (11.2322)",
@@ -64,9 +64,9 @@ def careful(play, gems: int, last_phase: bool = False):
 
 
 def circle_may_fall(view: dict) -> bool:
-    """No Common or Elven Territory is left (evil_aims.shield), so the next attack takes a Magic one, and that may
-    be the Sacred Circle (12.131, 12.46)."""
-    return CIRCLE_TILE not in view["taken"] and shield(view, world_of(placements_in(view["tiles"]))) == 0
+    """No Common or Elven Territory is left, so the next attack takes a Magic one, and that may be the Sacred
+    Circle (12.131, 12.46): the policy's watch on the Evil attack (evil_aims.circle_at_risk) at no attacks away."""
+    return circle_at_risk(view, world_of(placements_in(view["tiles"])), attacks=0)
 
 
 def tally(events: list[dict], counts: dict[int, Counter]) -> None:
@@ -148,10 +148,10 @@ def report(first: str, seats: int, games: int, seed: int, figures: dict, gems: i
              f"  ended: {ended}; median day {statistics.median(figures['days']):.0f}",
              f"  {first} ahead in {row['ahead']:.1%} ({low:.1%} - {high:.1%}), won {row['rate']:.1%}, "
              f"mean margin {row['margin_mean']:+.2f}",
-             f"  {'per seat':<46}{first:>8}{'normal':>8}"]
+             f"  {'per seat':<{LABEL}}{first:>8}{'normal':>8}"]
     for key, label in COUNTS.items():
-        lines.append(f"  {label:<46}{figures['first'][key]:8.2f}{figures['others'][key]:8.2f}")
-    lines.append(f"  {'Gems held at the end, of ' + str(figures['no_winner']) + ' games nobody won':<46}"
+        lines.append(f"  {label:<{LABEL}}{figures['first'][key]:8.2f}{figures['others'][key]:8.2f}")
+    lines.append(f"  {'Gems held at the end, of ' + str(figures['no_winner']) + ' games nobody won':<{LABEL}}"
                  f"{figures['held']['first']:8.2f}{figures['held']['others']:8.2f}")
     return lines
 

@@ -21,7 +21,8 @@ def shield(view: dict, w) -> int:
     return sum(1 for t in w.tiles if pack().tiles[t]["type"] in TILE_TYPES[:2] and t not in taken)
 
 
-def circle_at_risk(view: dict, w) -> bool:
-    """No more than RISK attacks away: in the partnership game each attack takes two Territories."""
+def circle_at_risk(view: dict, w, attacks: int = RISK) -> bool:
+    """No more than `attacks` attacks away: in the partnership game each attack takes two Territories. With 0
+    none of the others is left, and the next attack may take the Circle itself."""
     per_attack = PARTNERSHIP_TAKES if view["variant"] == "partnership" else 1
-    return CIRCLE_TILE not in view["taken"] and shield(view, w) <= RISK * per_attack
+    return CIRCLE_TILE not in view["taken"] and shield(view, w) <= attacks * per_attack
