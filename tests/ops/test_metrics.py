@@ -21,6 +21,7 @@ from prometheus_client import REGISTRY
 from services.core.errors import Conflict
 from services.core.metrics import METRICS, PlatformProbe, active_key
 from services.core.store import match_key
+from tests.support.counts import TRIES, fewest
 
 
 def value(name: str, **labels) -> float:
@@ -141,25 +142,21 @@ def test_a_lost_compare_and_set_is_counted_and_retried_unless_the_version_was_pi
         store.commit = real_commit
 
 
-def round_trips(step) -> tuple[float, float]:
-    """The store's (load, commit) round trips counted while `step` runs."""
-    before = [value("archmage_store_seconds_count", op=op) for op in ("load", "commit")]
+def round_trips(step) -> dict[str, float]:
+    """The store's round trips by operation counted while `step` runs."""
+    before = {op: value("archmage_store_seconds_count", op=op) for op in ("load", "commit")}
     step()
-    after = [value("archmage_store_seconds_count", op=op) for op in ("load", "commit")]
-    return after[0] - before[0], after[1] - before[1]
+    return {op: value("archmage_store_seconds_count", op=op) - before[op] for op in before}
 
 
 def test_redis_round_trips_of_the_store_are_timed_by_operation(channel):
-    """The server is the session's, and its own background work (the clock sweeper loading a match of an
-    earlier test whose deadline came due) may add a round trip inside a window, never take one away: so
-    each figure is the fewest of three tries, which an extra round trip of the path itself still raises."""
-    seats: list[Seat] = []
-    creations = [round_trips(lambda: seats.append(Seat(channel))) for _ in range(3)]
-    actions = [round_trips(partial(seat.act, {"kind": "roll"})) for seat in seats]
+    seats: list[Seat] = []  # each figure the fewest of a few tries (tests/support/counts.py)
+    creations = fewest([round_trips(lambda: seats.append(Seat(channel))) for _ in range(TRIES)])
+    actions = fewest([round_trips(partial(seat.act, {"kind": "roll"})) for seat in seats])
     # a creation commits twice (the match's dice session, then the match) and reads the session once
-    assert (min(c[0] for c in creations), min(c[1] for c in creations)) == (1, 2)
+    assert creations == {"load": 1, "commit": 2}
     # an action costs two round trips: one read (the match and its action id), one compare-and-set
-    assert (min(a[0] for a in actions), min(a[1] for a in actions)) == (1, 1)
+    assert actions == {"load": 1, "commit": 1}
 
 
 def test_the_census_holds_a_match_from_creation_to_its_end(channel, redis_url):
