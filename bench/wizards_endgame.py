@@ -9,7 +9,9 @@ Gems it was given (7.3261), the random Gem Summonings it cast (11.2322), the Gem
 (7.3263) and those thieves took (9.8: the Common Folk's 7.301, Demons 7.304, the Dragon 7.305), the
 summonings of a marker (11.2321), the Player Encounters it entered and those entered on it (7.302) and the
 Secret Wizards they told it (Rank 4 results 5 and 6), and in the games nobody won, the Gems it held at the
-end, by which such a game is judged (levels.lead).
+end, by which such a game is judged (levels.lead). Last, how soon each seat could summon and how often it did:
+the day it reached Rank FOUR and the day it had every Mandatory Task done there (13: then it gathers the Gems),
+the median over the games it did, and in those its Gem Summonings and the days between them (`milestones`).
 `--careful N`: the first seat declines a random Gem Summoning while it holds N Gems or more (`careful`);
 with `--last-phase`, only once the Sacred Circle may fall at the next Evil attack.
 
@@ -97,12 +99,40 @@ def tally(events: list[dict], counts: dict[int, Counter]) -> None:
                 counts[other]["revealed"] += 1
 
 
+def milestones(state, days: dict[int, dict[str, int]]) -> None:
+    """Notes the first day each seat stood at Rank FOUR ("rank four") and the first it did so with every
+    Mandatory Task done ("gathering": 9.41, 13), from the whole state (a bench may read it all)."""
+    today = state.calendar["days_played"]
+    for p in state.players:
+        if p["rank"] >= 4:
+            seen = days[p["seat"]]
+            seen.setdefault("rank four", today)
+            if not any(t["mandatory"] for t in p["tasks"]):
+                seen.setdefault("gathering", today)
+
+
 def one_game(first, seats: int, mine: int, seed: int) -> tuple:
-    """The final state of a whole game, `first` in seat `mine`, and each seat's counts."""
+    """The final state of a whole game, `first` in seat `mine`, each seat's counts and its `milestones`."""
     counts: dict[int, Counter] = {s: Counter() for s in range(seats)}
+    days: dict[int, dict[str, int]] = {s: {} for s in range(seats)}
+
+    def on_step(state, events) -> None:
+        tally(events, counts)
+        milestones(state, days)
     final = face_off(engine_for("wizards"), config_for("wizards", seats, 0), first, choose, mine, seed,
-                     on_step=lambda state, events: tally(events, counts))
-    return final, counts
+                     on_step=on_step)
+    return final, counts, days
+
+
+def pace(days: dict[str, int], counts: Counter, ended: int) -> dict[str, float]:
+    """A seat's milestones in one game, and where it gathered, its Gem Summonings (all of them are cast while
+    gathering, 11.232) and the days per summoning from the day it began to the game's end."""
+    out = {k: float(v) for k, v in days.items()}
+    if "gathering" in days:
+        casts = counts["random"] + counts["contact"]
+        out["casts"] = float(casts)
+        out["days per cast"] = (ended - days["gathering"]) / max(1, casts)
+    return out
 
 
 def measure(first: str, seats: int, games: int, seed: int, progress=lambda done: None, gems: int = 0,
@@ -114,10 +144,11 @@ def measure(first: str, seats: int, games: int, seed: int, progress=lambda done:
     mine_counts: list[Counter] = []
     other_counts: list[Counter] = []
     held: dict[str, list[float]] = {"first": [], "others": []}
+    paces: dict[str, list[dict[str, float]]] = {"first": [], "others": []}
     wins = 0.0
     for i in range(games):
         mine = i % seats
-        final, counts = one_game(play, seats, mine, seed + i)
+        final, counts, seat_days = one_game(play, seats, mine, seed + i)
         result = final.result
         winners = result["winners"]
         wins += win_share(mine, winners)
@@ -126,6 +157,8 @@ def measure(first: str, seats: int, games: int, seed: int, progress=lambda done:
         days.append(result["days"])
         mine_counts.append(counts[mine])
         other_counts += [counts[s] for s in counts if s != mine]
+        for s in counts:
+            paces["first" if s == mine else "others"].append(pace(seat_days[s], counts[s], result["days"]))
         if not winners:
             held["first"].append(len(final.players[mine]["gems"]))
             held["others"] += [len(p["gems"]) for p in final.players if p["seat"] != mine]
@@ -133,7 +166,23 @@ def measure(first: str, seats: int, games: int, seed: int, progress=lambda done:
     return {"row": row_figures(first, "normal", wins, games, ends), "reasons": reasons, "days": days,
             "first": {k: statistics.mean(c[k] for c in mine_counts) for k in COUNTS},
             "others": {k: statistics.mean(c[k] for c in other_counts) for k in COUNTS},
-            "held": {k: statistics.mean(v) if v else 0.0 for k, v in held.items()}, "no_winner": len(held["first"])}
+            "held": {k: statistics.mean(v) if v else 0.0 for k, v in held.items()}, "no_winner": len(held["first"]),
+            "pace": {k: paced(v) for k, v in paces.items()}}
+
+
+PACE = {"rank four": ("reached Rank FOUR, median day", statistics.median),
+        "gathering": ("began to gather (13), median day", statistics.median),
+        "casts": ("Gem Summonings where it gathered", statistics.mean),
+        "days per cast": ("days per Gem Summoning, median", statistics.median)}
+
+
+def paced(games: list[dict[str, float]]) -> dict[str, tuple[float, int]]:
+    """Each PACE figure over the games that have it, and how many those are."""
+    out = {}
+    for key, (_, average) in PACE.items():
+        seen = [g[key] for g in games if key in g]
+        out[key] = (average(seen) if seen else 0.0, len(seen))
+    return out
 
 
 def report(first: str, seats: int, games: int, seed: int, figures: dict, gems: int = 0,
@@ -153,6 +202,9 @@ def report(first: str, seats: int, games: int, seed: int, figures: dict, gems: i
         lines.append(f"  {label:<{LABEL}}{figures['first'][key]:8.2f}{figures['others'][key]:8.2f}")
     lines.append(f"  {'Gems held at the end, of ' + str(figures['no_winner']) + ' games nobody won':<{LABEL}}"
                  f"{figures['held']['first']:8.2f}{figures['held']['others']:8.2f}")
+    for key, (label, _) in PACE.items():  # over the seat-games that got so far, counted at the end of the line
+        mine, others = figures["pace"]["first"][key], figures["pace"]["others"][key]
+        lines.append(f"  {label:<{LABEL}}{mine[0]:8.1f}{others[0]:8.1f}   ({mine[1]} and {others[1]} seat-games)")
     return lines
 
 

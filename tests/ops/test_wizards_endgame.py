@@ -8,8 +8,9 @@ from collections import Counter
 
 import pytest
 
-from bench.wizards_endgame import COUNTS, careful, circle_may_fall, main, one_game, tally
+from bench.wizards_endgame import COUNTS, PACE, careful, circle_may_fall, main, milestones, one_game, pace, tally
 from shared.wizards import gem_aims, levels
+from tests.wizards.scenario import build, hold_task, ranked
 
 
 def test_a_theft_is_counted_under_the_rule_that_caused_it():
@@ -41,9 +42,34 @@ def test_a_player_encounter_is_counted_for_who_entered_and_who_was_entered_on():
     assert counts[2] == Counter({"entered": 1, "learned": 1})
 
 
+def test_milestones_keep_the_first_day_at_rank_four_and_the_first_with_every_mandatory_task_done():
+    """13: a player at Rank FOUR gathers the Gems once his Mandatory Tasks are done (9.41); an Optional Task left
+    does not hold him back, and a later day does not move a milestone already noted."""
+    state = build(prepare=ranked(0, "sorcerers", 4))
+    hold_task(state, 0, 1, mandatory=True)
+    hold_task(state, 1, 2, mandatory=False)
+    days: dict[int, dict[str, int]] = {0: {}, 1: {}}
+    state.calendar["days_played"] = 100
+    milestones(state, days)
+    assert days == {0: {"rank four": 100}, 1: {}}
+    state.players[0]["tasks"][0]["mandatory"] = False  # its Mandatory Task done (an Optional one is left)
+    state.players[1]["rank"] = 4
+    state.calendar["days_played"] = 112
+    milestones(state, days)
+    state.calendar["days_played"] = 130
+    milestones(state, days)
+    assert days == {0: {"rank four": 100, "gathering": 112}, 1: {"rank four": 112, "gathering": 112}}
+
+
+def test_a_seats_pace_counts_its_summonings_from_the_day_it_began_to_gather():
+    assert pace({"rank four": 100, "gathering": 112}, Counter({"random": 10, "contact": 2}), 160) == {
+        "rank four": 100.0, "gathering": 112.0, "casts": 12.0, "days per cast": 4.0}
+    assert pace({"rank four": 100}, Counter({"given": 1}), 160) == {"rank four": 100.0}
+
+
 @pytest.mark.parametrize("seed", [9001, 9002])
 def test_every_gem_of_a_whole_game_is_accounted_for(seed):
-    final, counts = one_game(levels.own, 2, seed % 2, seed)
+    final, counts, _ = one_game(levels.own, 2, seed % 2, seed)
     for seat, c in counts.items():
         assert set(c) <= set(COUNTS)
         lost = sum(n for key, n in c.items() if key == "false" or key.startswith("stolen"))
@@ -103,7 +129,7 @@ def test_a_careful_report_says_so_and_a_careful_count_out_of_range_is_refused(ca
 def test_the_report_names_every_count_and_how_each_game_ended(capsys):
     main(["--games", "2", "--seed", "9001"])
     out = capsys.readouterr().out
-    for label in COUNTS.values():
+    for label in [*COUNTS.values(), *(label for label, _ in PACE.values())]:
         assert label in out
     shares = [float(s) for s in re.findall(r"\) (\d+\.\d)%", out.splitlines()[1])]
     assert sum(shares) == pytest.approx(100.0)
