@@ -45,6 +45,11 @@ COUNTS = {"given": "Gems given (7.3261)", "random": "random Gem Summonings (11.2
           "entered on": "Player Encounters entered on it (7.302)",
           "learned": "Secret Wizards learned in one (7.302 5)",
           "revealed": "Secret Wizards shown in one (7.302 6)"}
+# how soon a seat could summon and how often it did (`pace`): each figure's label and how the games are averaged
+PACE = {"rank four": ("reached Rank FOUR, median day", statistics.median),
+        "gathering": ("began to gather (13), median day", statistics.median),
+        "casts": ("Gem Summonings where it gathered", statistics.mean),
+        "days per cast": ("days per Gem Summoning, median", statistics.median)}
 
 
 def careful(play, gems: int, last_phase: bool = False):
@@ -168,12 +173,6 @@ def measure(first: str, seats: int, games: int, seed: int, progress=lambda done:
             "others": {k: statistics.mean(c[k] for c in other_counts) for k in COUNTS},
             "held": {k: statistics.mean(v) if v else 0.0 for k, v in held.items()}, "no_winner": len(held["first"]),
             "pace": {k: paced(v) for k, v in paces.items()}}
-
-
-PACE = {"rank four": ("reached Rank FOUR, median day", statistics.median),
-        "gathering": ("began to gather (13), median day", statistics.median),
-        "casts": ("Gem Summonings where it gathered", statistics.mean),
-        "days per cast": ("days per Gem Summoning, median", statistics.median)}
 
 
 def paced(games: list[dict[str, float]]) -> dict[str, tuple[float, int]]:
