@@ -28,10 +28,10 @@ from collections import Counter
 
 from bench.strength import Ends, config_for, face_off, row_figures, win_share
 from shared.engine.registry import engine_for
-from shared.wizards import gem_aims, levels
+from shared.wizards import gem_aims, levels, wizardcards
 from shared.wizards.evil_aims import circle_at_risk
 from shared.wizards.policy import choose
-from shared.wizards.world import placements_in, world_of
+from shared.wizards.world import view_world
 
 LABEL = 46  # the report's label column: its longest label and a space
 FIRST = {"own": levels.own, "hard": levels.hard(), "normal": choose}
@@ -73,7 +73,7 @@ def careful(play, gems: int, last_phase: bool = False):
 def circle_may_fall(view: dict) -> bool:
     """No Common or Elven Territory is left, so the next attack takes a Magic one, and that may be the Sacred
     Circle (12.131, 12.46): the policy's watch on the Evil attack (evil_aims.circle_at_risk) at no attacks away."""
-    return circle_at_risk(view, world_of(placements_in(view["tiles"])), attacks=0)
+    return circle_at_risk(view, view_world(view), attacks=0)
 
 
 def tally(events: list[dict], counts: dict[int, Counter]) -> None:
@@ -105,14 +105,14 @@ def tally(events: list[dict], counts: dict[int, Counter]) -> None:
 
 
 def milestones(state, days: dict[int, dict[str, int]]) -> None:
-    """Notes the first day each seat stood at Rank FOUR ("rank four") and the first it did so with every
-    Mandatory Task done ("gathering": 9.41, 13), from the whole state (a bench may read it all)."""
+    """Notes the first day each seat stood at Rank FOUR ("rank four") and the first it may ask for Gems, every
+    Mandatory Task done ("gathering": the engine's own reading of 7.326 and 13, wizardcards.gathering_gems)."""
     today = state.calendar["days_played"]
     for p in state.players:
         if p["rank"] >= 4:
             seen = days[p["seat"]]
             seen.setdefault("rank four", today)
-            if not any(t["mandatory"] for t in p["tasks"]):
+            if wizardcards.gathering_gems(state, p["seat"]):
                 seen.setdefault("gathering", today)
 
 

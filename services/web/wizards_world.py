@@ -14,7 +14,7 @@ from __future__ import annotations
 from shared.hexgrid import DIRECTION_NAMES, spiral
 from shared.wizards.geometry import LABELS, TILE_RADIUS, board, placed_direction, placed_hex
 from shared.wizards.pack import pack
-from shared.wizards.world import placements_in, world_of
+from shared.wizards.world import view_world
 
 
 def tile_shape(tile: str, rotation: int) -> dict:
@@ -29,7 +29,7 @@ def tile_shape(tile: str, rotation: int) -> dict:
 
 def world_json(view: dict) -> dict:
     tiles = pack().tiles
-    w = world_of(placements_in(view["tiles"]))
+    w = view_world(view)
     b = board()
     hidden = [h for t in view["tiles"]["placed"] if not t["tile"] for h in spiral(tuple(t["at"]), TILE_RADIUS)]
     covered = set(w.spaces) | set(hidden)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from shared.hexgrid import Hex, neighbour, spiral
 from shared.wizards.geometry import board
 from shared.wizards.pack import pack
-from shared.wizards.world import placements_in, world_of
+from shared.wizards.world import view_world
 
 GLYPH = {
     "plains": ".", "woods": "%", "mountains": "^", "town": "T", "dwelling": "E", "abbey": "A", "tower": "M",
@@ -35,10 +35,6 @@ LEGEND = (
     "@ Center of the Sacred Circle  ? face-down tile  X a Territory taken by Evil (12.12)  # wall  | / \\ tile edges\n"
     "left of a space: a-f players (seat 0-5); right of it: D Dragon  W Wizard marker  S Secret Wizard marker\n"
     "x Demon  B Boat  t your Task Marker  o another's Task Marker  + more than one (see the list below)")
-
-
-def _world(view: dict):
-    return world_of(placements_in(view["tiles"]))
 
 
 def _space(w, h) -> str:
@@ -113,7 +109,7 @@ def _tokens(view: dict, seat: int | None) -> tuple[dict, dict]:
 
 
 def board_lines(view: dict, seat: int | None, colour: bool = False) -> list[str]:
-    w = _world(view)
+    w = view_world(view)
     frame = frame_for(view)
     hidden: dict[Hex, bool] = {}
     tile_at: dict[Hex, str] = {}  # which tile covers a hex (face-down ones by their position)
@@ -240,7 +236,7 @@ def record_lines(view: dict, seat: int) -> list[str]:
     seat only: the Gem and Secret Wizard Records are confidential (14.3)."""
     from shared.wizards.queries import record_sheet
 
-    w = _world(view)
+    w = view_world(view)
     r = record_sheet(view, seat)
     pts, nxt = r["points"], r["next_rank"]
     order = f"{r['order'].title()}, rank {r['rank']} ({r['title']})" if r["order"] else "no Order yet"
@@ -292,7 +288,7 @@ def tile_preview(view: dict, seat: int | None) -> list[str]:
 
 
 def render(view: dict, seat: int | None, colour: bool = False) -> str:
-    w = _world(view)
+    w = view_world(view)
     out = [calendar_line(view)]
     if view["result"]:
         out.append(f"Match over: {view['result']['summary']}")

@@ -168,6 +168,11 @@ def placements_in(tiles: Mapping) -> tuple[Placement, ...]:
     return tuple(sorted((t["tile"], t["at"][0], t["at"][1], t["rotation"]) for t in tiles["placed"] if t["tile"]))
 
 
+def view_world(view: Mapping) -> World:
+    """The islands as a seat's view shows them: its face-up tiles only."""
+    return world_of(placements_in(view["tiles"]))
+
+
 # The World of each placements list met lately, by the list's identity: a step shares its
 # input's `tiles` (state.py), so every state after the set-up finds its World at once. The
 # entry holds the list (its id cannot be reused meanwhile) and its length: tiles are only
