@@ -21,7 +21,7 @@ from prometheus_client import REGISTRY
 from services.core.errors import Conflict
 from services.core.metrics import METRICS, PlatformProbe, active_key
 from services.core.store import match_key
-from tests.support.counts import TRIES, fewest
+from tests.support.counts import TRIES, fewest, since, store_round_trips
 
 
 def value(name: str, **labels) -> float:
@@ -144,9 +144,9 @@ def test_a_lost_compare_and_set_is_counted_and_retried_unless_the_version_was_pi
 
 def round_trips(step) -> dict[str, float]:
     """The store's round trips by operation counted while `step` runs."""
-    before = {op: value("archmage_store_seconds_count", op=op) for op in ("load", "commit")}
+    before = store_round_trips("load", "commit")
     step()
-    return {op: value("archmage_store_seconds_count", op=op) - before[op] for op in before}
+    return since(before)
 
 
 def test_redis_round_trips_of_the_store_are_timed_by_operation(channel):

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from prometheus_client import REGISTRY
-
 from services.core.dice_sessions import DiceSessions
 from services.core.dicesource import InProcessDice
 from services.core.errors import Conflict
@@ -23,7 +21,7 @@ from services.core.store import RedisMatchStore, log_key, match_key
 from shared.engine import NotYourTurn, RuleViolation
 from shared.engine.registry import engine_for
 from shared.matchlog import replay_events
-from tests.support.counts import TRIES, fewest
+from tests.support.counts import TRIES, fewest, since, store_round_trips
 
 ENGINE = engine_for("race")
 _ids = itertools.count()
@@ -53,10 +51,6 @@ async def consistent(matches: Matches, match_id: str) -> list:
     assert len(ids) == len(set(ids))  # none applied twice
     assert ENGINE.encode(replay_events(ENGINE, events)) == raw["s"]  # each applied to the state before it
     return actions
-
-
-def round_trips(op: str) -> float:
-    return REGISTRY.get_sample_value("archmage_store_seconds_count", {"op": op}) or 0.0
 
 
 async def whose_turn(matches: Matches, match_id: str) -> int:
@@ -104,10 +98,10 @@ def test_the_same_process_acting_again_uses_its_copy_one_round_trip(redis_url):
             assert held is not None and held.version == 2
             seen = []
             for n in range(TRIES):  # the fewest of a few tries (tests/support/counts.py)
-                trips = {op: round_trips(op) for op in ("load", "commit")}
+                trips = store_round_trips("load", "commit")
                 await a.act(mid, claims[0], f"again {n}", 0, '{"kind": "hide", "number": 2}', "board")
                 assert a.records.get(mid).version == 3 + n
-                seen.append({op: round_trips(op) - trips[op] for op in trips})
+                seen.append(since(trips))
             assert fewest(seen) == {"load": 0, "commit": 1}
             await consistent(a, mid)
         finally:

@@ -9,7 +9,6 @@ import secrets
 import time
 
 import pytest
-from prometheus_client import REGISTRY
 
 from services.core.errors import Conflict, NotFound, unavailable_from
 from services.core.instrumented_store import InstrumentedStore
@@ -17,7 +16,7 @@ from services.core.metrics import METRICS
 from services.core.store import RedisMatchStore
 from services.core.store_contract import Committed, MatchStore
 from shared.eventlog import GENESIS, link
-from tests.support.counts import TRIES, fewest
+from tests.support.counts import TRIES, fewest, since, store_round_trips
 
 IMPLEMENTATIONS = {
     "redis": lambda url: RedisMatchStore.from_url(url),
@@ -366,10 +365,6 @@ def test_a_store_that_cannot_reach_redis_is_unavailable(kind):
 
 
 # --- the instrumentation --------------------------------------------------------------------
-def _observed(op: str) -> float:
-    return REGISTRY.get_sample_value("archmage_store_seconds_count", {"op": op}) or 0.0
-
-
 def test_the_wrapper_times_the_hot_path_and_switches_off_with_the_metrics(redis_url):
     async def scenario():
         store = InstrumentedStore(RedisMatchStore.from_url(redis_url))
@@ -377,15 +372,15 @@ def test_the_wrapper_times_the_hot_path_and_switches_off_with_the_metrics(redis_
             mid = await created(store)
             seen = []
             for _ in range(TRIES):  # the fewest of a few tries (tests/support/counts.py)
-                counts = {op: _observed(op) for op in ("load", "commit", "read_log")}
+                counts = store_round_trips("load", "commit", "read_log")
                 await step(store, mid)  # one load, one commit
                 await store.load_for_action(mid, "z")
                 await store.read_log(mid)
-                seen.append({op: _observed(op) - counts[op] for op in counts})
-            counts = {op: _observed(op) for op in seen[0]}
+                seen.append(since(counts))
+            counts = store_round_trips(*seen[0])
             with METRICS.switched_off():
                 await step(store, mid)
-            still = {op: _observed(op) - counts[op] for op in counts}
+            still = since(counts)
             return fewest(seen), still
         finally:
             await store.close()
@@ -399,11 +394,11 @@ def test_the_wrapper_times_a_call_that_fails_and_passes_its_error_on(redis_url):
     async def scenario():
         store = InstrumentedStore(RedisMatchStore.from_url(redis_url))
         try:
-            before = _observed("commit")
+            before = store_round_trips("commit")
             with pytest.raises(Conflict):
                 mid = await created(store)
                 await step(store, mid, expected_version=7)
-            return _observed("commit") - before
+            return since(before)["commit"]
         finally:
             await store.close()
 
