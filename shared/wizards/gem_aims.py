@@ -14,6 +14,7 @@ only with no Gem to lose.
 """
 from __future__ import annotations
 
+from shared.wizards.pack import TOWER_TILES
 from shared.wizards.remaining import VISITS_PER_TILE, key
 
 
@@ -95,6 +96,24 @@ def tower_goals(view: dict, seat: int, w, centres: list) -> list:
                            if n not in tile and w.is_land(n) and w.tile_of(n) not in view["taken"]})
         else:
             out.append(c)
+    return out
+
+
+def fresh_towers(view: dict, seat: int, w) -> list:
+    """The Tower tiles on the board, not taken by Evil, whose Master Sorcerer still meets him on this visit
+    (7.6: another Tower's tile always, since arriving there clears the count; his own while its Center
+    has met him fewer than twice)."""
+    me = _me(view, seat)
+    at = tuple(me["at"])
+    met = me.get("space_encounters") or {}
+    out = []
+    for t in TOWER_TILES:
+        if t not in w.tiles or t in view["taken"]:
+            continue
+        centre = w.hex_of.get((t, "Center"))
+        if t == w.tile_of(at) and (centre is None or met.get(key(centre), 0) >= VISITS_PER_TILE):
+            continue
+        out.append(t)
     return out
 
 

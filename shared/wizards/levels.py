@@ -15,7 +15,8 @@
   decision may spend; bench/strength.py measures its think time and strength.
 
   The hard seat's own play (`own`) is the normal policy's, advancing: where meeting its Mentor
-  would advance it now, it goes to him before its Tasks (policy.choose). That is the root's
+  would advance it now, it goes to him before its Tasks, and at Rank FOUR it transports where walking
+  would take longer (11.213: to another Tower once its own is met out, 7.6; policy.choose). That is the root's
   incumbent, and there a line of play (`lines`) that keeps to him until the Rank is its own, so the
   search weighs the plan, not its first step; its other candidates are single actions, the normal policy
   playing on. A decision taken in the middle of a resolution (an encounter's choice: the view
@@ -62,8 +63,8 @@ WINS = ("delivered", "record")
 # sample's dice counted by the days (`clock`), not by steps; 4, a win judged ahead (`standing`: the Gems delivered)
 # and the shortlist ranked by the policy's own rating of a destination (`policy.rate_moves`: the Lair and Demons
 # counted down, a Territory not yet seen counted up only when exploring); 5, its own seat advancing (`own`),
-# the way to the Mentor a line of play (`lines`)
-HARD_REVISION = 5
+# the way to the Mentor a line of play (`lines`); 6, its own play transporting at Rank FOUR (policy._transport)
+HARD_REVISION = 6
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
 GEM_WEIGHT = 0.5  # a Gem on the record, in Ranks: the search did worse at 0.15 and at 1 (docs/ai-levels.md)
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
@@ -127,7 +128,8 @@ def value(engine: GameEngine, state, seat: int, delivered: bool = True) -> float
 
 
 def own(view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
-    """The hard seat's own play where it does not search: the normal policy's, advancing (policy.choose)."""
+    """The hard seat's own play where it does not search: the normal policy's, advancing and transporting
+    (policy.choose)."""
     return choose(view, seat, legal, rng, advancing=True)
 
 

@@ -14,7 +14,8 @@ walks round the Demons and never into a Territory taken over by Evil (12.41). Th
 measured in the Movement Points it still takes, walls, gorges and mazes walked round and a
 swim costing a turn (6), a Demon's space and the Lair dearer; where no walk reaches the goal, or
 it is afloat, the way takes the free Boats too (boarded, sailed, left beside land), and Boat
-Summoning brings one where none is near. It ends its
+Summoning brings one where none is near; the hard seat's own play (`advancing`) transports at Rank FOUR
+where walking would take longer (11.213). It ends its
 movement on the space it came for (the encounter comes there, 5.2). In an encounter it accepts
 the Sorcerers only, takes the points its next Rank needs most, picks up its markers, tries
 for Gems and casts what helps.
@@ -42,12 +43,14 @@ AVOID = 6  # Movement Points a Demon's space is worth walking round
 AVOID_WITH_GEMS = 18  # with Gems: at Rank FOUR 2-3 on the higher of two dice is a theft (7.304)
 SWIM_COST = 8  # entering the Water takes all of a turn's Movement Points (6), and a turn more to get out
 BOARDING = 4  # boarding a free Boat: its point, and the rest of the turn, since it sails on the next one (6)
+TRANSPORT_FROM = 9  # Movement Points: a Transport (a turn) and the walk on from the random space (one more, mostly)
 UNREACHED = 1 << 20  # the cost of a space from which no way leads to the goal
 
 
 def choose(view: dict, seat: int, legal: list[dict], rng: random.Random, advancing: bool = False) -> dict:
-    """The normal level's play; `advancing`: where meeting its Mentor would advance it now, to him before its
-    Tasks (`_goals`), as the hard level plays its own seat."""
+    """The normal level's play; `advancing`, as the hard level plays its own seat: where meeting its Mentor would
+    advance it now, to him before its Tasks (`_goals`), and at Rank FOUR Transporting in place of the Movement
+    Roll where walking would take longer (`_transport`)."""
     if not legal:
         raise ValueError("no legal action to choose from")
     kinds = {a["kind"] for a in legal}
@@ -58,7 +61,7 @@ def choose(view: dict, seat: int, legal: list[dict], rng: random.Random, advanci
     if "move" in kinds or "end_move" in kinds:
         return _move(view, seat, legal, rng, advancing)
     if "roll" in kinds:
-        return {"kind": "roll"}
+        return (advancing and _transport(view, seat, legal)) or {"kind": "roll"}
     if "summon_boat" in kinds:
         return legal[0]
     if view.get("await") and view["await"].get("for") == "choice":
@@ -536,6 +539,34 @@ def _target(view: dict, seat: int, w, advancing: bool = False) -> tuple[tuple[in
 def _voyage(view: dict, w, goals: list, at, afloat: bool, shun: frozenset) -> Way | None:
     way = Way(*_ways(view, w).voyage_to(goals, shun))
     return way if way.cost(at, afloat) < UNREACHED else None
+
+
+def _transport(view: dict, seat: int, legal: list[dict]) -> dict | None:
+    """Transporting in place of the Movement Roll (11.213; Rank FOUR: a random space in the Territory it names, AMB6
+    reading 1), where walking would take longer: a Sorcerer gathering Gems whose Tower is met out (7.6) names
+    another Tower, where the next turn's walk to its Center meets a fresh Master Sorcerer, where walking off
+    the tile and back takes some four turns; any seat whose goal is more than `TRANSPORT_FROM` Movement
+    Points' walk away names the goal's Territory (never the Dragon's Lair)."""
+    casts = {a["territory"]: a for a in legal if a.get("spell") == "transporting" and a.get("to") == "ANY"}
+    if not casts:
+        return None
+    w = _world(view)
+    at = tuple(view["players"][seat]["at"])
+    if gathering(view, seat) and gem_aims.summoner(view, seat) and not has_all_gems(view, seat) \
+            and not partner_aims.meeting_goal(view, seat):
+        towers = gem_aims.fresh_towers(view, seat, w)
+        if w.tile_of(at) in towers:
+            return None
+        goals = _centres(w, towers)
+    else:
+        goals = [g for g in _approach(w, _goals(view, seat, w, advancing=True)) if g != at]
+    if not goals or _walking_cost(view, w, goals, _shun(view, w)).get(at, UNREACHED) <= TRANSPORT_FROM:
+        return None
+    tiles = sorted({w.tile_of(g) for g in goals} - {w.tile_of(at), LAIR_TILE} & set(casts))
+    if not tiles:
+        return None
+    demons = [w.tile_of(tuple(d)) for d in view.get("demons", [])]
+    return casts[min(tiles, key=lambda t: (demons.count(t), t))]
 
 
 def _move(view: dict, seat: int, legal: list[dict], rng: random.Random, advancing: bool = False) -> dict:

@@ -3,9 +3,22 @@ from __future__ import annotations
 
 import random
 
-from shared.wizards.policy import _goals, _target, choose
+from shared.hexgrid import distance
+from shared.wizards.policy import TRANSPORT_FROM, _goals, _target, choose
 from shared.wizards.world import world_for
-from tests.wizards.scenario import ENGINE, both, build, false_wizard, gems, hex_of, member
+from tests.wizards.scenario import (
+    ENGINE,
+    both,
+    build,
+    chance,
+    false_wizard,
+    gems,
+    hex_of,
+    hold_task,
+    member,
+    solo,
+    space_faces,
+)
 
 
 def asked(st, seat: int, offer: list[dict]) -> dict:
@@ -125,3 +138,56 @@ def test_a_gatherer_completes_its_optional_tasks_again_when_the_sacred_circle_is
     assert marker not in _goals(ENGINE.view(st, 0), 0, w)
     take(st, "C1", "C2", "C3", "C4", "C6", "E1", "E2", "E3", "E4", "E5")  # Meadowfarm (C5) and E6 are left
     assert marker in _goals(ENGINE.view(st, 0), 0, w)
+
+
+def _met(tile: str, label: str, times: int):
+    """A `prepare`: the seat's Center on `tile` met `times` on this visit of the tile (7.6)."""
+    def prep(s):
+        h = hex_of(s, tile, label)
+        s.players[0]["space_encounters"] = {f"{h[0]},{h[1]}": times}
+    return prep
+
+
+def test_11_213_a_sorcerer_whose_tower_is_met_out_transports_to_another_tower():
+    """7.6 with 11.213 (Rank FOUR: a random space in ANY Territory it names, AMB6): a Sorcerer gathering Gems whose
+    Tower has met it twice on this visit names another Tower's Territory in place of its Movement Roll, where
+    walking off the tile and back takes some four turns; with a meeting left there it rolls, to step out of the
+    Center and back in. Arriving on the other Tower's tile, its Master Sorcerer meets it afresh. The normal level
+    always rolls."""
+    sorcerer = member(order="sorcerers", rank=4)
+    st = solo("M2", "Center", prepare=both(sorcerer, _met("M2", "Center", 2)))
+    legal = ENGINE.legal_actions(st, 0)
+    view = ENGINE.view(st, 0)
+    pick = choose(view, 0, legal, random.Random(1), advancing=True)
+    assert pick["spell"] == "transporting" and pick["territory"] in {"M3", "M4"}
+    assert choose(view, 0, legal, random.Random(1)) == {"kind": "roll"}
+    once = solo("M2", "Center", prepare=both(sorcerer, _met("M2", "Center", 1)))
+    assert choose(ENGINE.view(once, 0), 0, ENGINE.legal_actions(once, 0), random.Random(1), advancing=True) \
+        == {"kind": "roll"}
+
+    there, _ = ENGINE.apply(st, 0, pick)
+    there, _ = chance(there, 1)  # the cast succeeds (1-5, 11.1)
+    there, _ = chance(there, *space_faces("A1"))
+    assert tuple(there.players[0]["at"]) == hex_of(there, pick["territory"], "A1")
+    assert there.players[0]["space_encounters"] == {}
+    target, _ = _target(ENGINE.view(there, 0), 0, world_for(there))
+    assert target == hex_of(there, pick["territory"], "Center")
+
+
+def test_11_213_at_rank_four_it_transports_to_a_far_goal_and_walks_to_a_near_one():
+    """11.213: a Task's marker further than a Transport and the walk on from a random space of its Territory
+    (policy.TRANSPORT_FROM) is reached by naming that Territory; one nearer is walked to. Never into the Dragon's
+    Lair (12.511)."""
+    def with_task(tile: str, label: str):
+        return both(member(order="sorcerers", rank=4), lambda s: hold_task(s, 0, 69, at={0: (tile, label)},
+                                                                          mandatory=True))
+    far = solo("C5", "Center", prepare=with_task("M2", "C2"))
+    pick = choose(ENGINE.view(far, 0), 0, ENGINE.legal_actions(far, 0), random.Random(1), advancing=True)
+    assert pick == {"kind": "cast", "spell": "transporting", "to": "ANY", "territory": "M2"}
+    near = solo("C5", "Center", prepare=with_task("C5", "C2"))
+    assert choose(ENGINE.view(near, 0), 0, ENGINE.legal_actions(near, 0), random.Random(1), advancing=True) \
+        == {"kind": "roll"}
+    lair = solo("C5", "Center", prepare=with_task("M6", "C2"))
+    assert distance(hex_of(lair, "C5", "Center"), hex_of(lair, "M6", "C2")) > TRANSPORT_FROM
+    assert choose(ENGINE.view(lair, 0), 0, ENGINE.legal_actions(lair, 0), random.Random(1), advancing=True) \
+        == {"kind": "roll"}
