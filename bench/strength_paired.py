@@ -10,7 +10,7 @@ of two separate rows need. `--second-record F` reads the second row from another
 elsewhere, say at another commit or load: how far its matches came out the same), or a row of another level
 on the same deals: the hard seat's own play alone (bench.strength's `own`), to see what the search adds:
 
-    python -m bench.strength_paired docs/strength/wizards-2-own.jsonl first=own revision=5 \
+    python -m bench.strength_paired docs/strength/wizards-2-own.jsonl revision=5 revision=5 \
         --second-record docs/strength/wizards-2-hard.jsonl
 """
 from __future__ import annotations
@@ -38,8 +38,10 @@ def selector(text: str) -> dict:
 
 
 def _flat(key: dict) -> dict:
-    """A record key with the hard search's settings beside its own (a name in both: the key's)."""
-    return {**(key.get("hard") or {}), **{k: v for k, v in key.items() if k != "hard"}}
+    """A record key with the hard search's settings (or the own play's: its revision) beside its own (a name in
+    both: the key's)."""
+    searched = {**(key.get("hard") or {}), **(key.get("own") or {})}
+    return {**searched, **{k: v for k, v in key.items() if k not in ("hard", "own")}}
 
 
 def row(path: Path, chosen: dict) -> tuple[dict, dict[int, float]]:

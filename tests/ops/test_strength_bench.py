@@ -343,6 +343,24 @@ def test_a_level_is_compared_with_the_own_play_on_the_same_deals(tmp_path, capsy
     assert "first=own 50.0%, revision=5 66.7%" in out and "better on 1, worse on 1, level on 1" in out
 
 
+def test_the_own_plays_rows_of_two_revisions_are_told_apart_by_the_revision(tmp_path, capsys):
+    """bench.strength_paired: the own play's key carries the search's revision (own: {"revision": N}), named as a
+    hard row's is (`revision=5`), so two revisions of the own play on the same deals are compared."""
+    from bench.strength_paired import main as paired
+
+    key = {"game": "wizards", "variant": "standard", "seats": 2, "days": 0, "seed": 1000}
+    own = tmp_path / "own.jsonl"
+    for revision, margins in ((5, (-1.0, 0.5, 0.0)), (6, (1.0, 0.5, -1.0))):
+        for i, m in enumerate(margins):
+            Record(own, key, hard={"revision": revision}).add("own", "normal", {"i": i, "margin": m, "mine": i % 2,
+                                                                               "winners": []})
+    with pytest.raises(SystemExit, match="2 rows, told apart by revision"):
+        paired([str(own), "first=own", "revision=6"])
+    paired([str(own), "revision=5", "revision=6"])
+    out = capsys.readouterr().out
+    assert "revision=5 50.0%, revision=6 66.7%" in out and "better on 1, worse on 1, level on 1" in out
+
+
 def test_a_share_of_a_win_is_split_among_tied_winners():
     from bench.strength import win_share
     assert win_share(1, [1]) == 1.0 and win_share(1, [0, 1]) == 0.5 and win_share(2, [0, 1]) == 0.0
