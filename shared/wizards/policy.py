@@ -564,7 +564,7 @@ def _transport(view: dict, seat: int, legal: list[dict]) -> dict | None:
         goals = [g for g in _approach(w, _goals(view, seat, w, advancing=True)) if g != at]
     if not goals or _walking_cost(view, w, goals, _shun(view, w)).get(at, UNREACHED) <= TRANSPORT_FROM:
         return None
-    tiles = sorted({w.tile_of(g) for g in goals} - {w.tile_of(at), LAIR_TILE} & set(casts))
+    tiles = sorted(({w.tile_of(g) for g in goals} - {w.tile_of(at), LAIR_TILE}) & set(casts))
     if not tiles:
         return None
     demons = [w.tile_of(tuple(d)) for d in view.get("demons", [])]

@@ -18,6 +18,7 @@ from tests.wizards.scenario import (
     member,
     solo,
     space_faces,
+    take,
 )
 
 
@@ -191,3 +192,18 @@ def test_11_213_at_rank_four_it_transports_to_a_far_goal_and_walks_to_a_near_one
     assert distance(hex_of(lair, "C5", "Center"), hex_of(lair, "M6", "C2")) > TRANSPORT_FROM
     assert choose(ENGINE.view(lair, 0), 0, ENGINE.legal_actions(lair, 0), random.Random(1), advancing=True) \
         == {"kind": "roll"}
+
+
+def test_11_213_it_names_only_a_territory_it_may_transport_to():
+    """12.41, 11.213: a Mandatory Task to meet any Master Sorcerer (Task 92) counts every Tower as a goal, but a
+    Territory taken by Evil is never named (none is offered): it names a Tower still standing."""
+    def prep(s):
+        member(order="sorcerers", rank=4)(s)
+        hold_task(s, 0, 92, mandatory=True)
+        take(s, "M2")
+    st = solo("C1", "Center", prepare=prep)
+    legal = ENGINE.legal_actions(st, 0)
+    assert not any(a.get("territory") == "M2" for a in legal)
+    pick = choose(ENGINE.view(st, 0), 0, legal, random.Random(1), advancing=True)
+    assert pick in legal and pick["territory"] in {"M3", "M4"}
+
