@@ -6,7 +6,8 @@
 * hard: the determinized search (shared/engine/search.py) over determinize.py's samples of
   what the view hides (the decks' order, the Gem Cards in the boxes, the other players' secret
   records, the Secret Wizards, face-down tiles), the normal policy playing the other seats and
-  the rollouts, the root's candidates compared by sequential halving on paired samples. A
+  the seat's own play (`own`) its own rollouts, the root's candidates compared by sequential halving
+  on paired samples. A
   Wizards match is long (hundreds of decisions, no time limit by default), so a rollout is cut
   `HARD_HORIZON` days on (`clock`: the same turns of the seat's own whatever the seats) and judged
   by `value`: the win (a tie shared) where the match
@@ -16,13 +17,14 @@
 
   The hard seat's own play (`own`) is the normal policy's, advancing: where meeting its Mentor
   would advance it now, it goes to him before its Tasks, and at Rank FOUR it transports where walking
-  would take longer (11.213: to another Tower once its own is met out, 7.6; policy.choose). That is the root's
-  incumbent, and there a line of play (`lines`) that keeps to him until the Rank is its own, so the
-  search weighs the plan, not its first step; its other candidates are single actions, the normal policy
-  playing on. A decision taken in the middle of a resolution (an encounter's choice: the view
-  leaves its stage and cards out, so no state can be rebuilt to play it on) is `own`'s.
-  `shortlist` keeps the root's candidates few: on a move, the destinations the hard seat's play
-  rates best, with the normal policy's own moves, ending the movement and the spells on offer.
+  would take longer (11.213: to another Tower once its own is met out, 7.6; policy.choose). Its pick is
+  the root's incumbent, and every candidate is a line of play (`lines`): the action, then the seat's own
+  play to the rollout's end, so the search weighs its plans (the way to its Mentor, the walk to a Tower it
+  transported to), not their first step undone by the normal policy at the next. A decision taken in the
+  middle of a resolution (an encounter's choice: the view leaves its stage and cards out, so no state can
+  be rebuilt to play it on) is `own`'s. `shortlist` keeps the root's candidates few: on a move, the
+  destinations the hard seat's play rates best, with the normal policy's own moves, ending the movement
+  and the spells on offer; before a roll, its pick and the roll.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from functools import partial
 
 from shared.engine.contract import GameEngine
 from shared.engine.registry import engine_for
-from shared.engine.search import Budget, Follow, Line, Search, blended, outcome_value
+from shared.engine.search import Budget, Line, Search, blended, outcome_value
 from shared.wizards import policy
 from shared.wizards.determinize import determinize
 from shared.wizards.gems import six_gems
@@ -63,8 +65,9 @@ WINS = ("delivered", "record")
 # sample's dice counted by the days (`clock`), not by steps; 4, a win judged ahead (`standing`: the Gems delivered)
 # and the shortlist ranked by the policy's own rating of a destination (`policy.rate_moves`: the Lair and Demons
 # counted down, a Territory not yet seen counted up only when exploring); 5, its own seat advancing (`own`),
-# the way to the Mentor a line of play (`lines`); 6, its own play transporting at Rank FOUR (policy._transport)
-HARD_REVISION = 6
+# the way to the Mentor a line of play (`lines`); 6, its own play transporting at Rank FOUR (policy._transport);
+# 7, every line followed by its own play to the rollout's end, and no Transport but its play's among the candidates
+HARD_REVISION = 7
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
 GEM_WEIGHT = 0.5  # a Gem on the record, in Ranks: the search did worse at 0.15 and at 1 (docs/ai-levels.md)
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
@@ -140,15 +143,20 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
     when it is exploring, the Lair and the Demons' reach counted down), the moves it or the normal policy would
     pick where those are not among them (on a tie they pick at random among more than `keep`: without its pick
     the search would have no move to beat), with ending the movement and every spell on offer; on any other
-    decision every action when there are few, else its pick and the first `keep` others. `rank` "nearest": the
+    decision every action when there are few, else its pick and the first `keep` others; before a roll its pick
+    and the roll (no other Transporting, revision 7). `rank` "nearest": the
     destinations ranked by the way alone, an unseen Territory counted up always, as before revision 4."""
     moves = [a for a in legal if a["kind"] == "move"]
     if not moves:
+        if any(a["kind"] == "roll" for a in legal):
+            # before a roll: its pick (the Territory its play would transport to, or the roll) and the roll, since
+            # revision 7 no Transport to a Territory its play has no goal in: a random space there is a gamble a
+            # dozen samples can take for a gain (11.213)
+            pick = own(view, seat, legal, random.Random(0))
+            return [pick] + [a for a in legal if a != pick and a.get("spell") != "transporting"][:keep]
         if len(legal) <= keep + 1:
             return legal
-        # many spells on offer before a roll (a Movement Spell to each space it may name): its pick (a fixed
-        # tie-break, no easy level's noise) and the first `keep` others
-        pick = own(view, seat, legal, random.Random(0))
+        pick = own(view, seat, legal, random.Random(0))  # a fixed tie-break, no easy level's noise
         return [pick] + [a for a in legal if a != pick][:keep]
     nearest = _one_of("rank", rank, RANKS) == "nearest"
     rates = policy.rate_moves(view, seat, moves, nearest=nearest, advancing=True) or [0.0] * len(moves)
@@ -161,27 +169,20 @@ def shortlist(view: dict, seat: int, legal: list[dict], keep: int = HARD_SHORTLI
 
 
 def lines(view: dict, seat: int, legal: list[dict]) -> list[Line]:
-    """The root's candidates (`shortlist`'s) as lines of play, the hard seat's own pick first (the incumbent):
-    where its Mentor would advance it now, its way to him kept to until the Rank is its own (`_to_the_mentor`),
-    which a rollout of the normal policy would leave for its Tasks at the next step; every other action alone,
-    the normal policy playing on."""
+    """The root's candidates (`shortlist`'s) as lines of play, the hard seat's own pick first (the incumbent), in
+    every sample followed by the seat's own play (`_own_play`) where the other seats play the normal policy: a
+    rollout of the normal policy would undo the first step of its plans at the next (turn from the way to its
+    Mentor back to its Tasks, walk off a Tower's tile where it would transport), and judge the step by a play the
+    seat does not make. Until revision 7 only the way to its Mentor was kept so, and the normal policy played on."""
     pick = own(view, seat, legal, random.Random(0))
-    then = _to_the_mentor(view["players"][seat]["rank"]) if policy.bound_for_mentor(view, seat) else None
-    return [Line(pick, then)] + [Line(a) for a in legal if a != pick]
+    return [Line(pick, _own_play)] + [Line(a, _own_play) for a in legal if a != pick]
 
 
-def _to_the_mentor(rank: int) -> Follow:
-    engine = engine_for("wizards")
-
-    def then(state, seat: int, legal: list[dict]) -> dict | None:
-        view = engine.view(state, seat)
-        if view["players"][seat]["rank"] != rank or not policy.bound_for_mentor(view, seat):
-            return None  # advanced (or no longer able to): the normal policy plays on
-        # a tie broken the same way on every sample: a generator shared by the samples would give each one
-        # the draws the ones before it left, and the paired samples different luck
-        return own(view, seat, legal, random.Random(0))
-
-    return then
+def _own_play(state, seat: int, legal: list[dict]) -> dict:
+    """A Follow playing the seat's own play (`own`) on a sampled state, to the rollout's end; a tie broken the same
+    way on every sample (a generator shared by the samples would give each one the draws the ones before it left,
+    and the paired samples different luck)."""
+    return own(engine_for("wizards").view(state, seat), seat, legal, random.Random(0))
 
 
 def _one_of(setting: str, given: str, choices: tuple[str, ...]) -> str:

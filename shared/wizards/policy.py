@@ -471,11 +471,6 @@ def _mentor_goals(view: dict, seat: int, w) -> list:
     return _meeting_places(view, seat, w, "mentor")
 
 
-def bound_for_mentor(view: dict, seat: int) -> bool:
-    """Whether the advancing play makes for its Mentor now (the hard search keeps its line to him while so)."""
-    return bool(_mentor_goals(view, seat, _world(view)))
-
-
 def _approach(w, goals: list) -> list:
     """The Center of the Sacred Circle is entered from a Stone, and a Stone by the Movement
     Roll from a space beside it (6): the policy walks to a space beside a Stone."""

@@ -258,9 +258,9 @@ def test_a_partnership_leads_by_its_better_partner_over_the_best_other_side():
 def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
     """On a move: the `keep` destinations the hard seat's own play rates best (the Lair and the Demons' reach
     counted down, as the policy weighs them when it picks), its best moves and the normal policy's where they are
-    not among them (without its pick the search has no move to beat), ending the movement and every spell; on
-    another decision with many actions (the spells before a roll), its pick and `keep` others."""
-    seen = {"move": 0, "other": 0, "pick beyond the best rated": 0}
+    not among them (without its pick the search has no move to beat), ending the movement and every spell; before
+    a roll, its pick and the roll, no other Transport."""
+    seen = {"move": 0, "roll": 0, "pick beyond the best rated": 0}
     states = []
     for seed, seats in ((11, 2), (23, 3)):
         rng = random.Random(seed)
@@ -291,10 +291,10 @@ def test_the_root_shortlist_keeps_few_candidates_and_the_policy_s_own_pick():
             ranked = [rates[repr(a)] for a in kept_moves[:3]]
             assert min(ranked) >= max([rates[repr(a)] for a in moves if a not in kept_moves[:3]], default=min(ranked))
             assert [a for a in kept if a["kind"] != "move"] == [a for a in legal if a["kind"] != "move"]
-        elif len(legal) > 4:
-            seen["other"] += 1
-            assert len(kept) == 4 and kept[0] == levels.own(view, seat, legal, random.Random(0))
-            assert choose(view, seat, legal, random.Random(0)) in kept  # the normal pick (the roll) to beat
+        elif any(a["kind"] == "roll" for a in legal):  # before a roll: its pick and the roll, no other Transport
+            seen["roll"] += 1
+            assert kept[0] == levels.own(view, seat, legal, random.Random(0)) and {"kind": "roll"} in kept
+            assert not any(a.get("spell") == "transporting" for a in kept[1:])
     assert all(seen.values()), seen
 
 
@@ -326,10 +326,11 @@ def test_the_shortlist_ranks_a_demon_s_space_down_as_the_policy_does():
         levels.hard(rank="closest")
 
 
-def test_10_2_with_the_points_for_its_next_rank_the_incumbent_is_a_line_to_the_mentor():
-    """The search's first line (its incumbent) is the hard seat's own pick; where meeting its Mentor would advance
-    it now (10.2), a line that keeps making for him (a Master Sorcerer's Tower, 7.345) until the Rank is its own,
-    where the normal policy would turn to its Task at the next step; without the points, its pick alone."""
+def test_10_2_every_candidate_is_a_line_its_own_play_follows_where_normal_would_turn_back():
+    """The search's first line (its incumbent) is the hard seat's own pick, and every line goes on with the seat's
+    own play to the rollout's end (revision 7): where meeting its Mentor would advance it now (10.2), its way to
+    him (a Master Sorcerer's Tower, 7.345), where a rollout of the normal policy would turn to its Task at the
+    next step; and once the Rank is its own, still its own play (the normal policy plays the other seats)."""
     from tests.wizards.scenario import ready_to_advance
 
     st = ready_to_advance(white=6)
@@ -337,10 +338,9 @@ def test_10_2_with_the_points_for_its_next_rank_the_incumbent_is_a_line_to_the_m
     found = levels.lines(view, 0, levels.shortlist(view, 0, legal))
     first = found[0]
     assert first.first == levels.own(view, 0, legal, random.Random(0)) != choose(view, 0, legal, random.Random(0))
-    assert first.then is not None and all(line.then is None for line in found[1:])
+    assert all(line.then is first.then is not None for line in found)
     assert choose(view, 0, legal, random.Random(0)) in [line.first for line in found[1:]]
-    # on its next step, still short of the Tower, it keeps to its way where the normal policy turns back to
-    # its Task; once the Rank is its own the line is over
+    # on its next step, still short of the Tower, it keeps to its way where the normal policy turns back to its Task
     later, _ = E.apply(st, 0, first.first)
     assert E.actor(later) == 0
     steps = E.legal_actions(later, 0)
@@ -349,10 +349,27 @@ def test_10_2_with_the_points_for_its_next_rank_the_incumbent_is_a_line_to_the_m
     assert kept != choose(E.view(later, 0), 0, steps, random.Random(0))
     promoted = E.decode(E.encode(later))
     promoted.players[0]["rank"] = 2
-    assert first.then(promoted, 0, E.legal_actions(promoted, 0)) is None
-    st = ready_to_advance(power=14)
+    steps = E.legal_actions(promoted, 0)
+    assert first.then(promoted, 0, steps) == levels.own(E.view(promoted, 0), 0, steps, random.Random(0))
+
+
+def test_11_213_before_a_roll_the_search_weighs_its_plays_transport_against_the_roll_only():
+    """Revision 7: before a roll the root's candidates are the hard seat's pick and the roll, never a Transport to a
+    Territory its play has no goal in (a random space there is a gamble a dozen samples can take for a gain)."""
+    from tests.wizards.scenario import member, solo
+
+    def met_out(s):
+        member(order="sorcerers", rank=4)(s)
+        h = s.players[0]["at"]
+        s.players[0]["space_encounters"] = {f"{h[0]},{h[1]}": 2}
+    st = solo("M2", "Center", prepare=met_out)
     view, legal = E.view(st, 0), E.legal_actions(st, 0)
-    assert levels.lines(view, 0, levels.shortlist(view, 0, legal))[0].then is None
+    assert sum(a.get("spell") == "transporting" for a in legal) > 10
+    pick = levels.own(view, 0, legal, random.Random(0))
+    assert pick["spell"] == "transporting"
+    assert levels.shortlist(view, 0, legal) == [pick, {"kind": "roll"}]
+    fresh = solo("M2", "Center", prepare=member(order="sorcerers", rank=4))
+    assert levels.shortlist(E.view(fresh, 0), 0, E.legal_actions(fresh, 0)) == [{"kind": "roll"}]
 
 
 def test_the_policy_moves_to_one_of_its_best_moves_and_picks_among_them_only_when_they_tie():
@@ -416,7 +433,8 @@ def test_a_rollout_is_judged_the_horizon_s_days_on_by_either_root():
         rng = random.Random(seats)
         state = next(s for s in positions(build(seats=seats, days=0, prepare=equip(rng)), rng, steps=900, every=1)
                      if not s.pending and s.phase == "play" and E.actor(s) >= 0
-                     and (seats == 2 and levels.clock(s) >= 4 or any(abs(levels.clock(s) - c) < 1e-9 for c in inexact)))
+                     and (seats == 2 and levels.clock(s) >= 4 or any(abs(levels.clock(s) - c) < 1e-9 for c in inexact))
+                     and len(levels.shortlist(E.view(s, E.actor(s)), E.actor(s), E.legal_actions(s, E.actor(s)))) > 1)
         seat = E.actor(state)
         legal = E.legal_actions(state, seat)
         start = levels.clock(state)

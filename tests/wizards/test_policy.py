@@ -311,7 +311,7 @@ def test_10_2_advancing_with_the_points_for_its_next_rank_it_goes_to_its_mentor_
     dragonbound.players[0]["afflictions"].append("dragonbound")
     for barred in (ready_to_advance(power=14), ready_to_advance(rank_day=0), dragonbound):
         view, legal = ENGINE.view(barred, 0), ENGINE.legal_actions(barred, 0)
-        assert not policy.bound_for_mentor(view, 0)
+        assert not policy._mentor_goals(view, 0, world_for(barred))
         assert choose(view, 0, legal, random.Random(1), advancing=True) == choose(view, 0, legal, random.Random(1))
     assert not promotion_ready(ENGINE.view(ready_to_advance(power=14), 0), 0)
 
