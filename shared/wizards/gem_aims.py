@@ -82,15 +82,13 @@ def tower_goals(view: dict, seat: int, w, centres: list) -> list:
     """The Tower Centers that still give him a Master Sorcerer's encounter (7.6): the one he stands on
     is left for a space beside it, and a Center met twice on this visit of its tile for the
     spaces just off that tile."""
-    me = _me(view, seat)
-    at = tuple(me["at"])
+    at = tuple(_me(view, seat)["at"])
     here = w.tile_of(at)
-    met = me.get("space_encounters") or {}
     out = []
     for c in centres:
         if c == at:
             out += [n for n in w.neighbours(c) if w.is_land(n) and w.tile_of(n) == here and not w.wall_between(c, n)]
-        elif w.tile_of(c) == here and met.get(key(c), 0) >= VISITS_PER_TILE:
+        elif w.tile_of(c) == here and met_out(view, seat, c):
             tile = set(w.tile_spaces(here))
             out += sorted({n for h in tile for n in w.neighbours(h)
                            if n not in tile and w.is_land(n) and w.tile_of(n) not in view["taken"]})
@@ -103,18 +101,15 @@ def fresh_towers(view: dict, seat: int, w) -> list:
     """The Tower tiles on the board, not taken by Evil, whose Master Sorcerer still meets him on this visit
     (7.6: another Tower's tile always, since arriving there clears the count; his own while its Center
     has met him fewer than twice)."""
-    me = _me(view, seat)
-    at = tuple(me["at"])
-    met = me.get("space_encounters") or {}
-    out = []
-    for t in TOWER_TILES:
-        if t not in w.tiles or t in view["taken"]:
-            continue
-        centre = w.hex_of.get((t, "Center"))
-        if t == w.tile_of(at) and (centre is None or met.get(key(centre), 0) >= VISITS_PER_TILE):
-            continue
-        out.append(t)
-    return out
+    here = w.tile_of(tuple(_me(view, seat)["at"]))
+    return [t for t in TOWER_TILES if t in w.tiles and t not in view["taken"]
+            and not (t == here and met_out(view, seat, w.hex_of[(t, "Center")]))]
+
+
+def met_out(view: dict, seat: int, centre) -> bool:
+    """7.6: the Center has met him twice on this visit of its tile (remaining.VISITS_PER_TILE), so only leaving
+    the tile gives another encounter there."""
+    return (_me(view, seat).get("space_encounters") or {}).get(key(centre), 0) >= VISITS_PER_TILE
 
 
 def marker_goals(view: dict, seat: int) -> list:
