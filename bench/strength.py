@@ -7,7 +7,7 @@ every other seat the second level), and how long each level thinks per decision 
     python -m bench.strength --game tower --matches 200 [--seats 2] [--variant V] [--jobs 2] [--out F.json]
                              [--pairs hard-normal,normal-easy,hard-random] [--seed S] [--days D]
                              [--iterations I] [--ms M] [--exploration C] [--bias B] [--horizon H] [--keep K]
-                             [--root uct|halving|lines] [--rank rated|nearest] [--win delivered|record]
+                             [--root uct|halving|lines] [--rank rated|nearest] [--win delivered|record] [--confirm N]
                              [--record F.jsonl]
 
 `make strength` runs every game's rows. `--jobs N` shares the matches among N processes: a
@@ -118,9 +118,10 @@ def think_figures(think: dict[str, list[float]]) -> dict:
 
 
 # the hard search's settings a command tunes
-TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep", "root", "rank", "win")
-# settings only some games' searches have (Wizards: how its shortlist ranks a move, how its value counts a win)
-OWN_SETTINGS = ("rank", "win")
+TUNING = ("iterations", "ms", "exploration", "bias", "horizon", "keep", "root", "rank", "win", "confirm")
+# settings only some games' searches have (Wizards: how its shortlist ranks a move, how its value counts a win, the
+# fresh samples a challenger's gain must hold on)
+OWN_SETTINGS = ("rank", "win", "confirm")
 
 
 def hard_settings(game: str, args) -> dict:
@@ -357,6 +358,8 @@ def parser() -> argparse.ArgumentParser:
                     help="Wizards: how the shortlist ranks a move's destinations (levels.HARD_RANK, one of RANKS)")
     ap.add_argument("--win", default=None,
                     help="Wizards: how the value counts a winner's progress (levels.HARD_WIN, one of WINS)")
+    ap.add_argument("--confirm", type=int, default=None,
+                    help="Wizards: fresh paired samples a challenger's gain must hold on (levels.HARD_CONFIRM)")
     ap.add_argument("--pairs", default="hard-normal,normal-easy,hard-random",
                     help="first-second level pairs; the levels are random, easy, normal and hard (and own, where the "
                          "game's hard level has one: Wizards)")

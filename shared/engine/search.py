@@ -31,7 +31,8 @@ the decision asked about), and may share the root's budget by sequential halving
 paired samples instead of UCT (`root="halving"`, see `_halve`): every candidate still running is
 sampled on the same determinization, dice and rollout choices, so that a few dozen samples compare
 moves and not luck, and the normal policy's pick is answered unless another move's paired gain
-over it is clear. Halving may weigh a game's `lines` rather than single actions: plans the seat
+over it is clear (on fresh samples, with `confirm`: the luckiest of several on the same samples is
+not the best). Halving may weigh a game's `lines` rather than single actions: plans the seat
 follows for a while (Incantris: walk to a hex and cast from it), answered by their first action.
 
 UCT answers the root's most visited action (then the best mean, then the first listed), and stops
@@ -178,6 +179,10 @@ class Search:
     # normal policy's pick the incumbent): the first line is the incumbent (the game's own choice),
     # and the search answers the winning line's first action
     lines: Callable[[dict, int, list[dict]], list[Line]] | None = None
+    # halving only: fresh paired samples a challenger's gain over the incumbent must hold on, taken after the
+    # halving chose it (0: judged on the samples that chose it). The best of several candidates on the same few
+    # samples is the luckiest as often as the best, so its gain on those samples is no test (see `_confirm`)
+    confirm: int = 0
 
     def __post_init__(self) -> None:
         if self.root not in ("uct", "halving"):
@@ -292,7 +297,9 @@ class Search:
         even if that is more), and fewer once the cuts leave only the incumbent and one challenger
         (their comparison has its pairs from every round; the rest of the budget is not spent). The
         clock, when set, is read before each candidate's sample. A search stopped by either decides on the
-        samples every candidate still running took (a sample the clock cut short is left out)."""
+        samples every candidate still running took (a sample the clock cut short is left out). With
+        `confirm`, a challenger the halving prefers is answered only if its gain holds on that many fresh
+        pairs (`_confirm`), taken past `iterations` but within the clock."""
         iterations = self.budget.iterations
         deadline = None if self.budget.ms is None else start + self.budget.ms / 1000.0
         alive = list(range(len(lines)))
@@ -333,8 +340,17 @@ class Search:
             kept = best_of(alive)[:max(1, (len(alive) + 1) // 2)]
             alive = kept + ([incumbent] if incumbent >= 0 and incumbent not in kept else [])
         best = best_of(alive)[0]
-        if incumbent >= 0 and best != incumbent and not self._beats(scores[best], scores[incumbent]):
-            best = incumbent
+        if incumbent >= 0 and best != incumbent:
+            if self.confirm:
+                fresh = self._confirm(view, seat, lines[best], lines[incumbent], rng, deadline)
+                spent += sum(len(f) for f in fresh)
+                for i, taken in zip((best, incumbent), fresh):  # the result shows every sample a line took
+                    scores[i].update({sample + k: v for k, v in taken.items()})
+                confirmed = self._beats(*fresh)
+            else:
+                confirmed = self._beats(scores[best], scores[incumbent])
+            if not confirmed:
+                best = incumbent
         ms = (time.perf_counter() - start) * 1000.0
         sampled: dict[bytes, tuple[int, float]] = {}
         for i, line in enumerate(lines):  # an action that starts several lines shows its best line's
@@ -343,6 +359,21 @@ class Search:
                 sampled[key] = (len(scores[i]), mean(i))
         children = [(a, *sampled.get(canonical_json(a), (0, 0.0))) for a in offered]
         return Result(lines[best].first, spent, ms, children)
+
+    def _confirm(self, view: dict, seat: int, challenger: Line, incumbent: Line, rng: random.Random,
+                 deadline: float | None) -> tuple[dict[int, float], dict[int, float]]:
+        """`confirm` fresh paired samples of the challenger the halving chose and of the incumbent: seeds drawn
+        after the choice, so the challenger's gain on them is not the luck that chose it (Karnin et al.'s
+        guarantee is for the best arm's identity, not for its measured margin). The clock, when set, is read
+        before each pair, and a test cut short by it keeps the incumbent (`_beats` wants two pairs)."""
+        taken: tuple[dict[int, float], dict[int, float]] = ({}, {})
+        for k in range(self.confirm):
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            seeds = (rng.getrandbits(64), rng.getrandbits(64), rng.getrandbits(64))
+            taken[0][k] = self._sample(view, seat, challenger, seeds)
+            taken[1][k] = self._sample(view, seat, incumbent, seeds)
+        return taken
 
     def _beats(self, challenger: dict[int, float], incumbent: dict[int, float]) -> bool:
         """Whether the challenger's gain over the incumbent, paired sample by sample, is more than

@@ -7,7 +7,7 @@
   what the view hides (the decks' order, the Gem Cards in the boxes, the other players' secret
   records, the Secret Wizards, face-down tiles), the normal policy playing the other seats and
   the seat's own play (`own`) its own rollouts, the root's candidates compared by sequential halving
-  on paired samples. A
+  on paired samples, a challenger to its own pick answered only if it holds on `HARD_CONFIRM` fresh ones. A
   Wizards match is long (hundreds of decisions, no time limit by default), so a rollout is cut
   `HARD_HORIZON` days on (`clock`: the same turns of the seat's own whatever the seats) and judged
   by `value`: the win (a tie shared) where the match
@@ -53,6 +53,10 @@ HARD_EXPLORATION = 0.5  # uct only
 # whole 2-player games, where UCT (bias 1) was ahead in 28% of 16 (docs/ai-levels.md has the rows as they grow)
 HARD_BIAS = 2.0
 HARD_ROOT = "halving"
+# fresh paired samples a challenger's gain must hold on (search.Search.confirm, revision 8): with 12 samples shared by
+# some six lines the challenger is judged on two pairs, the very ones that chose it, and the search answered another
+# move than its own play's on one move decision in five, on luck (docs/ai-levels.md)
+HARD_CONFIRM = 6
 HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
 HARD_RANK = "rated"  # how the shortlist ranks them: "rated" as the policy does, "nearest" as before revision 4
 RANKS = ("rated", "nearest")
@@ -66,8 +70,9 @@ WINS = ("delivered", "record")
 # and the shortlist ranked by the policy's own rating of a destination (`policy.rate_moves`: the Lair and Demons
 # counted down, a Territory not yet seen counted up only when exploring); 5, its own seat advancing (`own`),
 # the way to the Mentor a line of play (`lines`); 6, its own play transporting at Rank FOUR (policy._transport);
-# 7, every line followed by its own play to the rollout's end, and no Transport but its play's among the candidates
-HARD_REVISION = 7
+# 7, every line followed by its own play to the rollout's end, and no Transport but its play's among the candidates;
+# 8, a challenger answered only on fresh paired samples (HARD_CONFIRM)
+HARD_REVISION = 8
 PROGRESS_WEIGHT = 0.5  # share of the value given to progress, the rest to the win
 GEM_WEIGHT = 0.5  # a Gem on the record, in Ranks: the search did worse at 0.15 and at 1 (docs/ai-levels.md)
 PROGRESS_SCALE = 4.0  # a progress margin this large (a whole Rank and six Gems' worth ...) is all of it
@@ -205,7 +210,7 @@ def clock(state) -> float:
 
 def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: float | None = HARD_HORIZON,
            bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
-           root: str = HARD_ROOT, rank: str = HARD_RANK, win: str = HARD_WIN) -> Search:
+           root: str = HARD_ROOT, rank: str = HARD_RANK, win: str = HARD_WIN, confirm: int = HARD_CONFIRM) -> Search:
     """The hard search, which judges a rollout `horizon` days on (`clock`): halving (served), or UCT, served
     first (the bench plays it again with `--root uct --bias 1`; it counted 60 steps then)."""
     _one_of("rank", rank, RANKS)  # a bad rank is refused here, not at the first move decision
@@ -213,13 +218,14 @@ def search(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, 
     candidates = (lambda v, s, legal: shortlist(v, s, legal, keep, rank)) if keep else None
     return Search(engine_for("wizards"), determinize, choose, budget=budget, exploration=exploration,
                   horizon=horizon, tempo=clock, value=partial(value, delivered=delivered), bias=bias,
-                  candidates=candidates, root=root, lines=lines if root == "halving" else None)
+                  candidates=candidates, root=root, lines=lines if root == "halving" else None,
+                  confirm=confirm if root == "halving" else 0)
 
 
 def hard(budget: Budget = HARD_BUDGET, exploration: float = HARD_EXPLORATION, horizon: float | None = HARD_HORIZON,
          bias: float = HARD_BIAS, keep: int = HARD_SHORTLIST,
-         root: str = HARD_ROOT, rank: str = HARD_RANK, win: str = HARD_WIN):
-    found = search(budget, exploration, horizon, bias, keep, root, rank, win)
+         root: str = HARD_ROOT, rank: str = HARD_RANK, win: str = HARD_WIN, confirm: int = HARD_CONFIRM):
+    found = search(budget, exploration, horizon, bias, keep, root, rank, win, confirm)
 
     def choose_hard(view: dict, seat: int, legal: list[dict], rng) -> dict:
         if view["pending"] or view["chance"] or view["phase"] != "play":

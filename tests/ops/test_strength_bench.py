@@ -117,9 +117,16 @@ def test_a_hard_match_counts_only_at_the_search_settings_it_was_played_with(tmp_
     # so is how the value counts a win, keyed between the ranking and the revision as the records hold it
     record = hard_settings("wizards", parser().parse_args(["--game", "wizards", "--win", "record"]))
     assert hard_settings("wizards", wizards)["win"] == "delivered" and record["win"] == "record"
-    assert list(record)[-3:] == ["rank", "win", "revision"]
+    assert list(record)[-4:] == ["rank", "win", "confirm", "revision"]
     with pytest.raises(SystemExit, match="--win: the incantris search has no such setting"):
         hard_settings("incantris", parser().parse_args(["--game", "incantris", "--win", "record"]))
+    # and the fresh samples a challenger's gain must hold on (revision 8), 0 for none
+    unconfirmed = parser().parse_args(["--game", "wizards", "--confirm", "0"])
+    assert hard_settings("wizards", wizards)["confirm"] == wizards_levels.HARD_CONFIRM > 0
+    assert hard_settings("wizards", unconfirmed)["confirm"] == 0
+    assert levels_for("wizards", unconfirmed)["hard"] == "searched" and handed["confirm"] == 0
+    with pytest.raises(SystemExit, match="--confirm: the tower search has no such setting"):
+        hard_settings("tower", parser().parse_args(["--game", "tower", "--confirm", "4"]))
     monkeypatch.undo()  # the real search refuses a value it does not have, before any match is played or keyed
     with pytest.raises(SystemExit, match="win must be one of delivered, record, not 'gems'"):
         levels_for("wizards", parser().parse_args(["--game", "wizards", "--win", "gems"]))

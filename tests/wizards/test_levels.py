@@ -454,3 +454,82 @@ def test_a_rollout_is_judged_the_horizon_s_days_on_by_either_root():
                 assert all(abs(d - 2) < 1e-6 for d in judged), judged
             else:
                 assert all(d > 2 - 1e-6 for d in judged) and min(judged) < 3, judged
+
+
+def _three_lines():
+    """A decision of play where the hard search weighs three lines or more, and its incumbent (its own pick)."""
+    for state in search_positions():
+        seat = E.actor(state)
+        view, legal = E.view(state, seat), E.legal_actions(state, seat)
+        found = levels.lines(view, seat, levels.shortlist(view, seat, legal))
+        if len(found) >= 3:
+            return view, seat, legal, found
+    raise AssertionError("no decision with three lines among the search positions")
+
+
+@pytest.mark.parametrize("holds", [False, True])
+def test_a_challenger_is_answered_only_where_its_gain_holds_on_fresh_samples(monkeypatch, holds):
+    """Revision 8 (search.Search.confirm): the best of some six lines on the same two or three samples is the
+    luckiest as often as the best, so a challenger the halving prefers to the seat's own pick is answered only if
+    its gain holds on `HARD_CONFIRM` fresh paired samples, drawn after it was chosen. A line ahead on every sample
+    the halving took and behind on the fresh ones is not answered (the search before revision 8 answered it); one
+    ahead on the fresh ones too is, and the result counts the fresh samples it took."""
+    view, seat, legal, found_lines = _three_lines()
+    incumbent, challenger = found_lines[0].first, found_lines[1].first
+    assert levels.HARD_CONFIRM >= 2
+
+    def answer(confirm: int):
+        found = levels.search(budget=Budget(iterations=12, ms=None), confirm=confirm)
+        fresh = {"now": False}
+        chosen = found._confirm
+
+        def confirming(*args):
+            fresh["now"] = True
+            return chosen(*args)
+
+        def sample(view, seat, line, seeds):  # the incumbent 0.5, the challenger 0.6 on the halving's samples
+            if line.first == incumbent:
+                return 0.5
+            if line.first == challenger:
+                return 0.6 if holds or not fresh["now"] else 0.4
+            return 0.3
+        monkeypatch.setattr(found, "_confirm", confirming)
+        monkeypatch.setattr(found, "_sample", sample)
+        return found.run(view, seat, legal, random.Random(3)), fresh["now"]
+
+    before, confirmed = answer(0)
+    assert before.action == challenger and not confirmed
+    served, confirmed = answer(levels.HARD_CONFIRM)
+    assert confirmed and served.action == (challenger if holds else incumbent)
+    visits = {repr(a): n for a, n, _ in served.children}
+    unconfirmed = {repr(a): n for a, n, _ in before.children}
+    for a in (incumbent, challenger):
+        assert visits[repr(a)] == unconfirmed[repr(a)] + levels.HARD_CONFIRM
+    assert served.iterations == before.iterations + 2 * levels.HARD_CONFIRM
+
+
+def test_a_confirmation_the_clock_cuts_short_keeps_the_seat_s_own_pick(monkeypatch):
+    """The clock is read before each fresh pair: a decision whose time ran out in the halving answers its own
+    play's pick, however far ahead the challenger was on the halving's samples."""
+    import shared.engine.search as search_module
+
+    view, seat, legal, found_lines = _three_lines()
+    incumbent, challenger = found_lines[0].first, found_lines[1].first
+    found = levels.search(budget=Budget(iterations=12, ms=1000.0))
+    late = {"now": False}
+    chosen = found._confirm
+
+    def confirming(*args):
+        late["now"] = True
+        return chosen(*args)
+
+    class Clock:  # stands still through the halving, then is long past any deadline
+        @staticmethod
+        def perf_counter() -> float:
+            return 1e9 if late["now"] else 0.0
+
+    monkeypatch.setattr(search_module, "time", Clock)
+    monkeypatch.setattr(found, "_confirm", confirming)
+    monkeypatch.setattr(found, "_sample", lambda v, s, line, seeds: 0.9 if line.first == challenger else 0.5)
+    result = found.run(view, seat, legal, random.Random(3))
+    assert late["now"] and result.action == incumbent
