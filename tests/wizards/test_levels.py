@@ -467,6 +467,18 @@ def _three_lines():
     raise AssertionError("no decision with three lines among the search positions")
 
 
+def _watch_confirming(monkeypatch, found) -> dict:
+    """Sets the returned flag's "now" once `found` begins to confirm a challenger (its fresh samples)."""
+    flag = {"now": False}
+    chosen = found._confirm
+
+    def confirming(*args):
+        flag["now"] = True
+        return chosen(*args)
+    monkeypatch.setattr(found, "_confirm", confirming)
+    return flag
+
+
 @pytest.mark.parametrize("holds", [False, True])
 def test_a_challenger_is_answered_only_where_its_gain_holds_on_fresh_samples(monkeypatch, holds):
     """Revision 8 (search.Search.confirm): the best of some six lines on the same two or three samples is the
@@ -480,12 +492,7 @@ def test_a_challenger_is_answered_only_where_its_gain_holds_on_fresh_samples(mon
 
     def answer(confirm: int):
         found = levels.search(budget=Budget(iterations=12, ms=None), confirm=confirm)
-        fresh = {"now": False}
-        chosen = found._confirm
-
-        def confirming(*args):
-            fresh["now"] = True
-            return chosen(*args)
+        fresh = _watch_confirming(monkeypatch, found)
 
         def sample(view, seat, line, seeds):  # the incumbent 0.5, the challenger 0.6 on the halving's samples
             if line.first == incumbent:
@@ -493,7 +500,6 @@ def test_a_challenger_is_answered_only_where_its_gain_holds_on_fresh_samples(mon
             if line.first == challenger:
                 return 0.6 if holds or not fresh["now"] else 0.4
             return 0.3
-        monkeypatch.setattr(found, "_confirm", confirming)
         monkeypatch.setattr(found, "_sample", sample)
         return found.run(view, seat, legal, random.Random(3)), fresh["now"]
 
@@ -516,12 +522,7 @@ def test_a_confirmation_the_clock_cuts_short_keeps_the_seat_s_own_pick(monkeypat
     view, seat, legal, found_lines = _three_lines()
     incumbent, challenger = found_lines[0].first, found_lines[1].first
     found = levels.search(budget=Budget(iterations=12, ms=1000.0))
-    late = {"now": False}
-    chosen = found._confirm
-
-    def confirming(*args):
-        late["now"] = True
-        return chosen(*args)
+    late = _watch_confirming(monkeypatch, found)
 
     class Clock:  # stands still through the halving, then is long past any deadline
         @staticmethod
@@ -529,7 +530,6 @@ def test_a_confirmation_the_clock_cuts_short_keeps_the_seat_s_own_pick(monkeypat
             return 1e9 if late["now"] else 0.0
 
     monkeypatch.setattr(search_module, "time", Clock)
-    monkeypatch.setattr(found, "_confirm", confirming)
     monkeypatch.setattr(found, "_sample", lambda v, s, line, seeds: 0.9 if line.first == challenger else 0.5)
     result = found.run(view, seat, legal, random.Random(3))
     assert late["now"] and result.action == incumbent
