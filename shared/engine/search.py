@@ -189,6 +189,8 @@ class Search:
             raise ValueError(f"a search's root is uct or halving, not {self.root!r}")
         if self.root == "uct" and self.lines is not None:
             raise ValueError("lines are for halving's paired samples, not for UCT")
+        if self.confirm < 0 or self.confirm and self.root != "halving":
+            raise ValueError(f"confirm counts halving's fresh samples, 0 or more, not {self.confirm} for {self.root}")
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
         """The policy signature: one of `legal`."""

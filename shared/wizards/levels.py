@@ -54,8 +54,8 @@ HARD_EXPLORATION = 0.5  # uct only
 HARD_BIAS = 2.0
 HARD_ROOT = "halving"
 # fresh paired samples a challenger's gain must hold on (search.Search.confirm, revision 8): with 12 samples shared by
-# some six lines the challenger is judged on two pairs, the very ones that chose it, and the search answered another
-# move than its own play's on one move decision in five, on luck (docs/ai-levels.md)
+# some six lines the challenger was judged on two or three pairs, the very ones that chose it, and the search answered
+# another move than its own play's on 14 of 192 decisions of one game; with six fresh pairs, on 3 (docs/ai-levels.md)
 HARD_CONFIRM = 6
 HARD_SHORTLIST = 4  # destinations the search weighs on a move (0: all of them)
 HARD_RANK = "rated"  # how the shortlist ranks them: "rated" as the policy does, "nearest" as before revision 4

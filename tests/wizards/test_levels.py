@@ -7,6 +7,7 @@ its seat."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -512,6 +513,16 @@ def test_a_challenger_is_answered_only_where_its_gain_holds_on_fresh_samples(mon
     for a in (incumbent, challenger):
         assert visits[repr(a)] == unconfirmed[repr(a)] + levels.HARD_CONFIRM
     assert served.iterations == before.iterations + 2 * levels.HARD_CONFIRM
+
+
+def test_a_confirmation_counts_samples_of_the_halving_only():
+    """`confirm` is a number of fresh samples (none below 0), and only halving has a challenger to confirm; the
+    Wizards search asked for UCT confirms nothing."""
+    with pytest.raises(ValueError, match="confirm counts halving's fresh samples"):
+        levels.search(confirm=-1)
+    with pytest.raises(ValueError, match="confirm counts halving's fresh samples"):
+        replace(levels.search(), root="uct", lines=None)
+    assert levels.search(root="uct").confirm == 0 and levels.search().confirm == levels.HARD_CONFIRM
 
 
 def test_a_confirmation_the_clock_cuts_short_keeps_the_seat_s_own_pick(monkeypatch):
