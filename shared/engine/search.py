@@ -83,6 +83,12 @@ class Budget:
 Follow = Callable[[Any, int, list[dict]], "dict | None"]
 
 
+def _paired_seeds(rng: random.Random) -> tuple[int, int, int]:
+    """One paired sample's seeds, shared by every line it compares: the determinization's, the dice's and the
+    rollout choices'."""
+    return rng.getrandbits(64), rng.getrandbits(64), rng.getrandbits(64)
+
+
 @dataclass(frozen=True)
 class Line:
     """A root candidate for sequential halving: the legal action it answers with (`first`), and how
@@ -189,7 +195,7 @@ class Search:
             raise ValueError(f"a search's root is uct or halving, not {self.root!r}")
         if self.root == "uct" and self.lines is not None:
             raise ValueError("lines are for halving's paired samples, not for UCT")
-        if self.confirm < 0 or self.confirm and self.root != "halving":
+        if self.confirm < 0 or (self.confirm and self.root != "halving"):
             raise ValueError(f"confirm counts halving's fresh samples, 0 or more, not {self.confirm} for {self.root}")
 
     def choose(self, view: dict, seat: int, legal: list[dict], rng: random.Random) -> dict:
@@ -324,7 +330,7 @@ class Search:
             else:
                 per = max(1, (iterations - spent) // (len(alive) * (rounds - r)))
             for _ in range(per):
-                seeds = (rng.getrandbits(64), rng.getrandbits(64), rng.getrandbits(64))
+                seeds = _paired_seeds(rng)
                 for i in alive:
                     if (iterations is not None and r > 0 and spent >= iterations) or (
                             deadline is not None and spent > 0 and time.perf_counter() >= deadline):
@@ -372,7 +378,7 @@ class Search:
         for k in range(self.confirm):
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-            seeds = (rng.getrandbits(64), rng.getrandbits(64), rng.getrandbits(64))
+            seeds = _paired_seeds(rng)
             taken[0][k] = self._sample(view, seat, challenger, seeds)
             taken[1][k] = self._sample(view, seat, incumbent, seeds)
         return taken
