@@ -373,7 +373,8 @@ class Search:
         """`confirm` fresh paired samples of the challenger the halving chose and of the incumbent: seeds drawn
         after the choice, so the challenger's gain on them is not the luck that chose it (Karnin et al.'s
         guarantee is for the best arm's identity, not for its measured margin). The clock, when set, is read
-        before each pair, and a test cut short by it keeps the incumbent (`_beats` wants two pairs)."""
+        before each pair; a test it cuts is judged on the pairs taken, and keeps the incumbent below two
+        (`_beats` wants two)."""
         taken: tuple[dict[int, float], dict[int, float]] = ({}, {})
         for k in range(self.confirm):
             if deadline is not None and time.perf_counter() >= deadline:

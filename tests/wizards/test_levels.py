@@ -515,6 +515,41 @@ def test_a_challenger_is_answered_only_where_its_gain_holds_on_fresh_samples(mon
     assert served.iterations == before.iterations + 2 * levels.HARD_CONFIRM
 
 
+@pytest.mark.parametrize("pairs", [0, 1, 2])
+def test_a_confirmation_the_clock_cuts_is_judged_on_the_pairs_it_took(monkeypatch, pairs):
+    """The clock is read before each fresh pair, and a confirmation it cuts is judged on the pairs it took: a
+    decision whose time ran out in the halving, or after one pair (no test: `_beats` wants two), answers its own
+    play's pick however far ahead the challenger was; two pairs that agree on a gain answer the challenger. No
+    fresh sample is taken past the clock."""
+    import shared.engine.search as search_module
+
+    view, seat, legal, found_lines = _three_lines()
+    incumbent, challenger = found_lines[0].first, found_lines[1].first
+    assert levels.HARD_CONFIRM > pairs
+    found = levels.search(budget=Budget(iterations=12, ms=1000.0))
+    confirming = _watch_confirming(monkeypatch, found)
+    reads = {"confirming": 0}
+
+    class Clock:  # stands still through the halving and the first `pairs` reads of the confirmation, then is late
+        @staticmethod
+        def perf_counter() -> float:
+            if not confirming["now"]:
+                return 0.0
+            reads["confirming"] += 1
+            return 0.0 if reads["confirming"] <= pairs else 1e9
+
+    monkeypatch.setattr(search_module, "time", Clock)
+    taken = {"fresh": 0}
+
+    def sample(view, seat, line, seeds):
+        taken["fresh"] += confirming["now"]
+        return 0.9 if line.first == challenger else 0.5
+    monkeypatch.setattr(found, "_sample", sample)
+    result = found.run(view, seat, legal, random.Random(3))
+    assert confirming["now"] and taken["fresh"] == 2 * pairs
+    assert result.action == (challenger if pairs >= 2 else incumbent)
+
+
 def test_a_confirmation_counts_samples_of_the_halving_only():
     """`confirm` is a number of fresh samples (none below 0), and only halving has a challenger to confirm; the
     Wizards search asked for UCT confirms nothing."""
@@ -523,24 +558,3 @@ def test_a_confirmation_counts_samples_of_the_halving_only():
     with pytest.raises(ValueError, match="confirm counts halving's fresh samples"):
         replace(levels.search(), root="uct", lines=None)
     assert levels.search(root="uct").confirm == 0 and levels.search().confirm == levels.HARD_CONFIRM
-
-
-def test_a_confirmation_the_clock_cuts_short_keeps_the_seat_s_own_pick(monkeypatch):
-    """The clock is read before each fresh pair: a decision whose time ran out in the halving answers its own
-    play's pick, however far ahead the challenger was on the halving's samples."""
-    import shared.engine.search as search_module
-
-    view, seat, legal, found_lines = _three_lines()
-    incumbent, challenger = found_lines[0].first, found_lines[1].first
-    found = levels.search(budget=Budget(iterations=12, ms=1000.0))
-    late = _watch_confirming(monkeypatch, found)
-
-    class Clock:  # stands still through the halving, then is long past any deadline
-        @staticmethod
-        def perf_counter() -> float:
-            return 1e9 if late["now"] else 0.0
-
-    monkeypatch.setattr(search_module, "time", Clock)
-    monkeypatch.setattr(found, "_sample", lambda v, s, line, seeds: 0.9 if line.first == challenger else 0.5)
-    result = found.run(view, seat, legal, random.Random(3))
-    assert late["now"] and result.action == incumbent
